@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+export const health = z.looseObject({
+  status: z.enum(["healthy", "degraded"]),
+  region: z.string(),
+  version: z.string(),
+  uptime_seconds: z.number(),
+  checks: z.record(z.string(), z.unknown()),
+});
+export type Health = z.infer<typeof health>;

@@ -1,0 +1,27 @@
+/** The scopes of the interface and which one each endpoint needs (CONTRACT.md). */
+export const SCOPES = [
+  "shared.blob.delete",
+  "shared.blob.download",
+  "shared.blob.read",
+  "shared.blob.upload",
+  "shared.blob.write",
+  "shared.health.read",
+  "ml.preprocessing.execute",
+  "ml.preprocessing.read",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+export const ENDPOINT_SCOPES = {
+  blobUpload: "shared.blob.upload",
+  blobUpdate: "shared.blob.write",
+  blobDownload: "shared.blob.download",
+  blobDelete: "shared.blob.delete",
+  health: "shared.health.read",
+  jobSend: "ml.preprocessing.execute",
+  jobRead: "ml.preprocessing.read",
+} as const satisfies Record<string, Scope>;

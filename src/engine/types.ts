@@ -1,0 +1,31 @@
+import type { FittedStateJson, Params, PreprocessingType } from "../contract/index.js";
+
+/**
+ * Feature data, column-major: one Float64Array per feature column, NaN = missing.
+ * The engine never mutates its input.
+ */
+export interface FeatureMatrix {
+  readonly names: readonly string[];
+  readonly columns: readonly Float64Array[];
+}
+
+/** The fitted state of one transform, JSON-ready (NaN written as null). */
+export type FittedState = FittedStateJson;
+
+export interface FitTransformResult {
+  readonly columns: Float64Array[];
+  readonly fitted: FittedState;
+}
+
+/** Reports fractional progress (0..1) of a long fit or transform. */
+export type ProgressListener = (fraction: number) => void;
+
+/** Signature of the engine's entry points (implemented in ./index.ts). */
+export type FitTransform = <T extends PreprocessingType>(
+  type: T,
+  params: Params<T>,
+  features: FeatureMatrix,
+  onProgress?: ProgressListener,
+) => FitTransformResult;
+
+export type TransformWith = (fitted: FittedState, features: FeatureMatrix) => Float64Array[];
