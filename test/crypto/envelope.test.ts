@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
+import { Readable, type Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,7 +17,7 @@ import {
 } from "../../src/crypto/envelope.js";
 
 /** Runs bytes through a transform, fed in pieces of `piece` bytes. */
-async function through(stream: NodeJS.ReadWriteStream, data: Buffer, piece = 10_000): Promise<Buffer> {
+async function through(stream: Transform, data: Buffer, piece = 10_000): Promise<Buffer> {
   const pieces: Buffer[] = [];
   for (let i = 0; i < data.length; i += piece) pieces.push(data.subarray(i, i + piece));
   const out: Buffer[] = [];
