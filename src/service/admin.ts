@@ -1,0 +1,37 @@
+import { AdminError, AppStore, type ModelListing } from "./store/apps.js";
+import { openDatabase } from "./store/database.js";
+
+export { AdminError };
+export type { ModelListing };
+
+export interface Admin {
+  createModel(name: string): { model_id: string };
+  addApp(input: { modelId: string; name: string; scopes: string[] }): { client_id: string; client_secret: string };
+  regenerateSecret(clientId: string): { client_id: string; client_secret: string };
+  deleteApp(clientId: string): void;
+  listModels(): ModelListing[];
+  close(): void;
+}
+
+/**
+ * The portal's operations on a data dir. Safe while a server runs on the same dir:
+ * SQLite in WAL mode with a busy timeout serialises the writers.
+ *
+ * @example
+ * const admin = openAdmin(".mdps-data");
+ * const { model_id } = admin.createModel("churn");
+ * const { client_id, client_secret } = admin.addApp({ modelId: model_id, name: "nb", scopes: ["shared.health.read"] });
+ * admin.close();
+ */
+export function openAdmin(dataDir: string): Admin {
+  const db = openDatabase(dataDir);
+  const apps = new AppStore(db);
+  return {
+    createModel: (name) => apps.createModel(name),
+    addApp: (input) => apps.addApp(input),
+    regenerateSecret: (clientId) => apps.regenerateSecret(clientId),
+    deleteApp: (clientId) => apps.deleteApp(clientId),
+    listModels: () => apps.listModels(),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,64 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { ResolvedOptions } from "./options.js";
+import { authPlugin } from "./plugins/auth.js";
+import { errorsPlugin } from "./plugins/errors.js";
+import { jobsPlugin } from "./plugins/jobs.js";
+import { storePlugin } from "./plugins/store.js";
+import { blobRoutes } from "./routes/blobs.js";
+import { healthRoutes } from "./routes/health.js";
+import { jobRoutes } from "./routes/jobs.js";
+import { tokenRoutes } from "./routes/token.js";
+
+/** Log fields that may hold a secret; pino replaces them before a line is written. */
+export const REDACTED_LOG_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "req.body",
+  "body",
+  "*.client_secret",
+  "*.access_token",
+  "*.input_encryption_key",
+  "*.encryption_key",
+  "headers.authorization",
+];
+
+export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
+  return {
+    logger: options.logger
+      ? {
+          level: "info",
+          stream: options.logDestination ?? process.stderr,
+          redact: { paths: REDACTED_LOG_PATHS, censor: "***" },
+        }
+      : false,
+    bodyLimit: 1024 * 1024,
+    // Ask the client to close rather than cut long uploads when the service stops.
+    return503OnClosing: true,
+  };
+}
+
+/**
+ * The whole service as one Fastify plugin: store, job runner, errors, then the
+ * token endpoint and the bearer-authenticated model API. `server.ts` only listens.
+ */
+export async function mdpsApp(app: FastifyInstance, options: { service: ResolvedOptions }): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest("grant", null);
+  await app.register(errorsPlugin, { maxBlobBytes: options.service.maxBlobBytes });
+  await app.register(storePlugin, { service: options.service });
+  await app.register(jobsPlugin);
+
+  await app.register(tokenRoutes);
+  await app.register(async (api) => {
+    await api.register(authPlugin);
+    await api.register(multipart, {
+      limits: { fileSize: options.service.maxBlobBytes, files: 1, fields: 64, fieldSize: 64 * 1024, parts: 80 },
+    });
+    await api.register(blobRoutes);
+    await api.register(jobRoutes);
+    await api.register(healthRoutes);
+  });
+}

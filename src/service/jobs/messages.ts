@@ -1,0 +1,36 @@
+import type { FittedStateJson, JobPhase, LogLevel, PreprocessingType, RecordType } from "../../contract/index.js";
+
+/** Main thread -> worker: everything one run needs. Keys travel only in memory. */
+export interface RunJobMessage {
+  type: "run";
+  jobId: string;
+  /** An fd the main thread opened on the input's current revision (fds are per process). */
+  inputFd: number;
+  inputRecordType: RecordType;
+  inputKey: Uint8Array | null;
+  preprocessingType: PreprocessingType;
+  params: Record<string, unknown>;
+  featureColumns: string[];
+  outputs: Array<{ name: string; recordType: RecordType; tempPath: string; key: Uint8Array | null }>;
+}
+
+export interface JobFailure {
+  title: string;
+  detail: string;
+}
+
+export interface JobDone {
+  type: "done";
+  rows: number;
+  columns: string[];
+  featureColumns: string[];
+  fitted: FittedStateJson;
+  outputs: Array<{ sizeBytes: number; sha256: string }>;
+}
+
+/** Worker -> main thread. */
+export type WorkerMessage =
+  | { type: "progress"; phase: JobPhase; progress: number }
+  | { type: "log"; level: LogLevel; message: string }
+  | JobDone
+  | { type: "failed"; error: JobFailure; logMessage: string };

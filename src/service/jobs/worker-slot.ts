@@ -1,0 +1,77 @@
+import { Worker } from "node:worker_threads";
+import type { JobDone, JobFailure, RunJobMessage, WorkerMessage } from "./messages.js";
+
+export type RunOutcome =
+  | { kind: "done"; done: JobDone }
+  | { kind: "failed"; error: JobFailure; logMessage: string }
+  | { kind: "timeout" }
+  | { kind: "crash"; message: string };
+
+// From dist the worker is job-worker.js; under vitest (running src/*.ts) it is the .ts
+// file, loaded through tsx.
+const here = import.meta.url;
+const fromSource = here.endsWith(".ts");
+const workerUrl = new URL(`./job-worker.${fromSource ? "ts" : "js"}`, here);
+const execArgv = fromSource ? ["--import", "tsx"] : [];
+
+/**
+ * One worker thread that runs jobs one at a time. A run that times out or crashes
+ * leaves the thread in an unknown state, so it is terminated and a fresh one started.
+ */
+export class WorkerSlot {
+  private worker: Worker;
+  busy = false;
+
+  constructor(readonly replicaName: string) {
+    this.worker = this.spawn();
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(workerUrl, { execArgv, name: this.replicaName });
+    // A worker that dies while idle is replaced on its next run; never crash the service.
+    worker.on("error", () => {});
+    return worker;
+  }
+
+  get alive(): boolean {
+    return this.worker.threadId >= 0;
+  }
+
+  run(message: RunJobMessage, onEvent: (m: Extract<WorkerMessage, { type: "progress" | "log" }>) => void, timeoutMs: number): Promise<RunOutcome> {
+    const worker = this.worker;
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (outcome: RunOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        resolve(outcome);
+      };
+      const onMessage = (m: WorkerMessage) => {
+        if (m.type === "done") settle({ kind: "done", done: m });
+        else if (m.type === "failed") settle({ kind: "failed", error: m.error, logMessage: m.logMessage });
+        else onEvent(m);
+      };
+      const onError = (err: Error) => settle({ kind: "crash", message: err.message });
+      const onExit = (code: number) => settle({ kind: "crash", message: `the worker thread exited with code ${code}` });
+      const timer = setTimeout(() => settle({ kind: "timeout" }), timeoutMs);
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      worker.postMessage(message);
+    });
+  }
+
+  /** Stops the thread (whatever it is doing) and starts a fresh one. */
+  async restart(): Promise<void> {
+    await this.worker.terminate();
+    this.worker = this.spawn();
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

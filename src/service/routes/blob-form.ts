@@ -1,0 +1,100 @@
+import type { MultipartFile, MultipartValue } from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import { accessTier, recordType, tag } from "../../contract/index.js";
+import type { BlobFiles, WrittenFile } from "../blob-files.js";
+import { issuesToFieldErrors } from "../field-errors.js";
+import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
+
+export const BLOB_PARTS = ["File", "Name", "Description", "RecordType", "AccessTier", "Tags"] as const;
+
+const blobFields = z.object({
+  Name: z.string({ error: "is required: the blob's name" }).trim().min(1, "must not be empty").max(256, "must be at most 256 characters"),
+  Description: z.string().max(4096, "must be at most 4096 characters").optional(),
+  RecordType: z.string({ error: "is required: one of csv, json, arrow" }).pipe(recordType),
+  AccessTier: z.string({ error: "is required: one of hot, cool, cold, archive" }).pipe(accessTier),
+  Tags: z.array(tag.refine((t) => !/[\r\n]/.test(t), "must be one line")),
+});
+
+export type BlobFields = z.output<typeof blobFields>;
+
+export interface BlobForm {
+  fields: BlobFields;
+  file: WrittenFile;
+}
+
+/**
+ * Reads an upload/update body: parts in any order, the File part streamed straight to
+ * a temp file (hashed on the way). On any failure the temp file is removed.
+ */
+export async function readBlobForm(request: FastifyRequest, files: BlobFiles): Promise<BlobForm> {
+  if (!request.isMultipart()) {
+    throw new HttpProblem(415, "Blob upload and update take multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).");
+  }
+  const values: Record<string, string[]> = {};
+  const errors: FieldErrors = {};
+  const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
+  let file: WrittenFile | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        if (part.fieldname !== "File") {
+          await drain(part);
+          addError(part.fieldname, `is not a known part; file content goes in the part 'File' (parts: ${BLOB_PARTS.join(", ")})`);
+          continue;
+        }
+        if (file) {
+          await drain(part);
+          addError("File", "must be sent once");
+          continue;
+        }
+        file = await files.writeTemp(part.file);
+        if (part.file.truncated) throw tooLarge(request);
+        continue;
+      }
+      const field = part as MultipartValue<unknown>;
+      if (!(BLOB_PARTS as readonly string[]).includes(field.fieldname)) {
+        addError(field.fieldname, `is not a known part; the parts are ${BLOB_PARTS.join(", ")}`);
+      } else if (field.fieldname === "File") {
+        addError("File", "must be a file part (with a filename), not a plain field");
+      } else {
+        if (field.valueTruncated) addError(field.fieldname, "is too long");
+        (values[field.fieldname] ??= []).push(String(field.value));
+      }
+    }
+    if (!file) addError("File", "is required: the dataset's bytes as a file part");
+    for (const name of ["Name", "Description", "RecordType", "AccessTier"]) {
+      if ((values[name]?.length ?? 0) > 1) addError(name, "must be sent once");
+    }
+    const parsed = blobFields.safeParse({
+      Name: values.Name?.[0],
+      Description: values.Description?.[0],
+      RecordType: values.RecordType?.[0],
+      AccessTier: values.AccessTier?.[0],
+      Tags: (values.Tags ?? []).filter((t) => t !== ""),
+    });
+    if (!parsed.success) Object.assign(errors, mergeErrors(errors, issuesToFieldErrors(parsed.error.issues)));
+    if (Object.keys(errors).length > 0 || !parsed.success || !file) throw validationProblem(errors);
+    return { fields: parsed.data, file };
+  } catch (err) {
+    if (file) await files.remove(file.path);
+    throw err;
+  }
+}
+
+function tooLarge(request: FastifyRequest): HttpProblem {
+  const limit = (request.server as { serviceOptions?: { maxBlobBytes: number } }).serviceOptions?.maxBlobBytes;
+  return new HttpProblem(413, `The File part is larger than this service's limit of ${limit} bytes. Split the dataset or ask the operator to raise the limit.`);
+}
+
+async function drain(part: MultipartFile): Promise<void> {
+  for await (const _ of part.file) {
+    // discard
+  }
+}
+
+function mergeErrors(a: FieldErrors, b: FieldErrors): FieldErrors {
+  const out: FieldErrors = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = [...(out[k] ?? []), ...v];
+  return out;
+}

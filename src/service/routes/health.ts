@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { ENDPOINT_SCOPES, type Health } from "../../contract/index.js";
+import { packageVersion } from "../version.js";
+
+interface Check {
+  status: "pass" | "fail";
+  [detail: string]: unknown;
+}
+
+/** GET /api/shared/health: the availability check, with what was checked. */
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
+  const version = packageVersion();
+  const startedAt = Date.now();
+
+  app.get("/api/shared/health", { config: { scope: ENDPOINT_SCOPES.health } }, async (): Promise<Health> => {
+    const checks: Record<string, Check> = {};
+    try {
+      app.store.db.prepare("SELECT 1").get();
+      checks.database = { status: "pass" };
+    } catch (err) {
+      checks.database = { status: "fail", detail: (err as Error).message };
+    }
+    const probe = join(app.store.files.tmpDir, `health-${randomUUID()}.probe`);
+    try {
+      await writeFile(probe, "ok");
+      await rm(probe, { force: true });
+      checks.data_dir = { status: "pass" };
+    } catch (err) {
+      checks.data_dir = { status: "fail", detail: `not writable: ${(err as NodeJS.ErrnoException).code ?? "error"}` };
+    }
+    const stats = app.jobRunner.stats();
+    checks.workers = { status: stats.alive === stats.workers ? "pass" : "fail", ...stats };
+    const healthy = Object.values(checks).every((c) => c.status === "pass");
+    return {
+      status: healthy ? "healthy" : "degraded",
+      region: app.serviceOptions.region,
+      version,
+      uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+      checks,
+    };
+  });
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { ENDPOINT_SCOPES, limitQuery, uuid } from "../../contract/index.js";
+import { sendJob, sendPreprocessing } from "../jobs/submission.js";
+import { grantOf } from "../plugins/auth.js";
+import { HttpProblem, notFound } from "../problems.js";
+import type { JobErrorBody } from "../store/jobs.js";
+
+const idParams = z.object({ id: uuid });
+const limitParams = z.object({ limit: limitQuery });
+
+/**
+ * Job endpoints. The generic `/api/job/...` and the preprocessing
+ * `/api/ml/preprocessing/job/...` read endpoints share handlers: they see the same jobs.
+ */
+export async function jobRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { jobs } = app.store;
+  const send = { config: { scope: ENDPOINT_SCOPES.jobSend } };
+  const read = { scope: ENDPOINT_SCOPES.jobRead };
+
+  api.post("/api/ml/preprocessing/job/send", send, async (request) => sendPreprocessing(app, request));
+  api.post("/api/job/send", send, async (request) => sendJob(app, request));
+
+  for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
+    api.get(`${prefix}/:id/get`, { schema: { params: idParams, querystring: limitParams }, config: read }, async (request) => {
+      const row = jobs.get(grantOf(request).modelId, request.params.id);
+      if (!row) throw notFound("job", request.params.id);
+      return jobs.record(row, request.query.limit);
+    });
+
+    api.get(`${prefix}/:id/logs`, { schema: { params: idParams, querystring: limitParams }, config: read }, async (request) => {
+      const row = jobs.get(grantOf(request).modelId, request.params.id);
+      if (!row) throw notFound("job", request.params.id);
+      return jobs.logs(row, request.query.limit);
+    });
+
+    api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, async (request) => {
+      const row = jobs.get(grantOf(request).modelId, request.params.id);
+      if (!row) throw notFound("job", request.params.id);
+      if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as unknown;
+      if (row.status === "queued" || row.status === "running") {
+        throw new HttpProblem(409, `The job is ${row.status}; its result exists once it has succeeded. Poll ${prefix}/${row.id}/get until status is 'succeeded', then ask again.`, {
+          body: { job_id: row.id, status: row.status },
+        });
+      }
+      const error = row.error ? (JSON.parse(row.error) as JobErrorBody) : { title: row.status, detail: "" };
+      throw new HttpProblem(409, `The job ended as ${row.status}, so it has no result: ${error.title}. ${error.detail}`.trim(), {
+        body: { job_id: row.id, status: row.status, error },
+      });
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import type { AddressInfo } from "node:net";
+import Fastify from "fastify";
+import { fastifyOptions, mdpsApp } from "./app.js";
+import { resolveOptions, type ServiceOptions } from "./options.js";
+
+export interface RunningService {
+  /** Base URL of all three roles (portal, auth, model API), e.g. http://127.0.0.1:41234. */
+  url: string;
+  region: string;
+  dataDir: string;
+  /** Stops listening, stops the job workers and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the reference service and resolves once it listens.
+ *
+ * @example
+ * const service = await startService({ dataDir: ".mdps-data" });
+ * console.log(service.url); // http://127.0.0.1:<free port>
+ * await service.close();
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const resolved = resolveOptions(options);
+  const app = Fastify(fastifyOptions(resolved));
+  try {
+    await app.register(mdpsApp, { service: resolved });
+    await app.listen({ host: resolved.host, port: resolved.port });
+  } catch (err) {
+    await app.close().catch(() => {});
+    throw err;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    region: resolved.region,
+    dataDir: resolved.dataDir,
+    close: () => (closing ??= app.close()),
+  };
+}

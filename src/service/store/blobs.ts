@@ -1,0 +1,95 @@
+import type { BlobRecord } from "../../contract/index.js";
+import { blobFileName } from "../blob-files.js";
+import type { Db } from "./database.js";
+
+export interface BlobRow {
+  id: string;
+  model_id: string;
+  revision: number;
+  name: string;
+  description: string | null;
+  record_type: string;
+  access_tier: string;
+  tags: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  encrypted: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What upload, update and a job output write: metadata plus the facts of the bytes. */
+export interface BlobContent {
+  name: string;
+  description: string | null;
+  record_type: string;
+  access_tier: string;
+  tags: string[];
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  encrypted: boolean;
+}
+
+export function toBlobRecord(row: BlobRow): BlobRecord {
+  return {
+    id: row.id,
+    model_id: row.model_id,
+    name: row.name,
+    description: row.description,
+    record_type: row.record_type,
+    access_tier: row.access_tier,
+    tags: JSON.parse(row.tags) as string[],
+    content_type: row.content_type,
+    size_bytes: row.size_bytes,
+    sha256: row.sha256,
+    encrypted: row.encrypted === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Blob metadata rows. Callers wrap multi-step changes in `db.transaction`. */
+export class BlobStore {
+  constructor(private readonly db: Db) {}
+
+  /** A blob of this model, or undefined (another model's blob is as absent as a missing one). */
+  get(modelId: string, id: string): BlobRow | undefined {
+    return this.db.prepare("SELECT * FROM blobs WHERE id = ? AND model_id = ?").get(id, modelId) as BlobRow | undefined;
+  }
+
+  insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): BlobRow {
+    this.db
+      .prepare(
+        `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
+           content_type, size_bytes, sha256, encrypted, created_at, updated_at)
+         VALUES (@id, @model_id, @revision, @name, @description, @record_type, @access_tier, @tags,
+           @content_type, @size_bytes, @sha256, @encrypted, @now, @now)`,
+      )
+      .run({ ...content, id, model_id: modelId, revision, tags: JSON.stringify(content.tags), encrypted: content.encrypted ? 1 : 0, now });
+    return this.get(modelId, id)!;
+  }
+
+  replace(row: BlobRow, content: BlobContent, now: string): BlobRow {
+    this.db
+      .prepare(
+        `UPDATE blobs SET revision = @revision, name = @name, description = @description, record_type = @record_type,
+           access_tier = @access_tier, tags = @tags, content_type = @content_type, size_bytes = @size_bytes,
+           sha256 = @sha256, encrypted = @encrypted, updated_at = @now
+         WHERE id = @id`,
+      )
+      .run({ ...content, id: row.id, revision: row.revision + 1, tags: JSON.stringify(content.tags), encrypted: content.encrypted ? 1 : 0, now });
+    return this.get(row.model_id, row.id)!;
+  }
+
+  delete(row: BlobRow): void {
+    this.db.prepare("DELETE FROM blobs WHERE id = ?").run(row.id);
+  }
+
+  /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
+  referencedFiles(): Set<string> {
+    const rows = this.db.prepare("SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;
+    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+  }
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { MIGRATIONS } from "./migrations.js";
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE = "mdps.sqlite";
+
+/**
+ * Opens (creating if needed) the SQLite database of a data dir. WAL and a busy
+ * timeout let the admin commands work on the same file while a server runs.
+ */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+  // WAL with synchronous=NORMAL can lose the last commits on power loss but never
+  // corrupts; FULL makes every acknowledged upload survive a power cut too.
+  db.pragma("synchronous = FULL");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  // IMMEDIATE takes the write lock first, so two processes opening a new data dir
+  // at once cannot both run the same migration.
+  db.transaction(() => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    for (let i = current; i < MIGRATIONS.length; i++) {
+      db.exec(MIGRATIONS[i]!);
+    }
+    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+  metaValue(db, "instance_secret", () => randomBytes(32).toString("base64url"));
+}
+
+/** Reads a meta value, creating it with `create` the first time. */
+export function metaValue(db: Db, key: string, create: () => string): string {
+  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(key, create());
+  return (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string }).value;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
