@@ -1,0 +1,145 @@
+import {
+  blobDeleted,
+  blobRecord,
+  CONTENT_TYPES,
+  type AccessTier,
+  type BlobDeleted,
+  type BlobRecord,
+  type RecordType,
+} from "../contract/blob.js";
+import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
+import type { TokenCache } from "./token-cache.js";
+import type { CallOptions, StreamResponse, Transport } from "./transport.js";
+
+/** The metadata parts of an upload or update. */
+export interface BlobMetadata {
+  readonly name: string;
+  readonly recordType: RecordType;
+  /** Default `hot`. */
+  readonly accessTier?: AccessTier | undefined;
+  readonly description?: string | undefined;
+  /** Labels or `key=value` strings. */
+  readonly tags?: readonly string[] | undefined;
+}
+
+/**
+ * The file: bytes, or a factory of a fresh stream each time it is called (so an
+ * idempotent update can be retried without holding the file in memory).
+ */
+export type BlobContent = Uint8Array | (() => FileSource);
+
+export interface DownloadOptions extends CallOptions {
+  /** A `Range` header value, e.g. `bytes=0-1023`. */
+  readonly range?: string | undefined;
+}
+
+export interface UpdateOptions extends CallOptions {
+  /** Only replace if the blob's ETag (its sha256) still matches: else 412. */
+  readonly ifMatch?: string | undefined;
+}
+
+/** Blob endpoints of one model: /api/model/{modelId}/shared/blob/... */
+export class BlobsResource {
+  readonly #transport: Transport;
+  readonly #tokens: TokenCache;
+  readonly #base: string;
+
+  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, modelId: string) {
+    this.#transport = transport;
+    this.#tokens = tokens;
+    this.#base = `${baseUrl}/api/model/${modelId}/shared/blob`;
+  }
+
+  /**
+   * POST .../upload. Not retried on 5xx (a retry could store the blob twice); a 429
+   * or a refused connection is retried, as nothing was stored.
+   */
+  async upload(meta: BlobMetadata, content: BlobContent, options: CallOptions = {}): Promise<BlobRecord> {
+    return this.#transport.json(
+      { method: "POST", url: `${this.#base}/upload`, idempotent: false, ...this.#multipart(meta, content), ...options },
+      blobRecord,
+    );
+  }
+
+  /** PUT .../{blobId}/update: replaces content and metadata at once. */
+  async update(blobId: string, meta: BlobMetadata, content: BlobContent, options: UpdateOptions = {}): Promise<BlobRecord> {
+    const { ifMatch, ...call } = options;
+    const multipart = this.#multipart(meta, content);
+    return this.#transport.json(
+      {
+        method: "PUT",
+        url: `${this.#base}/${encodeURIComponent(blobId)}/update`,
+        idempotent: true,
+        ...multipart,
+        headers: { ...multipart.headers, ...(ifMatch ? { "if-match": quoteEtag(ifMatch) } : {}) },
+        ...call,
+      },
+      blobRecord,
+    );
+  }
+
+  /** GET .../{blobId}/download: the stored bytes as a stream (still encrypted if they were). */
+  async download(blobId: string, options: DownloadOptions = {}): Promise<StreamResponse> {
+    const { range, ...call } = options;
+    return this.#transport.stream({
+      method: "GET",
+      url: `${this.#base}/${encodeURIComponent(blobId)}/download`,
+      headers: { accept: "*/*", ...(range ? { range } : {}) },
+      idempotent: true,
+      tokens: this.#tokens,
+      ...call,
+    });
+  }
+
+  /** DELETE .../{blobId}/delete. */
+  async delete(blobId: string, options: CallOptions = {}): Promise<BlobDeleted> {
+    return this.#transport.json(
+      {
+        method: "DELETE",
+        url: `${this.#base}/${encodeURIComponent(blobId)}/delete`,
+        idempotent: true,
+        tokens: this.#tokens,
+        ...options,
+      },
+      blobDeleted,
+    );
+  }
+
+  #multipart(meta: BlobMetadata, content: BlobContent) {
+    const fields: Array<[string, string]> = [
+      ["Name", meta.name],
+      ["RecordType", meta.recordType],
+      ["AccessTier", meta.accessTier ?? "hot"],
+    ];
+    if (meta.description !== undefined) fields.push(["Description", meta.description]);
+    for (const tag of meta.tags ?? []) fields.push(["Tags", tag]);
+    // One boundary per call, so every retry's body matches the content-type header.
+    const boundary = newBoundary();
+    const factory = () =>
+      multipartBody(
+        fields,
+        {
+          field: "File",
+          filename: fileName(meta.name, meta.recordType),
+          contentType: CONTENT_TYPES[meta.recordType],
+          data: content instanceof Uint8Array ? content : content(),
+        },
+        boundary,
+      ).body;
+    return {
+      body: factory,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      tokens: this.#tokens,
+      transfer: true,
+    };
+  }
+}
+
+function fileName(name: string, recordType: RecordType): string {
+  const ext = recordType === "arrow" ? ".arrow" : `.${recordType}`;
+  return name.toLowerCase().endsWith(ext) ? name : `${name}${ext}`;
+}
+
+function quoteEtag(etag: string): string {
+  return etag.startsWith('"') || etag.startsWith("W/") ? etag : `"${etag}"`;
+}

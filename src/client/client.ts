@@ -1,0 +1,68 @@
+import { inspect } from "node:util";
+import { AuthResource } from "./auth.js";
+import { BlobsResource } from "./blobs.js";
+import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
+import { HealthResource } from "./health.js";
+import { JobsResource, PreprocessingResource } from "./jobs.js";
+import { TokenCache } from "./token-cache.js";
+import { Transport, type TransportOptions } from "./transport.js";
+
+export interface ClientOptions extends ConfigOptions, TransportOptions {}
+
+/**
+ * The typed client: one resource object per group of endpoints, sharing one
+ * transport (connection pool, retries) and one token cache.
+ *
+ * @example
+ * const client = MdpsClient.create({ baseUrl, clientId, clientSecret, modelId });
+ * const record = await client.jobs.get(jobId);
+ */
+export class MdpsClient {
+  readonly config: ClientConfig;
+  readonly auth: AuthResource;
+  readonly tokens: TokenCache;
+  readonly blobs: BlobsResource;
+  readonly jobs: JobsResource;
+  readonly preprocessing: PreprocessingResource;
+  readonly health: HealthResource;
+  readonly #transport: Transport;
+
+  constructor(config: ClientConfig, transportOptions: TransportOptions = {}) {
+    this.config = config;
+    this.#transport = new Transport(transportOptions);
+    this.auth = new AuthResource(this.#transport, config);
+    this.tokens = new TokenCache(this.auth.provider());
+    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId);
+    this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl);
+    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl);
+    this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
+  }
+
+  /** Resolves the configuration (arguments > environment > config file) and builds a client. */
+  static create(options: ClientOptions = {}): MdpsClient {
+    return new MdpsClient(resolveConfig(options), options);
+  }
+
+  get modelId(): string {
+    return this.config.modelId;
+  }
+
+  async close(): Promise<void> {
+    this.tokens.clear();
+    await this.#transport.close();
+  }
+
+  /** What is safe to show: everything but the secret. */
+  toJSON(): Record<string, unknown> {
+    const { baseUrl, authUrl, appUrl, region, clientId, modelId, scopes, profile } = this.config;
+    return { baseUrl, authUrl, appUrl, region, clientId, clientSecret: "***", modelId, scopes, profile };
+  }
+
+  toString(): string {
+    return `MdpsClient(${this.config.baseUrl}, model ${this.config.modelId})`;
+  }
+
+  [inspect.custom](): string {
+    return `MdpsClient ${inspect(this.toJSON())}`;
+  }
+}

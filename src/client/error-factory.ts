@@ -1,0 +1,155 @@
+import { oauthError, problemDetails } from "../contract/problem.js";
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  OAuthError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  PreconditionFailedError,
+  RateLimitError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type APIErrorInit,
+  type FieldErrors,
+} from "./errors.js";
+
+export interface ErrorResponse {
+  readonly status: number;
+  /** Parsed JSON body, or the text when it was not JSON, or undefined. */
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  /** `METHOD path`, named in the message so the failing call is obvious. */
+  readonly call: string;
+}
+
+type Ctor = new (init: APIErrorInit) => APIError;
+
+const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = {
+  400: { ctor: BadRequestError, code: "bad_request", advice: "Fix the request and send it again." },
+  401: {
+    ctor: AuthenticationError,
+    code: "unauthenticated",
+    advice:
+      "Check the client id and secret (MDPS_CLIENT_ID, MDPS_CLIENT_SECRET) and that MDPS_AUTH_URL and MDPS_BASE_URL are the same service.",
+  },
+  403: {
+    ctor: PermissionDeniedError,
+    code: "permission_denied",
+    advice:
+      "Give the application the missing scope in the portal (and list it in MDPS_SCOPES if set), and use the model id of the application.",
+  },
+  404: {
+    ctor: NotFoundError,
+    code: "not_found",
+    advice: "Check the id; blobs and jobs of another model are reported as not found.",
+  },
+  409: { ctor: ConflictError, code: "conflict", advice: "Wait for the job to finish, or use a new job id." },
+  412: {
+    ctor: PreconditionFailedError,
+    code: "precondition_failed",
+    advice: "The blob changed since you read it: download it again, then update.",
+  },
+  413: {
+    ctor: PayloadTooLargeError,
+    code: "payload_too_large",
+    advice: "The file is over the service's size limit: split it or ask for a higher limit.",
+  },
+  415: {
+    ctor: UnsupportedMediaTypeError,
+    code: "unsupported_media_type",
+    advice: "Send the body in the content type the endpoint expects.",
+  },
+  429: {
+    ctor: RateLimitError,
+    code: "rate_limited",
+    advice: "Too many requests: wait (see retryAfterMs) and try again, or send fewer calls at once.",
+  },
+};
+
+const SERVER = {
+  ctor: InternalServerError,
+  code: "internal_server_error",
+  advice: "The service failed; try again later and quote the request id if it persists.",
+};
+
+export function requestIdOf(headers: Readonly<Record<string, string>>): string | undefined {
+  return headers["x-request-id"] ?? headers["request-id"];
+}
+
+/** One place that turns an HTTP error response into the right error class. */
+export function makeAPIError(res: ErrorResponse): APIError {
+  const parsed = problemDetails.safeParse(res.body);
+  const problem = parsed.success ? parsed.data : undefined;
+  const errors: FieldErrors | undefined = problem?.errors;
+  const isValidation = res.status === 400 && errors !== undefined && Object.keys(errors).length > 0;
+  const kind = isValidation
+    ? { ctor: ValidationError as Ctor, code: "validation_failed", advice: "Correct the fields named above." }
+    : (BY_STATUS[res.status] ?? (res.status >= 500 ? SERVER : undefined));
+  const requestId = requestIdOf(res.headers);
+  const title = problem?.title;
+  const detail = problem?.detail ?? (typeof res.body === "string" && res.body.length > 0 ? res.body.slice(0, 500) : undefined);
+  const parts = [`${res.call} failed with ${res.status}${title ? ` ${title}` : ""}`];
+  if (detail) parts.push(detail);
+  if (isValidation) parts.push(formatFieldErrors(errors));
+  parts.push(kind?.advice ?? "See the service's documentation for this status.");
+  if (requestId) parts.push(`(request id ${requestId})`);
+  const init: APIErrorInit = {
+    status: res.status,
+    code: kind?.code ?? `http_${res.status}`,
+    message: joinSentences(parts),
+    title,
+    detail,
+    type: problem?.type,
+    instance: problem?.instance,
+    requestId,
+    errors,
+    body: res.body,
+    headers: res.headers,
+  };
+  return new (kind?.ctor ?? APIError)(init);
+}
+
+const OAUTH_ADVICE: Record<string, string> = {
+  invalid_client:
+    "The client id or secret is wrong (or the secret was regenerated): check MDPS_CLIENT_ID and MDPS_CLIENT_SECRET.",
+  invalid_scope:
+    "A requested scope is not assigned to the application: fix MDPS_SCOPES or add the scope in the portal.",
+  invalid_request: "The token request is missing a field: set both the client id and the secret.",
+  unsupported_grant_type: "The token endpoint does not accept client_credentials: check MDPS_AUTH_URL.",
+};
+
+/** The token endpoint's RFC 6749 error -> OAuthError (never mentions the secret). */
+export function makeOAuthError(res: ErrorResponse): APIError {
+  const parsed = oauthError.safeParse(res.body);
+  if (!parsed.success) return makeAPIError(res);
+  const { error, error_description } = parsed.data;
+  const requestId = requestIdOf(res.headers);
+  const parts = [`Token request to ${res.call} failed with ${res.status} ${error}`];
+  if (error_description) parts.push(error_description);
+  parts.push(OAUTH_ADVICE[error] ?? "Check the application's credentials and scopes in the portal.");
+  if (requestId) parts.push(`(request id ${requestId})`);
+  return new OAuthError({
+    status: res.status,
+    code: error,
+    message: joinSentences(parts),
+    title: error,
+    detail: error_description,
+    requestId,
+    body: res.body,
+    headers: res.headers,
+  });
+}
+
+export function formatFieldErrors(errors: FieldErrors): string {
+  return Object.entries(errors)
+    .map(([field, messages]) => `${field || "(body)"}: ${messages.join("; ")}`)
+    .join("; ");
+}
+
+function joinSentences(parts: string[]): string {
+  return parts.map((p) => p.trim().replace(/[:;,]?$/, "")).map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`)).join(" ");
+}

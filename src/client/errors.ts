@@ -1,0 +1,179 @@
+/**
+ * Every error mdps throws. `code` is stable (switch on it, not on the message);
+ * `name` is the class name; `cause` keeps the underlying error.
+ *
+ * HTTP failures are built by one function, {@link makeAPIError}, from the status and
+ * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
+ */
+
+export interface MdpsErrorOptions {
+  readonly cause?: unknown;
+}
+
+export class MdpsError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options: MdpsErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** Field path -> messages, the ASP.NET ValidationProblemDetails shape. */
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+export interface APIErrorInit extends MdpsErrorOptions {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly title?: string | undefined;
+  readonly detail?: string | undefined;
+  readonly type?: string | undefined;
+  readonly instance?: string | undefined;
+  readonly requestId?: string | undefined;
+  readonly errors?: FieldErrors | undefined;
+  /** The parsed response body (ProblemDetails or anything else the service sent). */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** An HTTP response with a status >= 400 (or a request refused before sending). */
+export class APIError extends MdpsError {
+  readonly status: number;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  readonly type: string | undefined;
+  readonly instance: string | undefined;
+  /** The service's request id, to quote when reporting a problem. */
+  readonly requestId: string | undefined;
+  readonly errors: FieldErrors | undefined;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(init: APIErrorInit) {
+    super(init.code, init.message, init);
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.type = init.type;
+    this.instance = init.instance;
+    this.requestId = init.requestId;
+    this.errors = init.errors;
+    this.body = init.body;
+    this.headers = init.headers ?? {};
+  }
+}
+
+/** 400: the request was malformed. */
+export class BadRequestError extends APIError {}
+/**
+ * 400 with field errors: a field had a bad value. Also thrown before sending when the
+ * client's own check (the same zod schema the service uses) fails; then `status` is 400
+ * and `requestId` is undefined.
+ */
+export class ValidationError extends BadRequestError {}
+/** 401: no valid token (bad credentials, expired or foreign token). */
+export class AuthenticationError extends APIError {}
+/** 403: the application lacks a scope, or the model id is not the token's model. */
+export class PermissionDeniedError extends APIError {}
+/** 404: unknown id (blobs and jobs of another model look unknown too). */
+export class NotFoundError extends APIError {}
+/** 409: result not ready, or a job id reused with another body. */
+export class ConflictError extends APIError {}
+/** 412: `If-Match` did not match: the blob changed since it was read. */
+export class PreconditionFailedError extends APIError {}
+/** 413: the file is larger than the service accepts. */
+export class PayloadTooLargeError extends APIError {}
+/** 415: the service did not accept the content type. */
+export class UnsupportedMediaTypeError extends APIError {}
+/** 429: too many requests; `retryAfterMs` from the Retry-After header when given. */
+export class RateLimitError extends APIError {
+  get retryAfterMs(): number | undefined {
+    const value = this.headers["retry-after"];
+    if (value === undefined) return undefined;
+    const seconds = Number(value);
+    return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+  }
+}
+/** 5xx: the service failed; retried already for idempotent calls. */
+export class InternalServerError extends APIError {}
+
+/** The token endpoint refused (RFC 6749 section 5.2); `code` is the OAuth error code. */
+export class OAuthError extends APIError {
+  /** The RFC 6749 `error` field, e.g. `invalid_client`. */
+  get error(): string {
+    return this.code;
+  }
+  get errorDescription(): string | undefined {
+    return this.detail;
+  }
+}
+
+/** No HTTP response: refused, reset, DNS failure... `cause` has the socket error. */
+export class ConnectionError extends MdpsError {
+  constructor(message: string, options: MdpsErrorOptions = {}) {
+    super("connection_error", message, options);
+  }
+}
+
+/** A per-call timeout (or a `wait({ timeout })`) ran out. */
+export class TimeoutError extends MdpsError {
+  readonly timeoutMs: number;
+  constructor(message: string, timeoutMs: number, options: MdpsErrorOptions = {}) {
+    super("timeout", message, options);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's AbortSignal fired. `cause` is the signal's reason. */
+export class AbortError extends MdpsError {
+  constructor(message = "The operation was aborted by its AbortSignal.", options: MdpsErrorOptions = {}) {
+    super("aborted", message, options);
+  }
+}
+
+/** The configuration is incomplete or inconsistent; `missing` lists absent items. */
+export class ConfigError extends MdpsError {
+  readonly missing: readonly string[];
+  constructor(message: string, missing: readonly string[] = [], options: MdpsErrorOptions = {}) {
+    super("config_error", message, options);
+    this.missing = missing;
+  }
+}
+
+/** A job ended `failed` or `timed_out`; carries the job's own error and record. */
+export class JobFailedError extends MdpsError {
+  readonly jobId: string;
+  readonly status: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly record: unknown;
+
+  constructor(init: { jobId: string; status: string; title: string; detail: string; record: unknown }) {
+    const what = init.status === "timed_out" ? "timed out" : "failed";
+    super(
+      init.status === "timed_out" ? "job_timed_out" : "job_failed",
+      `Job ${init.jobId} ${what}: ${init.title}: ${init.detail} ` +
+        (init.status === "timed_out"
+          ? "Raise `timeout` (request_timeout_seconds) or send less data."
+          : "See job.logs() for the details; fix the input or parameters and submit again."),
+    );
+    this.jobId = init.jobId;
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.record = init.record;
+  }
+}
+
+/** A 2xx response whose body is not what the contract says (wrong service or version?). */
+export class UnexpectedResponseError extends MdpsError {
+  readonly status: number;
+  readonly requestId: string | undefined;
+  constructor(message: string, status: number, requestId: string | undefined, options: MdpsErrorOptions = {}) {
+    super("unexpected_response", message, options);
+    this.status = status;
+    this.requestId = requestId;
+  }
+}

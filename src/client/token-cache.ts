@@ -1,0 +1,100 @@
+import type { Secret } from "./secret.js";
+
+export interface AccessToken {
+  readonly token: Secret;
+  /** Lifetime in seconds, from the token response's `expires_in`. */
+  readonly expiresIn: number;
+}
+
+export type TokenProvider = (signal?: AbortSignal) => Promise<AccessToken>;
+
+interface Cached {
+  readonly token: Secret;
+  /** Epoch ms after which the token is refreshed before use. */
+  readonly refreshAt: number;
+}
+
+/** Refresh this long before expiry: 10% of the lifetime, at most a minute. */
+export function refreshMarginMs(expiresInSeconds: number): number {
+  return Math.min(60_000, expiresInSeconds * 100);
+}
+
+/**
+ * Holds one access token. Hands it out until it nears expiry, then refreshes;
+ * concurrent callers share one in-flight refresh. After a 401 the caller
+ * invalidates the token it used, and the next `get` fetches a new one.
+ */
+export class TokenCache {
+  readonly #provider: TokenProvider;
+  readonly #now: () => number;
+  #cached: Cached | undefined;
+  #pending: Promise<Secret> | undefined;
+  #refreshes = 0;
+
+  constructor(provider: TokenProvider, now: () => number = Date.now) {
+    this.#provider = provider;
+    this.#now = now;
+  }
+
+  /** How many tokens were fetched so far (for tests and diagnostics). */
+  get refreshCount(): number {
+    return this.#refreshes;
+  }
+
+  async get(signal?: AbortSignal): Promise<Secret> {
+    const cached = this.#cached;
+    if (cached !== undefined && this.#now() < cached.refreshAt) return cached.token;
+    return this.#refresh(signal);
+  }
+
+  /**
+   * Drops `token` if it is still the cached one. Comparing first means a burst of
+   * 401s from calls that all used the old token triggers one refresh, not many.
+   */
+  invalidate(token: Secret): void {
+    if (this.#cached?.token === token) this.#cached = undefined;
+  }
+
+  clear(): void {
+    this.#cached = undefined;
+  }
+
+  #refresh(signal?: AbortSignal): Promise<Secret> {
+    // The shared refresh ignores any one caller's signal so that one caller
+    // aborting does not fail the others; each caller still stops waiting on abort.
+    this.#pending ??= this.#provider().then(
+      (fresh) => {
+        this.#refreshes += 1;
+        this.#cached = {
+          token: fresh.token,
+          refreshAt: this.#now() + fresh.expiresIn * 1000 - refreshMarginMs(fresh.expiresIn),
+        };
+        this.#pending = undefined;
+        return fresh.token;
+      },
+      (error: unknown) => {
+        this.#pending = undefined;
+        throw error;
+      },
+    );
+    return signal ? raceAbort(this.#pending, signal) : this.#pending;
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}

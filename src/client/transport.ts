@@ -1,0 +1,332 @@
+/**
+ * One HTTP call with everything around it: bearer token (refreshed once on 401),
+ * retries with backoff for idempotent calls, a per-attempt timeout, the caller's
+ * AbortSignal, and error responses turned into typed errors.
+ */
+import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, request, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { makeAPIError, makeOAuthError, requestIdOf } from "./error-factory.js";
+import { AbortError, ConnectionError, MdpsError, TimeoutError, UnexpectedResponseError } from "./errors.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  retryDelayMs,
+  shouldRetryConnectionError,
+  shouldRetryStatus,
+  type RetryPolicy,
+} from "./retry-timing.js";
+import type { Secret } from "./secret.js";
+import type { TokenCache } from "./token-cache.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type RequestBody = string | Uint8Array | Readable;
+
+export interface TransportOptions {
+  /** undici dispatcher (Agent, MockAgent, ProxyAgent...); default: a keep-alive Agent owned by the transport. */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** Per-attempt time limit of a JSON call, ms. Default 60 000. */
+  readonly timeoutMs?: number | undefined;
+  /** Per-attempt limit for uploads and downloads (until the response starts), ms. Default 600 000. */
+  readonly transferTimeoutMs?: number | undefined;
+  readonly retry?: Partial<RetryPolicy> | undefined;
+  /** Called before each retry; for logging. */
+  readonly onRetry?: ((info: RetryInfo) => void) | undefined;
+  readonly userAgent?: string | undefined;
+}
+
+export interface RetryInfo {
+  readonly call: string;
+  readonly retry: number;
+  readonly delayMs: number;
+  readonly reason: string;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Overrides the transport's per-attempt timeout, ms. */
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface RequestSpec extends CallOptions {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly query?: Readonly<Record<string, string | number | undefined>> | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** A factory, so a retry can send the body again (a stream cannot be replayed). */
+  readonly body?: (() => RequestBody) | undefined;
+  /** Safe to send twice: enables retries on 5xx and connection errors. */
+  readonly idempotent: boolean;
+  /** Adds `Authorization: Bearer`; omitted only for the token endpoint. */
+  readonly tokens?: TokenCache | undefined;
+  /** Token endpoint: errors are RFC 6749 bodies. */
+  readonly oauth?: boolean | undefined;
+  /** Upload or download: uses the transfer timeout. */
+  readonly transfer?: boolean | undefined;
+}
+
+export interface StreamResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Readable;
+}
+
+export class Transport {
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #policy: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #transferTimeoutMs: number;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+  readonly #userAgent: string;
+
+  constructor(options: TransportOptions = {}) {
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#transferTimeoutMs = options.transferTimeoutMs ?? 600_000;
+    this.#onRetry = options.onRetry;
+    this.#userAgent = options.userAgent ?? "mdps-client";
+  }
+
+  /** Sends the call and parses the JSON body with `schema` (unknown fields kept). */
+  async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
+    return this.#send(spec, async (res, call) => {
+      const text = await res.body.text();
+      const requestId = requestIdOf(res.headers);
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (error) {
+        throw new UnexpectedResponseError(
+          `${call} returned ${res.status} with a body that is not JSON. Check that the URL points at an mdps service.`,
+          res.status,
+          requestId,
+          { cause: error },
+        );
+      }
+      const parsed = schema.safeParse(data);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
+        throw new UnexpectedResponseError(
+          `${call} returned a body that does not match the contract (${issues}). The service may be a different version.`,
+          res.status,
+          requestId,
+          { cause: parsed.error },
+        );
+      }
+      return parsed.data;
+    });
+  }
+
+  /** Sends the call and hands back the response body as a stream, unread. */
+  async stream(spec: RequestSpec): Promise<StreamResponse> {
+    return this.#send({ ...spec, transfer: true }, async (res) => ({ status: res.status, headers: res.headers, body: res.body }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async #send<T>(spec: RequestSpec, consume: (res: Response, call: string) => Promise<T>): Promise<T> {
+    const call = `${spec.method} ${new URL(spec.url).pathname}`;
+    const url = withQuery(spec.url, spec.query);
+    const timeoutMs = spec.timeoutMs ?? (spec.transfer ? this.#transferTimeoutMs : this.#timeoutMs);
+    let retry = 0;
+    let authRetried = false;
+    for (;;) {
+      throwIfAborted(spec.signal);
+      let token: Secret | undefined;
+      try {
+        token = spec.tokens ? await spec.tokens.get(spec.signal) : undefined;
+      } catch (error) {
+        throw asAbort(error, spec.signal);
+      }
+      const attempt = new AttemptSignal(spec.signal, timeoutMs);
+      let outcome: { kind: "done"; value: T } | { kind: "retry"; delayMs: number; reason: string } | undefined;
+      try {
+        const body = spec.body?.();
+        let raw: Dispatcher.ResponseData;
+        try {
+          raw = await request(url, {
+            method: spec.method,
+            dispatcher: this.#dispatcher,
+            headers: this.#headers(spec, token),
+            body: body ?? null,
+            signal: attempt.signal,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          });
+        } catch (error) {
+          if (body instanceof Readable) body.destroy();
+          const mapped = attempt.translate(error, call, url);
+          const code = (error as { code?: string }).code;
+          if (mapped instanceof ConnectionError && shouldRetryConnectionError(code, spec.idempotent)) {
+            const delayMs = retryDelayMs(retry, this.#policy, undefined);
+            if (retry < this.#policy.maxRetries && delayMs !== undefined) {
+              outcome = { kind: "retry", delayMs, reason: mapped.message };
+            }
+          }
+          if (outcome === undefined) throw mapped;
+        }
+        if (outcome === undefined) {
+          const res: Response = { status: raw!.statusCode, headers: flatHeaders(raw!.headers), body: raw!.body };
+          if (res.status < 400) {
+            if (spec.transfer) res.body.once("close", () => attempt.release());
+            try {
+              const value = await consume(res, call);
+              outcome = { kind: "done", value };
+            } catch (error) {
+              throw error instanceof MdpsError ? error : attempt.translate(error, call, url);
+            }
+          } else {
+            const errorBody = await readErrorBody(res.body).catch(() => undefined);
+            if (res.status === 401 && token !== undefined && !authRetried) {
+              // The token was refused (expired early, revoked, server restarted): fetch a
+              // new one and try once more; a second 401 is the caller's to handle.
+              spec.tokens?.invalidate(token);
+              authRetried = true;
+              continue;
+            }
+            const error = (spec.oauth ? makeOAuthError : makeAPIError)({
+              status: res.status,
+              body: errorBody,
+              headers: res.headers,
+              call,
+            });
+            const delayMs = shouldRetryStatus(res.status, spec.idempotent)
+              ? retryDelayMs(retry, this.#policy, parseRetryAfter(res.headers["retry-after"], Date.now()))
+              : undefined;
+            if (retry >= this.#policy.maxRetries || delayMs === undefined) throw error;
+            outcome = { kind: "retry", delayMs, reason: `${res.status}` };
+          }
+        }
+      } finally {
+        attempt.done(spec.transfer === true && outcome?.kind === "done");
+      }
+      if (outcome === undefined) continue; // unreachable: every path above sets it or leaves
+      if (outcome.kind === "done") return outcome.value;
+      this.#onRetry?.({ call, retry: retry + 1, delayMs: outcome.delayMs, reason: outcome.reason });
+      try {
+        await sleep(outcome.delayMs, undefined, spec.signal ? { signal: spec.signal } : undefined);
+      } catch (error) {
+        throw asAbort(error, spec.signal);
+      }
+      retry += 1;
+    }
+  }
+
+  #headers(spec: RequestSpec, token: Secret | undefined): Record<string, string> {
+    const headers: Record<string, string> = { "user-agent": this.#userAgent, accept: "application/json", ...spec.headers };
+    if (token !== undefined) headers.authorization = `Bearer ${token.reveal()}`;
+    return headers;
+  }
+}
+
+interface Response {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: Dispatcher.ResponseData["body"];
+}
+
+/**
+ * The signal of one attempt: fires on the caller's abort or on the timeout, and
+ * remembers which, so the error says "timed out" or "aborted" correctly.
+ */
+class AttemptSignal {
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  readonly #outer: AbortSignal | undefined;
+  readonly #timeoutMs: number;
+  readonly #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
+  #timedOut = false;
+
+  constructor(outer: AbortSignal | undefined, timeoutMs: number) {
+    this.#outer = outer;
+    this.#timeoutMs = timeoutMs;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.#controller.abort(new Error("timeout"));
+    }, timeoutMs);
+    outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /**
+   * Stops the timer. A streamed body stays tied to the caller's signal (so aborting
+   * still stops a download) unless the attempt is over.
+   */
+  done(keepOuter: boolean): void {
+    clearTimeout(this.#timer);
+    if (!keepOuter) this.release();
+  }
+
+  release(): void {
+    this.#outer?.removeEventListener("abort", this.#onOuterAbort);
+  }
+
+  translate(error: unknown, call: string, url: string): MdpsError {
+    if (this.#outer?.aborted) return new AbortError(`${call} was aborted by its AbortSignal.`, { cause: this.#outer.reason });
+    const code = (error as { code?: string }).code;
+    if (this.#timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      return new TimeoutError(
+        `${call} timed out after ${this.#timeoutMs} ms. Pass a larger \`timeoutMs\`, or check that the service is not overloaded.`,
+        this.#timeoutMs,
+        { cause: error },
+      );
+    }
+    if (error instanceof MdpsError) return error;
+    const origin = new URL(url).origin;
+    return new ConnectionError(
+      `${call}: could not reach ${origin}${code ? ` (${code})` : ""}. Check that the service is running and the URL (MDPS_BASE_URL / MDPS_AUTH_URL) is right.`,
+      { cause: error },
+    );
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
+}
+
+function asAbort(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted && !(error instanceof MdpsError)) return new AbortError(undefined, { cause: signal.reason });
+  return error;
+}
+
+function withQuery(url: string, query: RequestSpec["query"]): string {
+  if (!query) return url;
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) u.searchParams.set(k, String(v));
+  return u.toString();
+}
+
+function flatHeaders(headers: Dispatcher.ResponseData["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+/** Error bodies are small; a huge one is cut rather than held. */
+async function readErrorBody(body: Response["body"]): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    if (size < 1_000_000) chunks.push(buf);
+    size += buf.length;
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
