@@ -1,0 +1,91 @@
+/**
+ * The preprocessing engine: the eight scikit-learn transforms on Float64Array columns.
+ * Pure: no I/O, the input is never mutated, every failure caused by the data is an
+ * EngineError whose message names the column and says how to fix it.
+ *
+ * @example
+ * const { columns, fitted } = fitTransform("StandardScaler", {}, { names: ["a"], columns: [a] });
+ * const scaledTest = transformWith(fitted, { names: ["a"], columns: [aTest] });
+ */
+import type { z } from "zod";
+import { paramsSchemas, type Params, type ParamsInput } from "../contract/params.js";
+import type { PreprocessingType } from "../contract/transform-types.js";
+import { EngineError } from "./engine-error.js";
+import { engineFitted, type EngineFitted } from "./fitted-state.js";
+import { FittedStateError } from "./fitted-number.js";
+import { checkFeatures } from "./input-checks.js";
+import { transforms, type FittedOf } from "./registry.js";
+import type { FeatureMatrix, FitTransform, FitTransformResult, FittedState, ProgressListener, TransformWith } from "./types.js";
+
+export { EngineError } from "./engine-error.js";
+export * from "./fitted-state.js";
+export type { FittedNumber } from "./fitted-number.js";
+export { decodeNumber, encodeNumber } from "./fitted-number.js";
+export type * from "./types.js";
+
+/**
+ * Fits `type` on the feature columns and transforms them, as scikit-learn's
+ * `fit_transform`. `params` may omit keys (scikit-learn's defaults fill them).
+ * Calls `onProgress` with fractions in [0, 1] as columns are fitted.
+ */
+export function fitTransform<T extends PreprocessingType>(
+  type: T,
+  params: Params<T> | ParamsInput<T>,
+  features: FeatureMatrix,
+  onProgress?: ProgressListener,
+): FitTransformResult & { readonly fitted: FittedOf<T> } {
+  const parsed = paramsSchemas[type].safeParse(params);
+  if (!parsed.success) {
+    throw new EngineError(`Invalid ${type} parameters: ${describeIssues(parsed.error)}`);
+  }
+  checkFeatures(type, features);
+  const impl = transforms[type];
+  const result = impl.fitTransform(parsed.data as never, features, onProgress);
+  onProgress?.(1);
+  return result as FitTransformResult & { readonly fitted: FittedOf<T> };
+}
+
+/**
+ * Applies a fitted state (from fitTransform, possibly after a JSON round trip) to new
+ * data with the same feature columns. On the data it was fitted on, the output is
+ * bit-identical to fitTransform's.
+ */
+export function transformWith(fitted: FittedState | EngineFitted, features: FeatureMatrix): Float64Array[] {
+  const parsed = engineFitted.safeParse(fitted);
+  if (!parsed.success) {
+    throw new EngineError(`The fitted state is not valid: ${describeIssues(parsed.error)}`);
+  }
+  const state = parsed.data;
+  const expected = state.feature_names_in_;
+  if (state.n_features_in_ !== expected.length) {
+    throw new EngineError(
+      `The fitted state is not valid: n_features_in_ is ${state.n_features_in_} but feature_names_in_ has ${expected.length} names.`,
+    );
+  }
+  if (features.columns.length !== expected.length || features.names.some((name, i) => name !== expected[i])) {
+    throw new EngineError(
+      `The data has feature columns [${features.names.join(", ")}] but the ${state.type} was fitted on [${expected.join(", ")}]: pass the same feature columns in the same order.`,
+    );
+  }
+  checkFeatures(state.type, features);
+  try {
+    return (transforms[state.type].transform as (f: EngineFitted, c: readonly Float64Array[]) => Float64Array[])(
+      state,
+      features.columns,
+    );
+  } catch (error) {
+    if (error instanceof FittedStateError) {
+      throw new EngineError(`The fitted ${state.type} state cannot be applied: ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+fitTransform satisfies FitTransform;
+transformWith satisfies TransformWith;

@@ -1,0 +1,114 @@
+/**
+ * StandardScaler as scikit-learn 1.2 computes it (sklearn-semantics.md section 1):
+ * NaN-ignoring mean, the corrected two-pass variance (ddof 0), the relative
+ * constant-feature test, and (x - mean) / scale.
+ */
+import type { Params } from "../contract/params.js";
+import { encodeArray, fittedColumns } from "./fitted-number.js";
+import type { StandardScalerFitted } from "./fitted-state.js";
+import type { FeatureMatrix, ProgressListener } from "./types.js";
+
+const EPS = 2.220446049250313e-16;
+
+export interface ColumnMoments {
+  mean: number;
+  /** NaN when not asked for. */
+  variance: number;
+  count: number;
+}
+
+/**
+ * Mean and (optionally) variance of the non-NaN values. Sums run in row order, which is
+ * how numpy reduces axis 0 of a C-ordered array, so the mean matches scikit-learn's bits.
+ */
+export function columnMoments(col: Float64Array, withVariance: boolean): ColumnMoments {
+  const n = col.length;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const x = col[i];
+    if (x === x) {
+      sum += x;
+      count++;
+    }
+  }
+  const mean = sum / count;
+  if (!withVariance) return { mean, variance: NaN, count };
+  // Chan, Golub and LeVeque's corrected two-pass algorithm: a one-pass E[x²]-E[x]² loses
+  // every digit on columns like 1e5 ± 1.
+  let correction = 0;
+  let squares = 0;
+  for (let i = 0; i < n; i++) {
+    const x = col[i];
+    if (x === x) {
+      const d = x - mean;
+      correction += d;
+      squares += d * d;
+    }
+  }
+  const variance = (squares - (correction * correction) / count) / count;
+  return { mean, variance, count };
+}
+
+/** scikit-learn's _is_constant_feature: zero variance up to rounding relative to the mean. */
+export function scaleFromVariance(variance: number, mean: number, count: number): number {
+  const bound = count * EPS * variance + (count * mean * EPS) ** 2;
+  return variance <= bound ? 1 : Math.sqrt(variance);
+}
+
+export function fitStandardScaler(
+  params: Params<"StandardScaler">,
+  features: FeatureMatrix,
+  onProgress?: ProgressListener,
+): StandardScalerFitted {
+  const { columns, names } = features;
+  const width = columns.length;
+  const mean = new Float64Array(width);
+  const variance = new Float64Array(width);
+  const scale = new Float64Array(width);
+  const counts: number[] = [];
+  for (let c = 0; c < width; c++) {
+    const m = columnMoments(columns[c], params.with_std);
+    mean[c] = m.mean;
+    variance[c] = m.variance;
+    scale[c] = scaleFromVariance(m.variance, m.mean, m.count);
+    counts.push(m.count);
+    onProgress?.((c + 1) / width);
+  }
+  // scikit-learn keeps mean_ whenever either flag is on (the variance needs it).
+  const keepMean = params.with_mean || params.with_std;
+  return {
+    type: "StandardScaler",
+    params,
+    feature_names_in_: [...names],
+    n_features_in_: width,
+    mean_: keepMean ? encodeArray(mean) : null,
+    var_: params.with_std ? encodeArray(variance) : null,
+    scale_: params.with_std ? encodeArray(scale) : null,
+    n_samples_seen_: counts,
+  };
+}
+
+/** (x - mean) / scale, each step only when its flag is on; NaN stays NaN. */
+export function scaleColumn(col: Float64Array, mean: number | null, scale: number | null): Float64Array {
+  const n = col.length;
+  const out = new Float64Array(n);
+  if (mean !== null && scale !== null) {
+    for (let i = 0; i < n; i++) out[i] = (col[i] - mean) / scale;
+  } else if (mean !== null) {
+    for (let i = 0; i < n; i++) out[i] = col[i] - mean;
+  } else if (scale !== null) {
+    for (let i = 0; i < n; i++) out[i] = col[i] / scale;
+  } else {
+    out.set(col);
+  }
+  return out;
+}
+
+export function applyStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const { with_mean, with_std } = fitted.params;
+  const width = fitted.n_features_in_;
+  const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
+  const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
+  return columns.map((col, c) => scaleColumn(col, mean ? mean[c] : null, scale ? scale[c] : null));
+}
