@@ -16,7 +16,7 @@ export function fieldPath(path: ReadonlyArray<PropertyKey>, prefix = ""): string
 /** A message that says what is needed, without echoing the submitted value. */
 function message(issue: Issue): string {
   if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
-    return `is required (${issue.expected})`;
+    return issue.expected === "nonoptional" ? "is required" : `is required (${issue.expected})`;
   }
   if (issue.code === "unrecognized_keys") {
     return `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(", ")}; remove them`;

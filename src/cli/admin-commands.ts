@@ -1,0 +1,92 @@
+import type { Command } from "commander";
+import { openAdmin, type Admin } from "../service/index.js";
+import { defaultDataDir } from "./cli-options.js";
+
+interface Common {
+  dataDir: string;
+  json?: boolean;
+}
+
+/** Runs one admin operation on a data dir and prints its result (JSON with --json). */
+function withAdmin<T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string): void {
+  const admin = openAdmin(flags.dataDir);
+  try {
+    const result = run(admin);
+    console.log(flags.json ? JSON.stringify(result, null, 2) : human(result));
+  } finally {
+    admin.close();
+  }
+}
+
+const SECRET_NOTE = "The secret is shown only now: store it server-side, out of source control.";
+
+/** `mdps admin ...`: the portal's operations; safe while `mdps serve` runs on the same data dir. */
+export function registerAdmin(program: Command): void {
+  const admin = program
+    .command("admin")
+    .description("manage models and applications in a data dir (works while the server runs)");
+  const common = (cmd: Command) =>
+    cmd.option("--data-dir <dir>", "the service's data dir ($MDPS_DATA_DIR)", defaultDataDir()).option("--json", "print JSON");
+
+  common(admin.command("create-model").description("create a model; prints its model_id"))
+    .requiredOption("--name <name>", "model name")
+    .action((flags: Common & { name: string }) =>
+      withAdmin(flags, (a) => a.createModel(flags.name), (r) => `model_id: ${r.model_id}`),
+    );
+
+  common(admin.command("add-app").description("register an application for a model; prints client_id and client_secret"))
+    .requiredOption("--model <id>", "model id")
+    .requiredOption("--name <name>", "application name")
+    .requiredOption("--scopes <scopes>", 'space-separated scopes, e.g. "shared.blob.upload ml.preprocessing.execute"')
+    .action((flags: Common & { model: string; name: string; scopes: string }) =>
+      withAdmin(
+        flags,
+        (a) => a.addApp({ modelId: flags.model, name: flags.name, scopes: flags.scopes.split(/[\s,]+/) }),
+        (r) => `client_id:     ${r.client_id}\nclient_secret: ${r.client_secret}\n${SECRET_NOTE}`,
+      ),
+    );
+
+  common(admin.command("regenerate-secret").description("replace an application's secret; the old one stops working at once"))
+    .requiredOption("--client-id <id>", "the application's client id")
+    .action((flags: Common & { clientId: string }) =>
+      withAdmin(
+        flags,
+        (a) => a.regenerateSecret(flags.clientId),
+        (r) => `client_id:     ${r.client_id}\nclient_secret: ${r.client_secret}\n${SECRET_NOTE} Tokens issued before stay valid until they expire.`,
+      ),
+    );
+
+  common(admin.command("delete-app").description("delete an application and revoke its tokens"))
+    .requiredOption("--client-id <id>", "the application's client id")
+    .action((flags: Common & { clientId: string }) =>
+      withAdmin(
+        flags,
+        (a) => {
+          a.deleteApp(flags.clientId);
+          return { client_id: flags.clientId, deleted: true };
+        },
+        (r) => `deleted application ${r.client_id}; its tokens are revoked`,
+      ),
+    );
+
+  common(admin.command("list-models").description("list models and their applications (never secrets)"))
+    .action((flags: Common) =>
+      withAdmin(
+        flags,
+        (a) => a.listModels(),
+        (models) =>
+          models.length === 0
+            ? "no models yet; create one with 'mdps admin create-model --name NAME'"
+            : models
+                .map((m) =>
+                  [
+                    `${m.model_id}  ${m.name}  (created ${m.created_at})`,
+                    ...(m.applications.length === 0
+                      ? ["  no applications"]
+                      : m.applications.map((app) => `  ${app.client_id}  ${app.name}  scopes: ${app.scopes.join(" ")}`)),
+                  ].join("\n"),
+                )
+                .join("\n"),
+      ),
+    );
+}

@@ -1,0 +1,47 @@
+/** Plain console formatting for the demo: a step label, then indented detail lines. */
+export function step(label: string, text: string): void {
+  console.log(`${label.padEnd(11)} ${text}`);
+}
+
+export function detail(text: string): void {
+  for (const line of text.split("\n")) console.log(`${" ".repeat(12)}${line}`);
+}
+
+function formatNumber(value: unknown): string {
+  if (typeof value !== "number") return String(value);
+  if (Number.isInteger(value) && Math.abs(value) < 1e9) return String(value);
+  return Math.abs(value) >= 1e5 || (Math.abs(value) < 1e-3 && value !== 0) ? value.toExponential(4) : value.toFixed(4);
+}
+
+/** The per-column attributes of a fitted state (arrays as long as the feature list) as a table. */
+export function fittedTable(fitted: Record<string, unknown>): string {
+  const names = (fitted.feature_names_in_ as string[] | undefined) ?? [];
+  const attrs = Object.entries(fitted).filter(
+    ([key, value]) => key.endsWith("_") && key !== "feature_names_in_" && Array.isArray(value) && value.length === names.length && !Array.isArray(value[0]),
+  ) as Array<[string, unknown[]]>;
+  const scalars = Object.entries(fitted).filter(([key, value]) => key.endsWith("_") && typeof value === "number");
+  const width = Math.max(8, ...names.map((n) => n.length)) + 2;
+  const lines: string[] = [];
+  if (attrs.length > 0) {
+    lines.push("column".padEnd(width) + attrs.map(([key]) => key.padStart(14)).join(""));
+    names.forEach((name, i) => lines.push(name.padEnd(width) + attrs.map(([, values]) => formatNumber(values[i]).padStart(14)).join("")));
+  } else {
+    lines.push(`(no per-column statistics) features: ${names.join(", ")}`);
+  }
+  for (const [key, value] of scalars) lines.push(`${key} = ${formatNumber(value)}`);
+  return lines.join("\n");
+}
+
+/** One short line per fitted state: its first per-column attribute. */
+export function fittedSummary(fitted: Record<string, unknown>): string {
+  const names = (fitted.feature_names_in_ as string[] | undefined) ?? [];
+  const attr = Object.entries(fitted).find(
+    ([key, value]) => key.endsWith("_") && key !== "feature_names_in_" && Array.isArray(value) && value.length === names.length && !Array.isArray(value[0]),
+  ) as [string, unknown[]] | undefined;
+  if (!attr) return `params ${JSON.stringify(fitted.params)}`;
+  return `${attr[0]} ${names.map((n, i) => `${n}=${formatNumber(attr[1][i])}`).join(" ")}`;
+}
+
+export function firstLines(text: string, count: number): string {
+  return text.split("\n").slice(0, count).join("\n");
+}

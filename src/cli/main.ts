@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/** The `mdps` command: serve, admin and demo. */
+import { Command } from "commander";
+import { AdminError } from "../service/index.js";
+import { packageVersion } from "../service/version.js";
+import { registerAdmin } from "./admin-commands.js";
+import { registerDemo } from "./demo-command.js";
+import { registerServe } from "./serve-command.js";
+
+const program = new Command("mdps")
+  .description("Model Data Preprocessing Service toolkit")
+  .version(packageVersion());
+registerServe(program);
+registerAdmin(program);
+registerDemo(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Errors for users (bad admin input, a port in use) print one line, never a stack.
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`mdps: ${err instanceof AdminError ? "" : "error: "}${message}\n`);
+  if (process.env.MDPS_DEBUG && err instanceof Error && !(err instanceof AdminError)) process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 1;
+}

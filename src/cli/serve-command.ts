@@ -1,0 +1,59 @@
+import type { Command } from "commander";
+import { startService } from "../service/index.js";
+import { defaultDataDir, integerOption } from "./cli-options.js";
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  dataDir: string;
+  region: string;
+  tokenTtl?: number;
+  maxBlobBytes?: number;
+  workers?: number;
+  log?: boolean;
+}
+
+/** `mdps serve`: prints one line `listening on <url>` when ready; SIGINT/SIGTERM stop it cleanly. */
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("run the reference Model Data Preprocessing Service (portal, auth and model API on one origin)")
+    .option("--port <port>", "TCP port; 0 picks a free one", integerOption("--port", 0, 65535), 0)
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--data-dir <dir>", "database and blob files ($MDPS_DATA_DIR)", defaultDataDir())
+    .option("--region <id>", "region id reported by health; tokens are valid only here", "local")
+    .option("--token-ttl <seconds>", "access token lifetime", integerOption("--token-ttl", 1))
+    .option("--max-blob-bytes <bytes>", "largest accepted file (default 1 GiB)", integerOption("--max-blob-bytes", 1))
+    .option("--workers <n>", "job worker threads (default: cores - 1)", integerOption("--workers", 1, 64))
+    .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
+    .action(async (flags: ServeFlags) => {
+      const service = await startService({
+        dataDir: flags.dataDir,
+        host: flags.host,
+        port: flags.port,
+        region: flags.region,
+        logger: flags.log ?? false,
+        ...(flags.tokenTtl !== undefined ? { tokenTtlSeconds: flags.tokenTtl } : {}),
+        ...(flags.maxBlobBytes !== undefined ? { maxBlobBytes: flags.maxBlobBytes } : {}),
+        ...(flags.workers !== undefined ? { jobWorkers: flags.workers } : {}),
+      });
+      console.log(`listening on ${service.url}`);
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          process.stderr.write(`mdps serve: second ${signal}, exiting now\n`);
+          process.exit(1);
+        }
+        stopping = true;
+        service.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            process.stderr.write(`mdps serve: error while stopping: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+}

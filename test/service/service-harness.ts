@@ -1,0 +1,160 @@
+/**
+ * Starts real services on 127.0.0.1 port 0 with temp data dirs, registers models and
+ * applications through the admin API, and talks to them with fetch. Everything made
+ * here is removed by `cleanup()`.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SCOPES } from "../../src/contract/index.js";
+import { openAdmin, startService, type RunningService, type ServiceOptions } from "../../src/service/index.js";
+
+export const ALL_SCOPES: string[] = [...SCOPES];
+
+export interface AppCredentials {
+  modelId: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export class Harness {
+  private readonly dirs: string[] = [];
+  private readonly services: RunningService[] = [];
+
+  async tempDir(prefix = "mdps-test-"): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  async start(options: Partial<ServiceOptions> = {}): Promise<RunningService> {
+    const service = await startService({ dataDir: options.dataDir ?? (await this.tempDir()), jobWorkers: 1, ...options });
+    this.services.push(service);
+    return service;
+  }
+
+  /** A model with one application holding `scopes`. */
+  app(dataDir: string, scopes: string[] = ALL_SCOPES, modelId?: string): AppCredentials {
+    const admin = openAdmin(dataDir);
+    try {
+      const model = modelId ?? admin.createModel("test-model").model_id;
+      const { client_id, client_secret } = admin.addApp({ modelId: model, name: "test-app", scopes });
+      return { modelId: model, clientId: client_id, clientSecret: client_secret };
+    } finally {
+      admin.close();
+    }
+  }
+
+  async cleanup(): Promise<void> {
+    await Promise.all(this.services.map((s) => s.close()));
+    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+}
+
+export async function exchange(url: string, form: Record<string, string>, contentType = "application/x-www-form-urlencoded") {
+  const response = await fetch(`${url}/api/authorization/exchange`, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body: contentType.includes("json") ? JSON.stringify(form) : new URLSearchParams(form),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+}
+
+export async function tokenFor(url: string, app: AppCredentials, scope = ""): Promise<string> {
+  const { status, body } = await exchange(url, { grant_type: "client_credentials", client_id: app.clientId, client_secret: app.clientSecret, scope });
+  if (status !== 200) throw new Error(`token exchange failed: ${status} ${JSON.stringify(body)}`);
+  return body.access_token as string;
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A thin client of the model API for tests: JSON in, JSON (or bytes) out. */
+export class Api {
+  constructor(
+    readonly url: string,
+    readonly token: string | undefined,
+    readonly modelId: string,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return this.token ? { authorization: `Bearer ${this.token}`, ...extra } : extra;
+  }
+
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const init: RequestInit = { method, headers: this.headers(headers) };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+    }
+    const response = await fetch(`${this.url}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  blobPath(blobId?: string, action?: string, modelId = this.modelId): string {
+    return `/api/model/${modelId}/shared/blob${blobId ? `/${blobId}` : ""}${action ? `/${action}` : ""}`;
+  }
+
+  async upload<T = any>(
+    bytes: Uint8Array | string,
+    fields: Record<string, string | string[]> = { Name: "data.csv", RecordType: "csv", AccessTier: "hot" },
+    options: { method?: string; blobId?: string; headers?: Record<string, string>; modelId?: string } = {},
+  ): Promise<Reply<T>> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
+    form.append("File", new Blob([bytes]), "data");
+    const path = options.blobId ? this.blobPath(options.blobId, "update", options.modelId) : this.blobPath(undefined, "upload", options.modelId);
+    const response = await fetch(`${this.url}${path}`, { method: options.method ?? (options.blobId ? "PUT" : "POST"), headers: this.headers(options.headers), body: form });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+  }
+
+  async download(blobId: string, headers: Record<string, string> = {}): Promise<Reply<Buffer>> {
+    const response = await fetch(`${this.url}${this.blobPath(blobId, "download")}`, { headers: this.headers(headers) });
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+  }
+
+  async waitForJob(jobId: string, until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out"].includes(j.status), timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { status, body } = await this.call("GET", `/api/job/${jobId}/get`);
+      if (status !== 200) throw new Error(`job get: ${status} ${JSON.stringify(body)}`);
+      if (until(body)) return body;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+export function preprocessingBody(modelId: string, blobId: string, extra: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    model_id: modelId,
+    input_blob_id: blobId,
+    preprocessing_type: "StandardScaler",
+    output: [{ name: "out.csv" }],
+    ...extra,
+  };
+}
+
+export function expectProblem(reply: Reply, status: number): Record<string, any> {
+  const type = reply.headers.get("content-type") ?? "";
+  if (reply.status !== status || !type.startsWith("application/problem+json")) {
+    throw new Error(`expected ${status} problem+json, got ${reply.status} ${type}: ${JSON.stringify(reply.body)}`);
+  }
+  const body = reply.body as Record<string, any>;
+  for (const field of ["type", "title", "status", "detail", "instance"]) {
+    if (body[field] === undefined) throw new Error(`problem lacks '${field}': ${JSON.stringify(body)}`);
+  }
+  if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
+  if (JSON.stringify(body).includes("    at ")) throw new Error("problem contains a stack trace");
+  return body;
+}

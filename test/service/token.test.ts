@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openAdmin } from "../../src/service/index.js";
+import { Api, exchange, Harness, tokenFor, type AppCredentials } from "./service-harness.js";
+
+const h = new Harness();
+let url: string;
+let dataDir: string;
+let app: AppCredentials;
+
+beforeAll(async () => {
+  const service = await h.start();
+  url = service.url;
+  dataDir = service.dataDir;
+  app = h.app(dataDir, ["shared.health.read", "shared.blob.upload"]);
+});
+afterAll(() => h.cleanup());
+
+const grant = (over: Record<string, string> = {}) => ({
+  grant_type: "client_credentials",
+  client_id: app.clientId,
+  client_secret: app.clientSecret,
+  scope: "shared.health.read",
+  ...over,
+});
+
+async function health(token: string) {
+  return new Api(url, token, app.modelId).call("GET", "/api/shared/health");
+}
+
+describe("token exchange", () => {
+  it("issues a Bearer token with the requested scope, no-store", async () => {
+    const r = await exchange(url, grant());
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    expect(r.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "shared.health.read" });
+    expect(r.body.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect((await health(r.body.access_token)).status).toBe(200);
+  });
+
+  it("an empty scope grants every scope assigned to the application", async () => {
+    const r = await exchange(url, grant({ scope: "" }));
+    expect(r.status).toBe(200);
+    expect(r.body.scope.split(" ").sort()).toEqual(["shared.blob.upload", "shared.health.read"]);
+  });
+
+  it("accepts client credentials by HTTP Basic too", async () => {
+    const response = await fetch(`${url}/api/authorization/exchange`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
+      },
+      body: "grant_type=client_credentials",
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ["grant_type", { grant_type: "" }],
+    ["client_id", { client_id: "" }],
+    ["client_secret", { client_secret: "" }],
+  ])("a missing %s is invalid_request", async (field, over) => {
+    const r = await exchange(url, grant(over));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("invalid_request");
+    expect(r.body.error_description).toContain(field);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("a JSON body is invalid_request (the endpoint is form-encoded)", async () => {
+    const r = await exchange(url, grant(), "application/json");
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("invalid_request");
+    expect(r.body.error_description).toContain("application/x-www-form-urlencoded");
+  });
+
+  it("a repeated field is invalid_request", async () => {
+    const response = await fetch(`${url}/api/authorization/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=client_credentials&client_id=${app.clientId}&client_id=x&client_secret=${app.clientSecret}`,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe("invalid_request");
+  });
+
+  it("another grant type is unsupported_grant_type", async () => {
+    const r = await exchange(url, grant({ grant_type: "password" }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("unsupported_grant_type");
+  });
+
+  it("unknown client and wrong secret get the same invalid_client answer", async () => {
+    const unknown = await exchange(url, grant({ client_id: "mdps-nobody" }));
+    const wrong = await exchange(url, grant({ client_secret: `${app.clientSecret}x` }));
+    for (const r of [unknown, wrong]) {
+      expect(r.status).toBe(401);
+      expect(r.body.error).toBe("invalid_client");
+    }
+    expect(unknown.body).toEqual(wrong.body);
+    expect(JSON.stringify(wrong.body)).not.toContain(app.clientSecret);
+  });
+
+  it("an unknown or unassigned scope is invalid_scope", async () => {
+    const unknown = await exchange(url, grant({ scope: "shared.health.read made.up" }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe("invalid_scope");
+    expect(unknown.body.error_description).toContain("made.up");
+    const unassigned = await exchange(url, grant({ scope: "shared.health.read ml.preprocessing.execute" }));
+    expect(unassigned.status).toBe(400);
+    expect(unassigned.body.error).toBe("invalid_scope");
+    expect(unassigned.body.error_description).toContain("ml.preprocessing.execute");
+  });
+
+  it("after regeneration the old secret fails at once, its tokens live on", async () => {
+    const own = h.app(dataDir, ["shared.health.read"]);
+    const oldToken = await tokenFor(url, own);
+    const admin = openAdmin(dataDir);
+    const { client_secret: newSecret } = admin.regenerateSecret(own.clientId);
+    admin.close();
+    expect(newSecret).not.toBe(own.clientSecret);
+    const old = await exchange(url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret });
+    expect(old.status).toBe(401);
+    expect(old.body.error).toBe("invalid_client");
+    expect((await health(oldToken)).status).toBe(200);
+    expect(await tokenFor(url, { ...own, clientSecret: newSecret })).toBeTruthy();
+  });
+
+  it("deleting an application revokes its tokens", async () => {
+    const own = h.app(dataDir, ["shared.health.read"]);
+    const token = await tokenFor(url, own);
+    expect((await health(token)).status).toBe(200);
+    const admin = openAdmin(dataDir);
+    admin.deleteApp(own.clientId);
+    admin.close();
+    expect((await health(token)).status).toBe(401);
+    expect((await exchange(url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret })).status).toBe(401);
+  });
+
+  it("a token expires after tokenTtlSeconds", async () => {
+    const short = await h.start({ tokenTtlSeconds: 1 });
+    const own = h.app(short.dataDir, ["shared.health.read"]);
+    const r = await exchange(short.url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret });
+    expect(r.body.expires_in).toBe(1);
+    const api = new Api(short.url, r.body.access_token, own.modelId);
+    expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expired = await api.call("GET", "/api/shared/health");
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+
+  it("a token is valid only at the service (data dir and region) that issued it", async () => {
+    const token = await tokenFor(url, app, "shared.health.read");
+    const other = await h.start();
+    h.app(other.dataDir, ["shared.health.read"]);
+    expect((await new Api(other.url, token, app.modelId).call("GET", "/api/shared/health")).status).toBe(401);
+    // Same data dir, another region: the token of region "local" is not valid in "uk1".
+    const shared = await h.start();
+    const sharedApp = h.app(shared.dataDir, ["shared.health.read"]);
+    const localToken = await tokenFor(shared.url, sharedApp);
+    await shared.close();
+    const uk1 = await h.start({ dataDir: shared.dataDir, region: "uk1" });
+    expect((await new Api(uk1.url, localToken, sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(401);
+    expect((await new Api(uk1.url, await tokenFor(uk1.url, sharedApp), sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(200);
+  });
+});
