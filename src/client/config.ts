@@ -36,8 +36,8 @@ export interface ConfigOptions {
   /** Scopes to request; empty (the default) asks for every scope assigned to the app. */
   readonly scopes?: string | readonly string[] | undefined;
   readonly profile?: string | undefined;
-  /** Path of the config file (overrides $MDPS_CONFIG). */
-  readonly configFile?: string | undefined;
+  /** Path of the config file (overrides $MDPS_CONFIG); `false` reads no file. */
+  readonly configFile?: string | false | undefined;
   /** Environment to read (default `process.env`); tests pass their own. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
@@ -189,6 +189,7 @@ interface LoadedProfile {
 }
 
 function loadProfile(options: ConfigOptions, env: Readonly<Record<string, string | undefined>>): LoadedProfile {
+  if (options.configFile === false) return { path: "(no config file)", name: undefined, values: undefined };
   const path = options.configFile ?? defaultConfigPath(env);
   const explicit = options.profile ?? (env.MDPS_PROFILE || undefined);
   let text: string;
