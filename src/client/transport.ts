@@ -148,6 +148,10 @@ export class Transport {
       let outcome: { kind: "done"; value: T } | { kind: "retry"; delayMs: number; reason: string } | undefined;
       try {
         const body = spec.body?.();
+        // A failing body (unreadable file, encryption error) must surface as itself,
+        // not as the connection error undici reports when the upload stops.
+        let bodyError: unknown;
+        if (body instanceof Readable) body.once("error", (error) => (bodyError ??= error));
         let raw: Dispatcher.ResponseData;
         try {
           raw = await request(url, {
@@ -161,6 +165,7 @@ export class Transport {
           });
         } catch (error) {
           if (body instanceof Readable) body.destroy();
+          if (bodyError !== undefined && !spec.signal?.aborted) throw bodyError;
           const mapped = attempt.translate(error, call, url);
           const code = (error as { code?: string }).code;
           if (mapped instanceof ConnectionError && shouldRetryConnectionError(code, spec.idempotent)) {

@@ -261,3 +261,19 @@ describe("transport: timeouts, aborts, bodies", () => {
     expect(req.body.endsWith(`--${boundary}--\r\n`)).toBe(true);
   });
 });
+
+describe("transport: body errors", () => {
+  it("an upload whose source fails reports that failure, not a connection error", async () => {
+    const { fixture, client } = await serve((_req, res) => sendJson(res, 200, BLOB));
+    const err = await client.blobs
+      .upload({ name: "a", recordType: "csv" }, () =>
+        (async function* () {
+          yield Buffer.from("a\n");
+          throw new Error("disk on fire");
+        })(),
+      )
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe("disk on fire");
+    expect(apiCalls(fixture).length).toBeLessThanOrEqual(1);
+  });
+});
