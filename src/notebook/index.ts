@@ -1,0 +1,33 @@
+/**
+ * mdps in tslab notebooks: rich HTML for sessions, blobs, jobs, results and DataFrames,
+ * a live job status, and before/after distribution plots. Nothing here imports tslab;
+ * see kernel-display.ts for how the kernel's own display is found.
+ */
+export { findKernel, inNotebook, newKernelDisplay, setNotebookKernel } from "./kernel-display.js";
+export type { NotebookDisplay, NotebookKernel } from "./kernel-display.js";
+export { INSPECT_CUSTOM, displayRich, inspectRich } from "./rich-inspect.js";
+export type { RichOutput } from "./rich-inspect.js";
+export { show, toHTML, toText, richOutput } from "./show.js";
+export {
+  blobHtml,
+  blobListHtml,
+  blobText,
+  jobHtml,
+  jobText,
+  resultHtml,
+  resultText,
+  sessionHtml,
+  sessionText,
+} from "./render-records.js";
+export type { SessionInfo } from "./render-records.js";
+export { fittedHtml } from "./render-fitted.js";
+export { dataFrameHtml, tableHtml, tableText } from "./render-table.js";
+export type { DataFrameLike, TableHtmlOptions } from "./render-table.js";
+export { LiveStatus, liveStatusHtml } from "./live-status.js";
+export type { JobSnapshot, LiveStatusOptions, LogLine, ProgressMode } from "./live-status.js";
+export { compareDistributions, comparisonSpec } from "./compare-plot.js";
+export type { CompareOptions } from "./compare-plot.js";
+export { histogram } from "./histogram.js";
+export type { Bin, ColumnSource, Histogram } from "./histogram.js";
+export { SvgChart } from "./svg-chart.js";
+export type { VegaLiteSpec } from "./vega-svg.js";

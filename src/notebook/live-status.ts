@@ -1,0 +1,179 @@
+/**
+ * The live status of a running job, shown where the user is looking: in a tslab
+ * notebook one output replaced in place (state, phase, progress bar, elapsed time,
+ * latest log lines) whose final state stays in the saved notebook; in a terminal plain
+ * progress lines; or nothing. Whoever polls the job (Job.wait) feeds it snapshots;
+ * it never polls, never throws, and never holds the process open.
+ */
+import {
+  BOX_STYLE,
+  MUTED_STYLE,
+  escapeHtml,
+  formatDuration,
+  progressBar,
+  shortId,
+  statusHtml,
+} from "./html.js";
+import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
+import { summarizeRequest } from "./render-records.js";
+
+/** What a status update carries; a JobRecord from the wire is one. */
+export interface JobSnapshot {
+  readonly id?: string;
+  readonly status: string;
+  readonly phase?: string | null;
+  readonly progress?: number;
+  readonly error?: { readonly title: string; readonly detail: string } | null;
+  readonly started_at?: string | null;
+  readonly finished_at?: string | null;
+  readonly request?: unknown;
+}
+
+/** A log line; a JobExecutionLogMessage from the wire is one. */
+export interface LogLine {
+  readonly timestamp?: string;
+  readonly level?: string;
+  readonly message: string;
+}
+
+/** Where progress goes: `auto` is the notebook inside tslab and nothing elsewhere. */
+export type ProgressMode = "auto" | "notebook" | "text" | "none";
+
+export interface LiveStatusOptions {
+  /** Default `auto`. */
+  mode?: ProgressMode;
+  /** A display handed in by the notebook (`tslab.newDisplay()`); implies `notebook`. */
+  display?: NotebookDisplay;
+  /** Where `text` mode writes. Default process.stderr. */
+  stream?: { write(chunk: string): unknown };
+  /** Latest log lines shown in the notebook. Default 5; 0 asks for none. */
+  logLines?: number;
+  /** Heading, e.g. "StandardScaler on train.csv". Default: the transform of the request. */
+  title?: string;
+  /** Clock in ms, for tests. */
+  now?: () => number;
+}
+
+const TERMINAL = new Set(["succeeded", "failed", "timed_out"]);
+
+export class LiveStatus {
+  /** Where this status renders; `none` when nothing could be shown. */
+  readonly mode: "notebook" | "text" | "none";
+  /** How many log lines the poller should fetch with each update (0: do not fetch). */
+  readonly logLines: number;
+  private readonly display: NotebookDisplay | undefined;
+  private readonly stream: { write(chunk: string): unknown } | undefined;
+  private readonly now: () => number;
+  private readonly started: number;
+  private readonly title: string | undefined;
+  private last: JobSnapshot | undefined;
+  private logs: readonly LogLine[] = [];
+  private lastTextKey = "";
+  private finished = false;
+
+  constructor(options: LiveStatusOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.started = this.now();
+    this.title = options.title;
+    const mode = options.display ? "notebook" : (options.mode ?? "auto");
+    const display = options.display ?? (mode === "auto" || mode === "notebook" ? newKernelDisplay() : undefined);
+    if (display) {
+      this.mode = "notebook";
+      this.display = display;
+    } else if (mode === "text") {
+      this.mode = "text";
+      this.stream = options.stream ?? process.stderr;
+    } else {
+      this.mode = "none";
+    }
+    this.logLines = this.mode === "notebook" ? Math.max(0, options.logLines ?? 5) : 0;
+  }
+
+  /** Shows a new snapshot (and optionally the latest log lines). */
+  update(snapshot: JobSnapshot, logs?: readonly LogLine[]): void {
+    if (this.finished) return;
+    this.last = snapshot;
+    if (logs) this.logs = logs.slice(-Math.max(1, this.logLines));
+    this.render(false);
+  }
+
+  /** Shows the final state; later updates are ignored. */
+  finish(snapshot?: JobSnapshot, logs?: readonly LogLine[]): void {
+    if (this.finished) return;
+    if (snapshot) this.last = snapshot;
+    if (logs) this.logs = logs.slice(-Math.max(1, this.logLines));
+    this.render(true);
+    this.finished = true;
+  }
+
+  /** The HTML of the latest state (what the notebook shows). */
+  html(final = this.finished): string {
+    return liveStatusHtml(this.last, this.logs, this.heading(), this.now() - this.started, final);
+  }
+
+  private heading(): string {
+    const type = summarizeRequest(this.last?.request).type;
+    const job = this.last?.id ? `job ${shortId(this.last.id)}` : "job";
+    return this.title ? `${this.title} · ${job}` : type ? `${type} · ${job}` : job;
+  }
+
+  private render(final: boolean): void {
+    try {
+      if (this.mode === "notebook") this.display?.html(this.html(final));
+      else if (this.mode === "text") this.writeLine(final);
+    } catch {
+      // A display that fails (kernel gone, stream closed) must never fail the job.
+    }
+  }
+
+  private writeLine(final: boolean): void {
+    const s = this.last;
+    if (!s || !this.stream) return;
+    const percent = Math.round((s.progress ?? 0) * 100);
+    // One line per change of state or phase and per quarter of progress: a log, not a flood.
+    const key = `${s.status}|${s.phase ?? ""}|${Math.floor(percent / 25)}`;
+    if (!final && key === this.lastTextKey) return;
+    if (final && key === this.lastTextKey && !TERMINAL.has(s.status)) return;
+    this.lastTextKey = key;
+    const phase = s.phase && s.phase !== s.status ? ` ${s.phase}` : "";
+    const error = s.error ? ` - ${s.error.title}: ${s.error.detail}` : "";
+    const elapsed = formatDuration(this.now() - this.started);
+    this.stream.write(`[mdps] ${this.heading()} ${s.status}${phase} ${progressBar(s.progress ?? 0, 10)} ${percent}% ${elapsed}${error}\n`);
+  }
+}
+
+/** The live status as HTML: a pure function of its inputs. */
+export function liveStatusHtml(
+  snapshot: JobSnapshot | undefined,
+  logs: readonly LogLine[],
+  heading: string,
+  waitedMs: number,
+  final: boolean,
+): string {
+  if (!snapshot) {
+    return `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> <span style="${MUTED_STYLE}">waiting for the first status…</span></div>`;
+  }
+  const progress = snapshot.progress ?? (snapshot.status === "succeeded" ? 1 : 0);
+  const phase = snapshot.phase && snapshot.phase !== snapshot.status ? ` · ${escapeHtml(snapshot.phase)}` : "";
+  const ran =
+    snapshot.started_at && snapshot.finished_at
+      ? Date.parse(snapshot.finished_at) - Date.parse(snapshot.started_at)
+      : Number.NaN;
+  const time = final && Number.isFinite(ran)
+    ? `ran ${formatDuration(ran)} · waited ${formatDuration(waitedMs)}`
+    : `${formatDuration(waitedMs)}${final ? "" : " elapsed"}`;
+  const error = snapshot.error
+    ? `<div style="color:#dc2626"><b>${escapeHtml(snapshot.error.title)}</b>: ${escapeHtml(snapshot.error.detail)}</div>`
+    : "";
+  const logText = logs
+    .map((l) => `${l.level && l.level !== "info" ? `[${l.level}] ` : ""}${l.message}`)
+    .join("\n");
+  const logHtml = logs.length > 0
+    ? `<pre style="margin:4px 0 0 0;font-size:11px;${MUTED_STYLE};white-space:pre-wrap">${escapeHtml(logText)}</pre>`
+    : "";
+  return (
+    `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> ${statusHtml(snapshot.status)}${phase}<br>` +
+    `<code>${progressBar(progress)}</code> ${Math.round(progress * 100)}% ` +
+    `<span style="${MUTED_STYLE}">${time}</span>${error}${logHtml}</div>`
+  );
+}

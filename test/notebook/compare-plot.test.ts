@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import * as dfd from "danfojs-node";
+import { histogram, numericColumn, numericColumnNames } from "../../src/notebook/histogram.js";
+import { compareDistributions, comparisonSpec } from "../../src/notebook/compare-plot.js";
+import type { Table } from "../../src/formats/table.js";
+
+describe("histogram", () => {
+  it("counts every finite value once, the maximum in the last bin", () => {
+    const values = Float64Array.from({ length: 1001 }, (_, i) => i / 10);
+    const { bins, missing } = histogram(values, 10);
+    expect(missing).toBe(0);
+    expect(bins).toHaveLength(10);
+    expect(bins.reduce((s, b) => s + b.count, 0)).toBe(1001);
+    expect(bins[0]).toEqual({ start: 0, end: 10, count: 100 });
+    expect(bins[9]).toEqual({ start: 90, end: 100, count: 101 });
+  });
+
+  it("counts missing values apart and handles constant and empty columns", () => {
+    expect(histogram([1, Number.NaN, 3, Number.NaN], 2)).toEqual({
+      bins: [{ start: 1, end: 2, count: 1 }, { start: 2, end: 3, count: 1 }],
+      missing: 2,
+    });
+    expect(histogram([5, 5, 5])).toEqual({ bins: [{ start: 4.5, end: 5.5, count: 3 }], missing: 0 });
+    expect(histogram([Number.NaN])).toEqual({ bins: [], missing: 1 });
+  });
+});
+
+describe("numeric columns", () => {
+  const table: Table = {
+    rowCount: 2,
+    columns: [
+      { name: "a", kind: "number", values: Float64Array.from([1, 2]) },
+      { name: "s", kind: "string", values: ["x", "y"] },
+    ],
+  };
+
+  it("reads them from Tables, danfo DataFrames and plain objects", () => {
+    expect(numericColumnNames(table)).toEqual(["a"]);
+    const df = new dfd.DataFrame({ a: [1.5, 2.5], s: ["x", "y"], n: [1, 2] });
+    expect(numericColumnNames(df)).toEqual(["a", "n"]);
+    expect(Array.from(numericColumn(df, "a"))).toEqual([1.5, 2.5]);
+    expect(Array.from(numericColumn({ a: [1, null] }, "a"))).toEqual([1, Number.NaN]);
+  });
+
+  it("names the columns there are when one is missing", () => {
+    expect(() => numericColumn(table, "b")).toThrow('column "b" not found; the data has a, s');
+  });
+});
+
+describe("compareDistributions", () => {
+  it("builds one row per feature with independent scales", () => {
+    const spec = comparisonSpec({ a: [1, 2, 3], b: [4, 5, 6] }, { a: [-1, 0, 1], b: [0, 0.5, 1] }, { bins: 3 });
+    const values = (spec.data as { values: Array<{ feature: string; stage: string; count: number }> }).values;
+    expect(new Set(values.map((v) => `${v.feature}/${v.stage}`))).toEqual(new Set(["a/before", "a/after", "b/before", "b/after"]));
+    expect(values.filter((v) => v.feature === "a" && v.stage === "after").reduce((s, v) => s + v.count, 0)).toBe(3);
+    expect(spec.resolve).toEqual({ scale: { x: "independent", y: "independent" } });
+  });
+
+  it("renders real SVG with Vega", async () => {
+    const n = 2000;
+    const before = new dfd.DataFrame({
+      income: Array.from({ length: n }, (_, i) => 20000 + ((i * 7919) % 1000) * 80),
+      age: Array.from({ length: n }, (_, i) => 18 + (i % 60)),
+    });
+    const after = { income: Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 500 - 1), age: Array.from({ length: n }, (_, i) => (i % 60) / 30 - 1) };
+    const chart = await compareDistributions(before, after, { columns: ["income", "age"], title: "StandardScaler" });
+    expect(chart.svg.startsWith("<svg")).toBe(true);
+    expect(chart.svg).toContain("income");
+    expect(chart.svg).toContain("age");
+    expect(chart.svg).toContain("StandardScaler");
+    expect((chart.svg.match(/<path/g) ?? []).length).toBeGreaterThan(4);
+    expect(chart.size.width).toBeGreaterThan(400);
+    expect(chart.size.height).toBeGreaterThan(200);
+    expect(chart.show()).toBe(false); // no notebook here: nothing shown, no error
+  });
+
+  it("refuses data with no numeric column in common", async () => {
+    await expect(compareDistributions({ a: [1] }, { b: [1] })).rejects.toThrow("pass { columns: [...] }");
+  });
+});
