@@ -1,0 +1,66 @@
+/**
+ * Outputs as plain text lines: what piped mode prints, and what the Ink views lay out
+ * (they add colour). Kept free of ANSI codes so scripts and tests can read it.
+ */
+import type { HelpEntry, Output, TableOutput } from "../commands/types.js";
+import { histogramLines } from "./histogram.js";
+import { KEY_HELP } from "./key-help.js";
+import { layoutTable } from "./text-table.js";
+
+export function plainLines(output: Output, width: number): string[] {
+  switch (output.type) {
+    case "message":
+    case "value":
+      return output.text.split("\n");
+    case "table":
+      return tableLines(output, width);
+    case "histogram":
+      return [output.title, ...histogramLines(output.panels, width)];
+    case "help":
+      return helpLines(output.entries, output.keys);
+    case "logs":
+      return output.lines.map((l) => `${l.timestamp}  ${l.level.padEnd(7)}  ${l.message}`);
+    case "error":
+      return [
+        `error: ${output.title}`,
+        ...(output.detail ? [`  ${output.detail}`] : []),
+        ...(output.fields ?? []).map((f) => `  - ${f}`),
+        ...(output.hint ? [`  hint: ${output.hint}`] : []),
+      ];
+    case "group":
+      return output.items.flatMap((item, i) => (i === 0 ? plainLines(item, width) : ["", ...plainLines(item, width)]));
+    case "clear":
+    case "quit":
+    case "none":
+      return [];
+  }
+}
+
+export function tableLines(output: TableOutput, width: number): string[] {
+  const laid = layoutTable(output.columns, output.rows, { width, numeric: output.numeric });
+  return [
+    ...(output.title ? [output.title] : []),
+    laid.header,
+    laid.rule,
+    ...laid.lines,
+    ...(output.footer ? [output.footer] : []),
+  ];
+}
+
+export function helpLines(entries: readonly HelpEntry[], keys: boolean): string[] {
+  const usageWidth = Math.min(46, Math.max(...entries.map((e) => e.usage.length)));
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const aliases = entry.aliases.length > 0 ? ` (also ${entry.aliases.map((a) => `/${a}`).join(", ")})` : "";
+    const head = entry.usage.padEnd(usageWidth);
+    const text = `${head}  ${entry.description}${aliases}`;
+    lines.push(text);
+    for (const detail of entry.details ?? []) lines.push(`    ${detail}`);
+  }
+  if (keys) {
+    lines.push("", "Keys");
+    for (const [key, what] of KEY_HELP) lines.push(`${key.padEnd(12)}  ${what}`);
+    lines.push("", "Anything else is JavaScript: `await session.health()`, `customers.head(3)`.");
+  }
+  return lines;
+}
