@@ -1,8 +1,14 @@
 /** One entry per transform: how it fits and transforms, and how it re-applies a fitted state. */
 import type { Params } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import { EngineError } from "./engine-error.js";
 import type { EngineFitted } from "./fitted-state.js";
+import { applyBinarizer, fitBinarizer } from "./binarizer.js";
+import { applyMaxAbsScaler, fitMaxAbsScaler } from "./max-abs-scaler.js";
+import { applyMinMaxScaler, fitMinMaxScaler } from "./min-max-scaler.js";
+import { applyNormalizer, fitNormalizer } from "./normalizer.js";
+import { applyPowerTransformer, fitTransformPowerTransformer } from "./power-transformer.js";
+import { applyQuantileTransformer, fitQuantileTransformer } from "./quantile-transformer.js";
+import { applyRobustScaler, fitRobustScaler } from "./robust-scaler.js";
 import { applyStandardScaler, fitStandardScaler } from "./standard-scaler.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
@@ -34,20 +40,15 @@ function fitThenApply<T extends PreprocessingType>(
   };
 }
 
-function notYet<T extends PreprocessingType>(type: T): TransformImpl<T> {
-  const fail = (): never => {
-    throw new EngineError(`${type} is not implemented yet`);
-  };
-  return { fitTransform: fail, transform: fail };
-}
-
 export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> } = {
-  Binarizer: notYet("Binarizer"),
-  MaxAbsScaler: notYet("MaxAbsScaler"),
-  MinMaxScaler: notYet("MinMaxScaler"),
-  Normalizer: notYet("Normalizer"),
-  PowerTransformer: notYet("PowerTransformer"),
-  QuantileTransformer: notYet("QuantileTransformer"),
-  RobustScaler: notYet("RobustScaler"),
+  Binarizer: fitThenApply(fitBinarizer, applyBinarizer),
+  MaxAbsScaler: fitThenApply(fitMaxAbsScaler, applyMaxAbsScaler),
+  MinMaxScaler: fitThenApply(fitMinMaxScaler, applyMinMaxScaler),
+  Normalizer: fitThenApply(fitNormalizer, applyNormalizer),
+  // Fitting already computes every transformed value; it standardises from the encoded
+  // state like applyPowerTransformer, so the two still agree bit for bit.
+  PowerTransformer: { fitTransform: fitTransformPowerTransformer, transform: applyPowerTransformer },
+  QuantileTransformer: fitThenApply(fitQuantileTransformer, applyQuantileTransformer),
+  RobustScaler: fitThenApply(fitRobustScaler, applyRobustScaler),
   StandardScaler: fitThenApply(fitStandardScaler, applyStandardScaler),
 };

@@ -1,0 +1,80 @@
+/**
+ * MinMaxScaler (sklearn-semantics.md section 2): scale_ = (b - a) / range with the
+ * zero-scale rule, min_ = a - data_min·scale_, output x·scale_ + min_ (that form, for the
+ * same last-ulp results), then the optional clip to [a, b] (NaN passes through).
+ */
+import type { Params } from "../contract/params.js";
+import { encodeArray, fittedColumns } from "./fitted-number.js";
+import type { MinMaxScalerFitted } from "./fitted-state.js";
+import type { FeatureMatrix, ProgressListener } from "./types.js";
+import { nonZeroScale } from "./zero-scale.js";
+
+export function fitMinMaxScaler(
+  params: Params<"MinMaxScaler">,
+  features: FeatureMatrix,
+  onProgress?: ProgressListener,
+): MinMaxScalerFitted {
+  const { columns, names } = features;
+  const width = columns.length;
+  const [a, b] = params.feature_range;
+  const dataMin = new Float64Array(width);
+  const dataMax = new Float64Array(width);
+  const range = new Float64Array(width);
+  const scale = new Float64Array(width);
+  const offset = new Float64Array(width);
+  for (let c = 0; c < width; c++) {
+    const col = columns[c];
+    let lo = Infinity;
+    let hi = -Infinity;
+    let seen = false;
+    for (let i = 0; i < col.length; i++) {
+      const x = col[i];
+      if (x === x) {
+        seen = true;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+    }
+    // numpy's nanmin/nanmax of an all-NaN column is NaN, and so is everything after it.
+    dataMin[c] = seen ? lo : NaN;
+    dataMax[c] = seen ? hi : NaN;
+    range[c] = dataMax[c] - dataMin[c];
+    scale[c] = (b - a) / nonZeroScale(range[c]);
+    offset[c] = a - dataMin[c] * scale[c];
+    onProgress?.((c + 1) / width);
+  }
+  return {
+    type: "MinMaxScaler",
+    params,
+    feature_names_in_: [...names],
+    n_features_in_: width,
+    data_min_: encodeArray(dataMin),
+    data_max_: encodeArray(dataMax),
+    data_range_: encodeArray(range),
+    scale_: encodeArray(scale),
+    min_: encodeArray(offset),
+    n_samples_seen_: columns[0].length,
+  };
+}
+
+export function applyMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const width = fitted.n_features_in_;
+  const scale = fittedColumns(fitted.scale_, width, "scale_");
+  const offset = fittedColumns(fitted.min_, width, "min_");
+  const [a, b] = fitted.params.feature_range;
+  const clip = fitted.params.clip;
+  return columns.map((col, c) => {
+    const s = scale[c];
+    const m = offset[c];
+    const out = new Float64Array(col.length);
+    if (clip) {
+      for (let i = 0; i < col.length; i++) {
+        const y = col[i] * s + m;
+        out[i] = y < a ? a : y > b ? b : y;
+      }
+    } else {
+      for (let i = 0; i < col.length; i++) out[i] = col[i] * s + m;
+    }
+    return out;
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * PowerTransformer (sklearn-semantics.md section 8): per column, lambda by scipy's
+ * bracket + Brent on scikit-learn's objective over the non-NaN values, then the power
+ * transform of every value, then (standardize) a fresh StandardScaler.
+ */
+import type { Params } from "../contract/params.js";
+import { BracketError, brentMinimize } from "./brent.js";
+import { EngineError } from "./engine-error.js";
+import { encodeArray, fittedColumns } from "./fitted-number.js";
+import type { PowerTransformerFitted } from "./fitted-state.js";
+import { boxCoxColumn, boxCoxObjective, yeoJohnsonColumn, yeoJohnsonObjective } from "./power-functions.js";
+import { copyNonNaN } from "./percentile.js";
+import { columnMoments, scaleColumn, scaleFromVariance } from "./standard-scaler.js";
+import type { FeatureMatrix, ProgressListener } from "./types.js";
+
+type Method = Params<"PowerTransformer">["method"];
+
+export function fitTransformPowerTransformer(
+  params: Params<"PowerTransformer">,
+  features: FeatureMatrix,
+  onProgress?: ProgressListener,
+): { columns: Float64Array[]; fitted: PowerTransformerFitted } {
+  const { columns, names } = features;
+  const width = columns.length;
+  const boxCox = params.method === "box-cox";
+  if (boxCox) checkPositive(columns, names);
+  const scratch = new Float64Array(columns[0].length);
+  const lambdas = new Float64Array(width);
+  for (let c = 0; c < width; c++) {
+    const m = copyNonNaN(columns[c], scratch);
+    const values = scratch.slice(0, m);
+    if (boxCox) checkBoxCoxColumn(values, names[c]);
+    const objective = boxCox ? boxCoxObjective(values) : yeoJohnsonObjective(values);
+    try {
+      lambdas[c] = brentMinimize(objective, -2, 2);
+    } catch (error) {
+      if (!(error instanceof BracketError)) throw error;
+      throw new EngineError(
+        `The ${params.method} lambda search for column "${names[c]}" did not find a minimum (scipy's bracket gave up after 1000 steps): check the column's values, or choose another transform.`,
+        { column: names[c] },
+      );
+    }
+    onProgress?.((0.95 * (c + 1)) / width);
+  }
+  const transformed = columns.map((col, c) => powerColumn(params.method, col, lambdas[c]));
+  const fitted: PowerTransformerFitted = {
+    type: "PowerTransformer",
+    params,
+    feature_names_in_: [...names],
+    n_features_in_: width,
+    lambdas_: encodeArray(lambdas),
+    mean_: null,
+    scale_: null,
+  };
+  if (!params.standardize) return { columns: transformed, fitted };
+  checkFinite(transformed, names, lambdas, params.method);
+  const mean = new Float64Array(width);
+  const scale = new Float64Array(width);
+  transformed.forEach((col, c) => {
+    const m = columnMoments(col, true);
+    mean[c] = m.mean;
+    scale[c] = scaleFromVariance(m.variance, m.mean, m.count);
+  });
+  fitted.mean_ = encodeArray(mean);
+  fitted.scale_ = encodeArray(scale);
+  // Standardise from the encoded state, exactly as applyPowerTransformer will.
+  return { columns: standardize(fitted, transformed), fitted };
+}
+
+export function applyPowerTransformer(
+  fitted: PowerTransformerFitted,
+  columns: readonly Float64Array[],
+): Float64Array[] {
+  const { method } = fitted.params;
+  const names = fitted.feature_names_in_;
+  const lambdas = fittedColumns(fitted.lambdas_, fitted.n_features_in_, "lambdas_");
+  if (method === "box-cox") checkPositive(columns, names);
+  const transformed = columns.map((col, c) => powerColumn(method, col, lambdas[c]));
+  if (!fitted.params.standardize) return transformed;
+  checkFinite(transformed, names, lambdas, method);
+  return standardize(fitted, transformed);
+}
+
+function powerColumn(method: Method, col: Float64Array, lambda: number): Float64Array {
+  return method === "box-cox" ? boxCoxColumn(col, lambda) : yeoJohnsonColumn(col, lambda);
+}
+
+function standardize(fitted: PowerTransformerFitted, transformed: Float64Array[]): Float64Array[] {
+  const width = fitted.n_features_in_;
+  const mean = fittedColumns(fitted.mean_, width, "mean_");
+  const scale = fittedColumns(fitted.scale_, width, "scale_");
+  return transformed.map((col, c) => scaleColumn(col, mean[c], scale[c]));
+}
+
+/** scikit-learn checks nanmin over all feature columns <= 0 before fitting or transforming. */
+function checkPositive(columns: readonly Float64Array[], names: readonly string[]): void {
+  for (let c = 0; c < columns.length; c++) {
+    const col = columns[c];
+    for (let i = 0; i < col.length; i++) {
+      if (col[i] <= 0) {
+        throw new EngineError(
+          `Column "${names[c]}" has the value ${col[i]} at row ${i + 1}; the box-cox method needs strictly positive data: use method "yeo-johnson", or shift the column above 0.`,
+          { column: names[c], row: i },
+        );
+      }
+    }
+  }
+}
+
+function checkBoxCoxColumn(values: Float64Array, name: string): void {
+  if (values.length === 0) {
+    throw new EngineError(
+      `Column "${name}" has no values (every row is missing); box-cox cannot be fitted on it: drop the column from feature_columns.`,
+      { column: name },
+    );
+  }
+  const first = values[0];
+  if (values.every((v) => v === first)) {
+    throw new EngineError(
+      `Column "${name}" is constant (every value is ${first}); box-cox cannot be fitted on a constant column (scipy: "Data must not be constant"): drop the column or use method "yeo-johnson".`,
+      { column: name },
+    );
+  }
+}
+
+/** scikit-learn's inner StandardScaler rejects the infinities a too-large lambda produces. */
+function checkFinite(
+  transformed: readonly Float64Array[],
+  names: readonly string[],
+  lambdas: Float64Array,
+  method: Method,
+): void {
+  transformed.forEach((col, c) => {
+    for (let i = 0; i < col.length; i++) {
+      const y = col[i];
+      if (y - y !== 0 && y === y) {
+        throw new EngineError(
+          `The ${method} transform of column "${names[c]}" overflows to infinity at row ${i + 1} (lambda = ${lambdas[c]}), which scikit-learn rejects too, because the values are far from 0 compared with their spread (like 1e5 ± 1): subtract a constant from the column first, or set standardize to false.`,
+          { column: names[c], row: i },
+        );
+      }
+    }
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * QuantileTransformer's forward transform of one column, step for step as scikit-learn's
+ * _transform_col: bounds (exact equality for uniform output, ±1e-7 in data units for
+ * normal), the average of numpy.interp forwards and of interp on the negated, reversed
+ * arrays (so a value repeated in the quantiles lands mid-tie), upper bound then lower,
+ * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants.
+ */
+import { normalQuantile } from "./normal-quantile.js";
+
+const BOUNDS_THRESHOLD = 1e-7;
+/** norm.ppf(1e-7 - eps) and norm.ppf(1 - (1e-7 - eps)) as scipy computes them. */
+export const CLIP_MIN = -5.199337582605575;
+export const CLIP_MAX = 5.19933758270342;
+
+export function quantileTransformColumn(
+  col: Float64Array,
+  q: Float64Array,
+  r: Float64Array,
+  normal: boolean,
+): Float64Array {
+  const out = new Float64Array(col.length);
+  const n = q.length;
+  const first = q[0];
+  const last = q[n - 1];
+  if (first !== first) return out.fill(NaN); // fitted on an all-NaN column
+  const slopes = new Float64Array(Math.max(n - 1, 0));
+  for (let j = 0; j < n - 1; j++) slopes[j] = (r[j + 1] - r[j]) / (q[j + 1] - q[j]);
+  for (let i = 0; i < col.length; i++) {
+    const x = col[i];
+    if (x !== x) {
+      out[i] = NaN;
+    } else if (!normal) {
+      out[i] = x === first ? 0 : x === last ? 1 : averagedInterp(x, q, r, slopes);
+    } else {
+      const u = x - BOUNDS_THRESHOLD < first ? 0 : x + BOUNDS_THRESHOLD > last ? 1 : averagedInterp(x, q, r, slopes);
+      const z = normalQuantile(u);
+      out[i] = z < CLIP_MIN ? CLIP_MIN : z > CLIP_MAX ? CLIP_MAX : z;
+    }
+  }
+  return out;
+}
+
+/**
+ * 0.5·(interp(x, q, r) - interp(-x, -q[::-1], -r[::-1])), with the second interp worked out
+ * on the original arrays: negation is exact, so every intermediate has the same bits.
+ * slopes[j] = (r[j+1]-r[j]) / (q[j+1]-q[j]) serves both directions.
+ */
+export function averagedInterp(x: number, q: Float64Array, r: Float64Array, slopes: Float64Array): number {
+  const n = q.length;
+  if (x < q[0]) return 0.5 * (r[0] + r[0]);
+  if (x > q[n - 1]) return 0.5 * (r[n - 1] + r[n - 1]);
+  // j: the largest index with q[j] <= x (numpy's binary_search_with_guess result).
+  let j: number;
+  if (q[n - 1] <= x) {
+    j = n - 1;
+  } else {
+    let lo = 0;
+    let hi = n - 1; // q[lo] <= x < q[hi]
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (q[mid] <= x) lo = mid;
+      else hi = mid;
+    }
+    j = lo;
+  }
+  let forward: number;
+  let m: number; // the smallest index with q[m] >= x: where the reversed pass lands
+  if (q[j] === x) {
+    forward = r[j];
+    m = firstAtLeast(q, x, j);
+  } else {
+    forward = lineAt(slopes[j], x, q[j], r[j], q[j + 1], r[j + 1]);
+    m = j + 1;
+  }
+  let backward: number;
+  if (m === 0 || q[m] === x) {
+    backward = -r[m];
+  } else {
+    const s = slopes[m - 1];
+    backward = s * (q[m] - x) - r[m];
+    if (backward !== backward) {
+      backward = s * (q[m - 1] - x) - r[m - 1];
+      if (backward !== backward && r[m] === r[m - 1]) backward = -r[m];
+    }
+  }
+  return 0.5 * (forward - backward);
+}
+
+/** numpy.interp between two points, with its retry from the right when the left gives NaN. */
+function lineAt(slope: number, x: number, x0: number, y0: number, x1: number, y1: number): number {
+  let y = slope * (x - x0) + y0;
+  if (y !== y) {
+    y = slope * (x - x1) + y1;
+    if (y !== y && y0 === y1) y = y0;
+  }
+  return y;
+}
+
+/** The smallest index m <= j with q[m] >= x, given q[j] === x. */
+function firstAtLeast(q: Float64Array, x: number, j: number): number {
+  if (j === 0 || q[j - 1] < x) return j;
+  if (q[0] >= x) return 0;
+  let lo = 0;
+  let hi = j; // q[lo] < x <= q[hi]
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (q[mid] < x) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}

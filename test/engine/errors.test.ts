@@ -1,0 +1,123 @@
+/**
+ * What scikit-learn refuses, we refuse: parameter errors at submit time (the zod schemas
+ * the service and client share) and data errors at run time (EngineError naming the
+ * column and saying how to fix it). Cases and scikit-learn's messages: errors.json.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { paramsSchemas } from "../../src/contract/params.js";
+import { EngineError, fitTransform, transformWith } from "../../src/engine/index.js";
+import { featuresOf, loadErrorCases } from "./golden.js";
+
+const cases = loadErrorCases();
+
+describe("parameters scikit-learn rejects are rejected by the schemas", () => {
+  for (const c of cases.filter((x) => x.kind === "params")) {
+    it(`${c.name} (${c.sklearn_error.split(":")[0]})`, () => {
+      expect(paramsSchemas[c.type].safeParse(c.params).success).toBe(false);
+      expect(() => fitTransform(c.type, c.params as never, { names: ["a"], columns: [Float64Array.of(1, 2)] })).toThrow(
+        /^Invalid \w+ parameters: /,
+      );
+    });
+  }
+
+  it("names the field and the reason", () => {
+    const check = (type: keyof typeof paramsSchemas, params: unknown, field: RegExp) => {
+      const result = paramsSchemas[type].safeParse(params);
+      expect(result.success).toBe(false);
+      const paths = result.error!.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      expect(paths).toMatch(field);
+    };
+    check("StandardScaler", { with_means: true }, /with_means/);
+    check("MinMaxScaler", { feature_range: [2, 1] }, /feature_range: Minimum of desired feature range must be smaller/);
+    check("RobustScaler", { quantile_range: [0, 101] }, /quantile_range: Invalid quantile range/);
+    check("QuantileTransformer", { n_quantiles: 2000, subsample: 1000 }, /n_quantiles: The number of quantiles cannot/);
+  });
+
+  it("accepts what scikit-learn accepts at the edges", () => {
+    expect(paramsSchemas.RobustScaler.safeParse({ quantile_range: [50, 50] }).success).toBe(true);
+    expect(paramsSchemas.RobustScaler.safeParse({ quantile_range: [0, 100] }).success).toBe(true);
+    expect(paramsSchemas.QuantileTransformer.safeParse({ n_quantiles: 1000, subsample: 1000 }).success).toBe(true);
+    expect(paramsSchemas.QuantileTransformer.safeParse({ random_state: 2 ** 32 - 1 }).success).toBe(true);
+    expect(paramsSchemas.MinMaxScaler.safeParse({ feature_range: [-1e-9, 0] }).success).toBe(true);
+    expect(paramsSchemas.Binarizer.safeParse({ threshold: -3 }).success).toBe(true);
+  });
+});
+
+describe("defaults are scikit-learn's", () => {
+  const file = new URL("../fixtures/sklearn/defaults.json", import.meta.url);
+  const defaults = JSON.parse(readFileSync(file, "utf8")) as {
+    cases: { type: keyof typeof paramsSchemas; params: Record<string, unknown> }[];
+  };
+  for (const { type, params } of defaults.cases) {
+    it(type, () => expect(paramsSchemas[type].parse({})).toEqual(params));
+  }
+});
+
+describe("data scikit-learn rejects fails with an EngineError naming the column", () => {
+  for (const c of cases.filter((x) => x.kind === "data")) {
+    it(`${c.name} (${c.sklearn_error.split("\n")[0]})`, () => {
+      let error: unknown;
+      try {
+        fitTransform(c.type, c.params as never, featuresOf(c as Required<typeof c>));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(EngineError);
+      const engineError = error as EngineError;
+      if (c.column) {
+        expect(engineError.column).toBe(c.column);
+        expect(engineError.message).toContain(`"${c.column}"`);
+      }
+      // Every message says what to do, not only what is wrong.
+      expect(engineError.message).toMatch(/: (use|replace|fill|drop|subtract|upload|choose|shift|check)/i);
+    });
+  }
+});
+
+describe("EngineError messages", () => {
+  const one = (values: number[], name = "price") => ({ names: [name], columns: [Float64Array.from(values)] });
+  const message = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EngineError);
+      return (e as Error).message;
+    }
+    throw new Error("did not throw");
+  };
+
+  it("box-cox on non-positive data names the column, row and value", () => {
+    expect(message(() => fitTransform("PowerTransformer", { method: "box-cox" }, one([3, 2, -1.5])))).toBe(
+      'Column "price" has the value -1.5 at row 3; the box-cox method needs strictly positive data: use method "yeo-johnson", or shift the column above 0.',
+    );
+  });
+
+  it("NaN given to Normalizer and Binarizer", () => {
+    expect(message(() => fitTransform("Normalizer", {}, one([1, NaN])))).toMatch(
+      /^Column "price" has a missing value at row 2; Normalizer does not accept missing values/,
+    );
+    expect(message(() => fitTransform("Binarizer", {}, one([NaN])))).toMatch(/Binarizer does not accept missing values/);
+  });
+
+  it("infinity, for every transform, also in transformWith", () => {
+    expect(message(() => fitTransform("MinMaxScaler", {}, one([1, -Infinity])))).toMatch(
+      /^Column "price" holds -infinity at row 2; MinMaxScaler accepts only finite numbers/,
+    );
+    const { fitted } = fitTransform("RobustScaler", {}, one([1, 2, 3]));
+    expect(message(() => transformWith(fitted, one([Infinity])))).toMatch(/holds infinity at row 1/);
+  });
+
+  it("zero rows and zero columns", () => {
+    expect(message(() => fitTransform("StandardScaler", {}, one([])))).toMatch(/0 rows/);
+    expect(message(() => fitTransform("StandardScaler", {}, { names: [], columns: [] }))).toMatch(/at least one feature column/);
+  });
+
+  it("a fitted state that is not one", () => {
+    expect(message(() => transformWith({ type: "Nope" } as never, one([1])))).toMatch(/^The fitted state is not valid: /);
+    const { fitted } = fitTransform("QuantileTransformer", {}, one([1, 2, 3]));
+    expect(message(() => transformWith({ ...fitted, quantiles_: [[0, 1]] }, one([1])))).toMatch(
+      /quantiles_\[0\] has 2 entries for 3 feature columns|quantiles_\[0\] has 2 entries/,
+    );
+  });
+});
