@@ -1,0 +1,133 @@
+/**
+ * Real Jupyter for the notebook tests: finds a Python with nbclient, installs the tslab
+ * kernel into a private prefix (so nothing outside the temp dir changes), executes a
+ * notebook headless and reads back what every cell printed or displayed.
+ */
+import { execFile, spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const RUNNER = join(REPO, "test/notebooks/execute_notebook.py");
+
+export const INSTALL_HINT =
+  "install Jupyter from Debian: apt-get install jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel " +
+  "(or set MDPS_JUPYTER_PYTHON to a Python that has nbclient)";
+
+/** A Python that can run nbclient, or the reason there is none. */
+export function findJupyterPython(): { python: string } | { missing: string } {
+  const candidates = [process.env.MDPS_JUPYTER_PYTHON, "/usr/bin/python3", "python3"].filter(
+    (c): c is string => typeof c === "string" && c.length > 0,
+  );
+  for (const python of candidates) {
+    const probe = spawnSync(python, ["-c", "import nbclient, nbformat, jupyter_client"], { stdio: "ignore" });
+    if (probe.status === 0) return { python };
+  }
+  return { missing: `no Python with nbclient found (tried ${candidates.join(", ")}); ${INSTALL_HINT}` };
+}
+
+function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number }) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    execFile(
+      file,
+      args,
+      { ...options, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        done({ code, stdout: String(stdout), stderr: String(stderr) + (error && code !== 1 && code !== 2 ? `\n${error.message}` : "") });
+      },
+    );
+  });
+}
+
+/** Installs the tslab kernel spec under `prefix`; use `${prefix}/share/jupyter` as JUPYTER_PATH. */
+export async function installTslabKernel(python: string, prefix: string): Promise<string> {
+  const tslab = join(REPO, "node_modules/.bin/tslab");
+  if (!existsSync(tslab)) throw new Error(`tslab is not installed at ${tslab}; run npm ci`);
+  const result = await run(process.execPath, [tslab, "install", `--python=${python}`, `--binary=${tslab}`, `--prefix=${prefix}`], {
+    timeoutMs: 60_000,
+  });
+  const jupyterPath = join(prefix, "share/jupyter");
+  if (result.code !== 0 || !existsSync(join(jupyterPath, "kernels/tslab/kernel.json"))) {
+    throw new Error(`tslab install failed (${result.code}): ${result.stderr}${result.stdout}`);
+  }
+  return jupyterPath;
+}
+
+export interface Output {
+  output_type: "stream" | "display_data" | "execute_result" | "error";
+  name?: string;
+  text?: string | string[];
+  data?: Record<string, string | string[]>;
+  ename?: string;
+  evalue?: string;
+}
+
+export interface Cell {
+  cell_type: string;
+  id?: string;
+  source: string | string[];
+  outputs?: Output[];
+}
+
+export interface ExecutedNotebook {
+  exitCode: number;
+  runnerStderr: string;
+  cells: Cell[];
+  raw: string;
+}
+
+export const joinText = (t: string | string[] | undefined): string => (Array.isArray(t) ? t.join("") : (t ?? ""));
+
+/** Runs every cell of `source` in a fresh kernel; the executed copy goes to `dest`. */
+export async function executeNotebook(options: {
+  python: string;
+  jupyterPath: string;
+  source: string;
+  dest: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  cellTimeoutSeconds: number;
+  totalTimeoutMs: number;
+}): Promise<ExecutedNotebook> {
+  const result = await run(
+    options.python,
+    [RUNNER, options.source, options.dest, "--kernel", "tslab", "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd],
+    { cwd: options.cwd, env: { ...options.env, JUPYTER_PATH: options.jupyterPath }, timeoutMs: options.totalTimeoutMs },
+  );
+  const raw = existsSync(options.dest) ? await readFile(options.dest, "utf8") : "{\"cells\":[]}";
+  const cells = (JSON.parse(raw) as { cells: Cell[] }).cells;
+  return { exitCode: result.code, runnerStderr: result.stderr, cells, raw };
+}
+
+/** Every problem a reader of the notebook would see: error outputs and stderr text. */
+export function problems(notebook: ExecutedNotebook): string[] {
+  const found: string[] = [];
+  notebook.cells.forEach((cell, index) => {
+    for (const output of cell.outputs ?? []) {
+      const where = `cell ${index} (${joinText(cell.source).split("\n")[0]?.slice(0, 60)})`;
+      if (output.output_type === "error") found.push(`${where}: ${output.ename}: ${output.evalue}`);
+      if (output.output_type === "stream" && output.name === "stderr") found.push(`${where} wrote to stderr:\n${joinText(output.text)}`);
+    }
+  });
+  if (notebook.exitCode !== 0 && found.length === 0) found.push(`runner exited ${notebook.exitCode}: ${notebook.runnerStderr}`);
+  return found;
+}
+
+/** All text a reader sees, per cell: stdout plus the text/plain and text/html of displays. */
+export function cellTexts(notebook: ExecutedNotebook): string[] {
+  return notebook.cells.map((cell) =>
+    (cell.outputs ?? [])
+      .map((o) => joinText(o.text) + joinText(o.data?.["text/plain"]) + joinText(o.data?.["text/html"]))
+      .join("\n"),
+  );
+}
+
+export function mimeCount(notebook: ExecutedNotebook, mime: string): number {
+  return notebook.cells.reduce(
+    (n, cell) => n + (cell.outputs ?? []).filter((o) => o.data !== undefined && mime in o.data).length,
+    0,
+  );
+}
