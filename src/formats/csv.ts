@@ -1,0 +1,164 @@
+/**
+ * CSV (RFC 4180, header row, UTF-8, empty field = missing) <-> Table, streaming both
+ * ways. Exact rules: docs/formats.md.
+ */
+import { AutoColumnBuilder, NumberColumnBuilder, StringColumnBuilder, type CsvColumnBuilder } from "./csv-columns.js";
+import { CsvTokenizer } from "./csv-parser.js";
+import { FormatError } from "./format-error.js";
+import { formatNumber } from "./number-text.js";
+import { byteChunks, type Source } from "./source.js";
+import type { Column, Table } from "./table.js";
+
+export interface CsvReadOptions {
+  /**
+   * Which columns are numbers (Float64Array, NaN = missing). `"auto"` (default): every
+   * column whose non-empty fields all parse as numbers. A list: exactly those columns,
+   * a non-numeric value in them is a FormatError; all others stay text, byte for byte.
+   */
+  readonly numericColumns?: "auto" | readonly string[];
+}
+
+export interface CsvWriteOptions {
+  /** Record terminator: "\n" (default, as pandas writes) or "\r\n" (as RFC 4180 writes). */
+  readonly lineEnding?: "\n" | "\r\n";
+  /** Approximate bytes per yielded chunk (default 64 KiB). */
+  readonly chunkBytes?: number;
+}
+
+function makeBuilders(header: string[], numericColumns: "auto" | readonly string[]): CsvColumnBuilder[] {
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name)) {
+      throw new FormatError(`CSV header names column "${name}" twice; column names must be unique`, { column: name });
+    }
+    seen.add(name);
+  }
+  if (numericColumns === "auto") return header.map((name) => new AutoColumnBuilder(name));
+  const missing = numericColumns.filter((name) => !seen.has(name));
+  if (missing.length > 0) {
+    throw new FormatError(
+      `column${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")} not found; ` +
+        `the CSV has columns ${header.map((h) => `"${h}"`).join(", ")}`,
+      { column: missing[0] as string },
+    );
+  }
+  const numeric = new Set(numericColumns);
+  return header.map((name) => (numeric.has(name) ? new NumberColumnBuilder(name) : new StringColumnBuilder(name)));
+}
+
+/**
+ * Reads CSV into a Table, piece by piece: feature columns go straight into
+ * Float64Arrays, the text is never held whole.
+ *
+ * @example const table = await readCsv(fs.createReadStream("data.csv"), { numericColumns: ["x", "y"] });
+ */
+export async function readCsv(source: Source, options: CsvReadOptions = {}): Promise<Table> {
+  const numericColumns = options.numericColumns ?? "auto";
+  let builders: CsvColumnBuilder[] | undefined;
+  let width = 0;
+  let rows = 0;
+  const tokenizer: CsvTokenizer = new CsvTokenizer(() => {
+    const { fieldSrc, fieldStart, fieldEnd, fieldCount } = tokenizer;
+    if (builders === undefined) {
+      const header = fieldSrc.slice(0, fieldCount).map((src, k) => src.slice(fieldStart[k], fieldEnd[k]));
+      if (header.length === 1 && header[0] === "") {
+        throw new FormatError("the CSV starts with an empty line; the first line must be the header row");
+      }
+      builders = makeBuilders(header, numericColumns);
+      width = fieldCount;
+      return;
+    }
+    if (fieldCount !== width) {
+      // A blank line is a record of one empty field: a missing value when the table has
+      // one column, skipped otherwise (as pandas does).
+      if (fieldCount === 1 && fieldStart[0] === fieldEnd[0]) return;
+      throw new FormatError(
+        `CSV data row ${rows + 1} has ${fieldCount} field${fieldCount === 1 ? "" : "s"}, ` +
+          `but the header has ${width}; quote fields that contain commas or line breaks`,
+        { row: rows + 1 },
+      );
+    }
+    rows++;
+    for (let c = 0; c < width; c++) {
+      (builders[c] as CsvColumnBuilder).add(fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number, rows);
+    }
+  });
+
+  if (typeof source === "string") {
+    const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+    for (let i = 0; i < text.length; i += 1 << 20) tokenizer.feed(text.slice(i, i + (1 << 20)));
+  } else {
+    // fatal: invalid UTF-8 is an error, not U+FFFD in the data. The BOM is dropped.
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    try {
+      for await (const chunk of byteChunks(source)) tokenizer.feed(decoder.decode(chunk, { stream: true }));
+      tokenizer.feed(decoder.decode());
+    } catch (err) {
+      if (err instanceof TypeError && /decode|encoded|UTF-8/i.test(err.message)) {
+        throw new FormatError(`the CSV is not valid UTF-8 (after data row ${rows}); save it as UTF-8`, { row: rows });
+      }
+      throw err;
+    }
+  }
+  tokenizer.end();
+  if (builders === undefined) throw new FormatError("the CSV is empty; it needs at least a header row");
+  return { columns: builders.map((b) => b.finish()), rowCount: rows };
+}
+
+const NEEDS_QUOTES = /[",\r\n]|^[ \t]|[ \t]$/;
+
+/** A field as CSV: quoted only when it holds a comma, quote, line break or edge space. */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function cellWriter(column: Column, single: boolean): (row: number) => string {
+  // A line with one empty field would read back as a blank line: quote it (as Python does).
+  const empty = single ? '""' : "";
+  switch (column.kind) {
+    case "number": {
+      const v = column.values;
+      return (r) => {
+        const x = v[r] as number;
+        return x !== x ? empty : x === 0 ? formatNumber(x) : String(x);
+      };
+    }
+    case "string": {
+      const v = column.values;
+      return (r) => {
+        const s = v[r];
+        return s === null || s === undefined || s === "" ? empty : csvField(s);
+      };
+    }
+    case "boolean": {
+      const v = column.values;
+      return (r) => {
+        const b = v[r];
+        return b === null || b === undefined ? empty : b ? "true" : "false";
+      };
+    }
+  }
+}
+
+/** Writes a Table as CSV in chunks of about 64 KiB. */
+export async function* writeCsv(table: Table, options: CsvWriteOptions = {}): AsyncGenerator<Uint8Array> {
+  const eol = options.lineEnding ?? "\n";
+  const chunkChars = options.chunkBytes ?? 64 * 1024;
+  const encoder = new TextEncoder();
+  const columns = table.columns;
+  if (columns.length === 0) return;
+  const single = columns.length === 1;
+  let text = columns.map((c) => (single && c.name === "" ? '""' : csvField(c.name))).join(",") + eol;
+  const cells = columns.map((c) => cellWriter(c, single));
+  const width = cells.length;
+  for (let r = 0; r < table.rowCount; r++) {
+    let line = (cells[0] as (row: number) => string)(r);
+    for (let c = 1; c < width; c++) line += "," + (cells[c] as (row: number) => string)(r);
+    text += line + eol;
+    if (text.length >= chunkChars) {
+      yield encoder.encode(text);
+      text = "";
+    }
+  }
+  if (text.length > 0) yield encoder.encode(text);
+}

@@ -1,0 +1,128 @@
+/**
+ * Dataset I/O: CSV, JSON records and Arrow IPC <-> the columnar Table, plus the two
+ * steps a preprocessing job needs around the engine (pick the features, put the
+ * transformed columns back). Exact rules: docs/formats.md.
+ */
+import { readArrow, writeArrow } from "./arrow.js";
+import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
+import { FormatError } from "./format-error.js";
+import { readJson, writeJson } from "./json.js";
+import type { Source } from "./source.js";
+import type { Column, Table } from "./table.js";
+
+export { FormatError } from "./format-error.js";
+export { readArrow, writeArrow } from "./arrow.js";
+export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
+export { readJson, writeJson, type JsonReadOptions } from "./json.js";
+export type { Source } from "./source.js";
+export { columnNames, findColumn, type Column, type ColumnKind, type Table } from "./table.js";
+
+export type TableRecordType = "csv" | "json" | "arrow";
+
+export interface ReadTableOptions {
+  /**
+   * Which columns are numbers. `"auto"`, absent or an empty list: every column whose
+   * values are all numbers (or missing). A non-empty list: exactly those (CSV and JSON
+   * read every other column as text, so it passes through unchanged; a non-numeric
+   * value in a listed column is a FormatError naming column, row and value). Arrow
+   * columns carry their type, so for Arrow the list is only checked by selectFeatures.
+   */
+  readonly numericColumns?: "auto" | readonly string[] | undefined;
+}
+
+function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
+  const wanted = options.numericColumns;
+  return wanted === undefined || wanted === "auto" || wanted.length === 0 ? "auto" : wanted;
+}
+
+/**
+ * Reads a dataset in the given record type.
+ *
+ * @example const table = await readTable("csv", fs.createReadStream(path), { numericColumns: ["x"] });
+ */
+export async function readTable(recordType: TableRecordType, source: Source, options: ReadTableOptions = {}): Promise<Table> {
+  switch (recordType) {
+    case "csv":
+      return readCsv(source, { numericColumns: numericOption(options) });
+    case "json":
+      return readJson(source, { numericColumns: numericOption(options) });
+    case "arrow":
+      return readArrow(source);
+    default:
+      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json or arrow`);
+  }
+}
+
+/** Writes a dataset in the given record type, as a stream of byte chunks. */
+export function writeTable(recordType: TableRecordType, table: Table, options: CsvWriteOptions = {}): AsyncIterable<Uint8Array> {
+  switch (recordType) {
+    case "csv":
+      return writeCsv(table, options);
+    case "json":
+      return writeJson(table, options);
+    case "arrow":
+      return writeArrow(table);
+    default:
+      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json or arrow`);
+  }
+}
+
+export interface SelectedFeatures {
+  readonly names: string[];
+  readonly columns: Float64Array[];
+}
+
+/**
+ * The feature columns of a table, as CONTRACT says: an empty list means every numeric
+ * column (in table order); a named column that is missing or not numeric is a
+ * FormatError naming it and listing the numeric columns.
+ */
+export function selectFeatures(table: Table, featureColumns: readonly string[]): SelectedFeatures {
+  const numeric = table.columns.filter((c): c is Extract<Column, { kind: "number" }> => c.kind === "number");
+  const listNumeric = () => (numeric.length === 0 ? "the data has no numeric columns" : `numeric columns: ${numeric.map((c) => `"${c.name}"`).join(", ")}`);
+  if (featureColumns.length === 0) {
+    if (numeric.length === 0) {
+      throw new FormatError("no feature columns: the data has no numeric columns (a column is numeric when every non-empty value is a number)");
+    }
+    return { names: numeric.map((c) => c.name), columns: numeric.map((c) => c.values) };
+  }
+  const names: string[] = [];
+  const columns: Float64Array[] = [];
+  const seen = new Set<string>();
+  for (const name of featureColumns) {
+    if (seen.has(name)) throw new FormatError(`feature column "${name}" is listed twice`, { column: name });
+    seen.add(name);
+    const column = table.columns.find((c) => c.name === name);
+    if (column === undefined) throw new FormatError(`feature column "${name}" does not exist; ${listNumeric()}`, { column: name });
+    if (column.kind !== "number") {
+      throw new FormatError(`feature column "${name}" is not numeric (it holds ${column.kind} values); ${listNumeric()}`, { column: name });
+    }
+    names.push(name);
+    columns.push(column.values);
+  }
+  return { names, columns };
+}
+
+/**
+ * The table with the named columns replaced by new values (same length); every other
+ * column is kept as it is, in the input order.
+ */
+export function replaceColumns(table: Table, names: readonly string[], newColumns: readonly Float64Array[]): Table {
+  if (names.length !== newColumns.length) throw new RangeError(`${names.length} names but ${newColumns.length} columns`);
+  const replacement = new Map<string, Float64Array>();
+  names.forEach((name, k) => {
+    const values = newColumns[k] as Float64Array;
+    if (values.length !== table.rowCount) {
+      throw new RangeError(`column "${name}" has ${values.length} values, the table ${table.rowCount} rows`);
+    }
+    replacement.set(name, values);
+  });
+  for (const name of names) {
+    if (!table.columns.some((c) => c.name === name)) throw new FormatError(`column "${name}" does not exist`, { column: name });
+  }
+  const columns: Column[] = table.columns.map((c) => {
+    const values = replacement.get(c.name);
+    return values === undefined ? c : { name: c.name, kind: "number", values };
+  });
+  return { columns, rowCount: table.rowCount };
+}
