@@ -37,7 +37,6 @@ export function registerServe(program: Command): void {
         ...(flags.maxBlobBytes !== undefined ? { maxBlobBytes: flags.maxBlobBytes } : {}),
         ...(flags.workers !== undefined ? { jobWorkers: flags.workers } : {}),
       });
-      console.log(`listening on ${service.url}`);
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) {
@@ -55,5 +54,7 @@ export function registerServe(program: Command): void {
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
+      // Printed last: whoever waits for this line may signal the process at once.
+      console.log(`listening on ${service.url}`);
     });
 }

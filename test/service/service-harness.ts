@@ -158,3 +158,18 @@ export function expectProblem(reply: Reply, status: number): Record<string, any>
   if (JSON.stringify(body).includes("    at ")) throw new Error("problem contains a stack trace");
   return body;
 }
+
+/** A CSV of `rows` rows and four numeric columns, big enough that a job runs for a while. */
+export function numericCsv(rows: number): Buffer {
+  // Built from one repeated block of 10,000 rows: fast to make even for a million rows.
+  const blockRows = Math.min(rows, 10_000);
+  const lines: string[] = [];
+  for (let i = 0; i < blockRows; i++) lines.push(`${i},${(i * 7919) % 10007}.25,${Math.sin(i).toFixed(6)},${i % 13}\n`);
+  const block = Buffer.from(lines.join(""));
+  const parts = [Buffer.from("a,b,c,d\n")];
+  for (let done = 0; done < rows; done += blockRows) {
+    const take = Math.min(blockRows, rows - done);
+    parts.push(take === blockRows ? block : Buffer.from(lines.slice(0, take).join("")));
+  }
+  return Buffer.concat(parts);
+}

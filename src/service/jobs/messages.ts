@@ -4,8 +4,8 @@ import type { FittedStateJson, JobPhase, LogLevel, PreprocessingType, RecordType
 export interface RunJobMessage {
   type: "run";
   jobId: string;
-  /** An fd the main thread opened on the input's current revision (fds are per process). */
-  inputFd: number;
+  /** A link to the input's bytes that the main thread made for this run. */
+  inputPath: string;
   inputRecordType: RecordType;
   inputKey: Uint8Array | null;
   preprocessingType: PreprocessingType;

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { close as closeFd, open as openFd } from "node:fs";
+import { link } from "node:fs/promises";
 import { hostname } from "node:os";
-import { promisify } from "node:util";
 import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
 import { contentTypeOf } from "../routes/blobs.js";
@@ -12,9 +11,6 @@ import { MAX_ATTEMPTS, type JobErrorBody } from "../store/jobs.js";
 import type { RunJobMessage } from "./messages.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerSlot, type RunOutcome } from "./worker-slot.js";
-
-const openAsync = promisify(openFd);
-const closeAsync = promisify(closeFd);
 
 /** Keys of one job, held in memory only, from submit until the job ends. */
 export interface JobKeys {
@@ -138,9 +134,33 @@ export class JobRunner {
     const request = JSON.parse(row.request) as StoredPreprocessingRequest;
     log("info", `attempt ${row.attempts + 1} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName}`);
 
+    try {
+      await this.runStarted(slot, jobId, row.model_id, request, keys, log, fail);
+    } catch (err) {
+      if (this.closed) return; // the next start requeues it
+      this.log.error({ err, jobId }, "job run failed");
+      fail({ title: "Internal error", detail: "The service hit an unexpected error while running the job. Submit it again; report it if it repeats." });
+    }
+  }
+
+  private async runStarted(
+    slot: WorkerSlot,
+    jobId: string,
+    modelId: string,
+    request: StoredPreprocessingRequest,
+    keys: JobKeys | null,
+    log: (level: LogLevel, message: string) => void,
+    fail: (error: JobErrorBody) => void,
+  ): Promise<void> {
+    const { jobs, blobs, blobLocks, files } = this.store;
+    // A hard link pins the input's current revision: an update or delete meanwhile
+    // removes only its own name for the bytes, never what this run reads.
     const input = await blobLocks.run(request.input_blob_id, async () => {
-      const blob = blobs.get(row.model_id, request.input_blob_id);
-      return blob ? { blob, fd: await openAsync(files.path(blob.id, blob.revision), "r") } : undefined;
+      const blob = blobs.get(modelId, request.input_blob_id);
+      if (!blob) return undefined;
+      const path = files.tempPath();
+      await link(files.path(blob.id, blob.revision), path);
+      return { blob, path };
     });
     if (!input) {
       return fail({ title: "Input blob not found", detail: `The input blob ${request.input_blob_id} was deleted before the job ran. Upload it again and submit a new job.` });
@@ -158,7 +178,7 @@ export class JobRunner {
       const message: RunJobMessage = {
         type: "run",
         jobId,
-        inputFd: input.fd,
+        inputPath: input.path,
         inputRecordType,
         inputKey: keys?.input ?? null,
         preprocessingType: request.preprocessing_type,
@@ -181,12 +201,11 @@ export class JobRunner {
         },
         request.request_timeout_seconds * 1000,
       );
+      if (this.closed && outcome.kind === "crash") return; // terminated by close(): requeued at the next start
       if (outcome.kind === "timeout" || outcome.kind === "crash") await slot.restart();
-      if (this.closed && outcome.kind === "crash") return; // terminated by close(): recovered at next start
-      await this.settle(jobId, row.model_id, message, outcome, started, tempPaths, log, fail, request.request_timeout_seconds);
+      await this.settle(jobId, modelId, message, outcome, started, tempPaths, log, fail, request.request_timeout_seconds);
     } finally {
-      await closeAsync(input.fd).catch(() => {});
-      await Promise.all(tempPaths.map((p) => files.remove(p)));
+      await Promise.all([input.path, ...tempPaths].map((p) => files.remove(p)));
     }
   }
 

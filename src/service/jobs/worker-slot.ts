@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { JobDone, JobFailure, RunJobMessage, WorkerMessage } from "./messages.js";
 
@@ -7,12 +9,19 @@ export type RunOutcome =
   | { kind: "timeout" }
   | { kind: "crash"; message: string };
 
-// From dist the worker is job-worker.js; under vitest (running src/*.ts) it is the .ts
-// file, loaded through tsx.
+// From dist the worker is job-worker.js. Under vitest (running src/*.ts) it is the .ts
+// file: Node 20 does not apply `--import tsx` loader hooks inside worker threads, so
+// the worker registers tsx's require hook itself and requires the .ts entry.
 const here = import.meta.url;
 const fromSource = here.endsWith(".ts");
-const workerUrl = new URL(`./job-worker.${fromSource ? "ts" : "js"}`, here);
-const execArgv = fromSource ? ["--import", "tsx"] : [];
+
+function newWorker(name: string): Worker {
+  if (!fromSource) return new Worker(new URL("./job-worker.js", here), { name });
+  const require = createRequire(here);
+  const bootstrap = `require(${JSON.stringify(require.resolve("tsx/cjs/api"))}).register();
+require(${JSON.stringify(fileURLToPath(new URL("./job-worker.ts", here)))});`;
+  return new Worker(bootstrap, { eval: true, name });
+}
 
 /**
  * One worker thread that runs jobs one at a time. A run that times out or crashes
@@ -20,6 +29,7 @@ const execArgv = fromSource ? ["--import", "tsx"] : [];
  */
 export class WorkerSlot {
   private worker: Worker;
+  private closed = false;
   busy = false;
 
   constructor(readonly replicaName: string) {
@@ -27,7 +37,7 @@ export class WorkerSlot {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(workerUrl, { execArgv, name: this.replicaName });
+    const worker = newWorker(this.replicaName);
     // A worker that dies while idle is replaced on its next run; never crash the service.
     worker.on("error", () => {});
     return worker;
@@ -39,6 +49,7 @@ export class WorkerSlot {
 
   run(message: RunJobMessage, onEvent: (m: Extract<WorkerMessage, { type: "progress" | "log" }>) => void, timeoutMs: number): Promise<RunOutcome> {
     const worker = this.worker;
+    if (this.closed) return Promise.resolve({ kind: "crash", message: "the service is stopping" });
     return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: RunOutcome) => {
@@ -68,10 +79,12 @@ export class WorkerSlot {
   /** Stops the thread (whatever it is doing) and starts a fresh one. */
   async restart(): Promise<void> {
     await this.worker.terminate();
-    this.worker = this.spawn();
+    if (!this.closed) this.worker = this.spawn();
   }
 
+  /** Terminates the thread; a run in progress resolves as a crash. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.worker.terminate();
   }
 }

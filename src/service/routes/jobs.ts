@@ -42,12 +42,12 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as unknown;
       if (row.status === "queued" || row.status === "running") {
         throw new HttpProblem(409, `The job is ${row.status}; its result exists once it has succeeded. Poll ${prefix}/${row.id}/get until status is 'succeeded', then ask again.`, {
-          body: { job_id: row.id, status: row.status },
+          body: { job_id: row.id, job_status: row.status },
         });
       }
       const error = row.error ? (JSON.parse(row.error) as JobErrorBody) : { title: row.status, detail: "" };
       throw new HttpProblem(409, `The job ended as ${row.status}, so it has no result: ${error.title}. ${error.detail}`.trim(), {
-        body: { job_id: row.id, status: row.status, error },
+        body: { job_id: row.id, job_status: row.status, error },
       });
     });
   }

@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Api, exchange, tokenFor } from "../service/service-harness.js";
+import { ensureBuilt, runCli, startServe, type ServeProcess } from "./built-cli.js";
+
+const dirs: string[] = [];
+const servers: ServeProcess[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "mdps-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+async function serve(args: string[]): Promise<ServeProcess> {
+  const s = await startServe(args);
+  servers.push(s);
+  return s;
+}
+
+beforeAll(() => ensureBuilt(), 300_000);
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function json(args: string[]): Promise<any> {
+  const run = await runCli(args);
+  if (run.code !== 0) throw new Error(`mdps ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+describe("mdps serve and mdps admin", () => {
+  it("prints one listening line, works with the admin commands while running, stops on SIGTERM", async () => {
+    const dataDir = await tempDir();
+    const server = await serve(["--data-dir", dataDir, "--region", "uk1"]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url.endsWith(":0")).toBe(false);
+
+    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "churn", "--json"]);
+    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "nb", "--scopes", "shared.health.read shared.blob.upload", "--json"]);
+    expect(app.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
+    const token = await tokenFor(server.url, creds);
+    const health = await new Api(server.url, token, modelId).call("GET", "/api/shared/health");
+    expect(health.body).toMatchObject({ status: "healthy", region: "uk1" });
+
+    const regenerated = await json(["admin", "regenerate-secret", "--data-dir", dataDir, "--client-id", app.client_id, "--json"]);
+    expect((await exchange(server.url, { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret })).status).toBe(401);
+    expect(await tokenFor(server.url, { ...creds, clientSecret: regenerated.client_secret })).toBeTruthy();
+
+    const models = await json(["admin", "list-models", "--data-dir", dataDir, "--json"]);
+    expect(models).toEqual([
+      expect.objectContaining({ model_id: modelId, name: "churn", applications: [{ client_id: app.client_id, name: "nb", scopes: ["shared.health.read", "shared.blob.upload"] }] }),
+    ]);
+    const human = await runCli(["admin", "list-models", "--data-dir", dataDir]);
+    expect(human.stdout).toContain("churn");
+    expect(human.stdout).toContain(app.client_id);
+    expect(human.stdout).not.toContain(regenerated.client_secret);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stdout()).toBe(`listening on ${server.url}\n`);
+  });
+
+  it("stops cleanly on SIGINT", async () => {
+    const server = await serve(["--data-dir", await tempDir()]);
+    server.child.kill("SIGINT");
+    expect((await server.exited).code).toBe(0);
+  });
+
+  it("admin errors are one line on stderr and exit 1", async () => {
+    const dataDir = await tempDir();
+    const run = await runCli(["admin", "add-app", "--data-dir", dataDir, "--model", "6f1c7c8e-0000-4000-8000-000000000000", "--name", "x", "--scopes", "shared.health.read"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/no model 6f1c7c8e-0000-4000-8000-000000000000/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const { model_id } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
+    const bad = await runCli(["admin", "add-app", "--data-dir", dataDir, "--model", model_id, "--name", "x", "--scopes", "shared.everything"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("shared.everything");
+    const missing = await runCli(["admin", "create-model", "--data-dir", dataDir]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("--name");
+  });
+
+  it("a port in use is a one-line error", async () => {
+    const first = await serve(["--data-dir", await tempDir()]);
+    const port = new URL(first.url).port;
+    const run = await runCli(["serve", "--port", port, "--data-dir", await tempDir()]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/EADDRINUSE|in use/);
+    first.child.kill("SIGTERM");
+    await first.exited;
+  });
+});
+
+describe("crash safety", () => {
+  it("kill -9 during an upload leaves a consistent store: no row, no orphan, earlier blobs intact", async () => {
+    const dataDir = await tempDir();
+    const server = await serve(["--data-dir", dataDir]);
+    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
+    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "a", "--scopes", "shared.blob.upload shared.blob.download", "--json"]);
+    const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
+    const token = await tokenFor(server.url, creds);
+    const api = new Api(server.url, token, modelId);
+    const earlier = (await api.upload("a,b\n1,2\n")).body;
+
+    // A slow upload: the parts, then file bytes that keep coming until the server dies.
+    const boundary = "mdpsboundary";
+    const url = new URL(`${server.url}${api.blobPath(undefined, "upload")}`);
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` } });
+    req.on("error", () => {});
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    req.write(field("Name", "big.csv") + field("RecordType", "csv") + field("AccessTier", "hot"));
+    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, "1,2\n");
+    for (let i = 0; i < 32; i++) req.write(chunk);
+    // Wait until the server has bytes of the upload in its temp dir, then kill it hard.
+    const tmp = join(dataDir, "tmp");
+    for (let i = 0; i < 200; i++) {
+      const files = await readdir(tmp);
+      if (files.length > 0 && (await stat(join(tmp, files[0]!))).size > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect((await readdir(tmp)).length).toBe(1);
+    server.child.kill("SIGKILL");
+    expect((await server.exited).signal).toBe("SIGKILL");
+    req.destroy();
+
+    const restarted = await serve(["--data-dir", dataDir]);
+    expect(await readdir(tmp)).toEqual([]);
+    expect(await readdir(join(dataDir, "blobs"))).toEqual([`${earlier.id}.1`]);
+    const db = new Database(join(dataDir, "mdps.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT id FROM blobs").all()).toEqual([{ id: earlier.id }]);
+    db.close();
+    const again = new Api(restarted.url, token, modelId);
+    const bytes = (await again.download(earlier.id)).body;
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(earlier.sha256);
+    restarted.child.kill("SIGTERM");
+    await restarted.exited;
+  });
+});

@@ -1,0 +1,294 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { Api, expectProblem, Harness, preprocessingBody, tokenFor } from "./service-harness.js";
+
+const h = new Harness();
+let api: Api;
+let blobId: string;
+const rows = [
+  ["id", "city", "x", "y"],
+  ["r1", "Leeds", "1", "10"],
+  ["r2", "York", "2", "20"],
+  ["r3", "Hull", "3", ""],
+  ["r4", "Bath", "6", "50"],
+];
+const csv = `${rows.map((r) => r.join(",")).join("\n")}\n`;
+
+/** Population mean and standard deviation ignoring missing values, as StandardScaler fits. */
+function stats(values: number[]) {
+  const v = values.filter((x) => !Number.isNaN(x));
+  const mean = v.reduce((a, b) => a + b, 0) / v.length;
+  const variance = v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length;
+  return { mean, scale: Math.sqrt(variance) };
+}
+
+function parseCsv(text: string): string[][] {
+  return text.trim().split("\n").map((line) => line.split(","));
+}
+
+beforeAll(async () => {
+  const service = await h.start();
+  const app = h.app(service.dataDir);
+  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  blobId = (await api.upload(csv, { Name: "cities.csv", RecordType: "csv", AccessTier: "hot" })).body.id;
+});
+afterAll(() => h.cleanup());
+
+describe("preprocessing workflow", () => {
+  it("runs StandardScaler end to end: send, get, logs, result, output blob", async () => {
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, {
+      feature_columns: ["x", "y"],
+      output: [{ name: "scaled.csv", tags: ["scaled", "k=v"], access_tier: "cool" }],
+    }));
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ model_id: api.modelId, job_type: "preprocessing", status: "queued", attempts: 0, error: null, finished_at: null });
+    const job = await api.waitForJob(sent.body.id);
+    expect(job).toMatchObject({ status: "succeeded", progress: 1, phase: "done", attempts: 1, error: null });
+    expect(job.request).toMatchObject({ preprocessing_type: "StandardScaler", preprocessing_params: { with_mean: true, with_std: true, copy: true }, request_timeout_seconds: 3600 });
+    const statuses = job.events.map((e: { status: string }) => e.status);
+    expect(statuses[0]).toBe("queued");
+    expect(statuses).toContain("running");
+    expect(statuses.at(-1)).toBe("succeeded");
+    expect(job.started_at <= job.finished_at).toBe(true);
+
+    // The preprocessing read endpoints see the same job.
+    expect((await api.call("GET", `/api/ml/preprocessing/job/${job.id}/get`)).body.id).toBe(job.id);
+
+    const logs = await api.call("GET", `/api/ml/preprocessing/job/${job.id}/logs`);
+    expect(logs.status).toBe(200);
+    expect(logs.body).toMatchObject({ job_id: job.id, status: "succeeded", truncated: false });
+    expect(logs.body.messages.length).toBeGreaterThanOrEqual(3);
+    for (const m of logs.body.messages) {
+      expect(["debug", "info", "warning", "error"]).toContain(m.level);
+      expect(m.container).toEqual({ hostname: hostname(), replicaName: "local-worker-1", processId: process.pid });
+    }
+    expect(logs.body.messages.map((m: { message: string }) => m.message).join("\n")).toMatch(/4 rows/);
+
+    const result = await api.call("GET", `/api/job/${job.id}/result`);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ job_id: job.id, status: "succeeded", rows: 4, columns: ["id", "city", "x", "y"], feature_columns: ["x", "y"] });
+    expect(result.body.duration_ms).toBeGreaterThanOrEqual(0);
+    const sx = stats([1, 2, 3, 6]);
+    const sy = stats([10, 20, NaN, 50]);
+    expect(result.body.fitted.type).toBe("StandardScaler");
+    expect(result.body.fitted.mean_[0]).toBeCloseTo(sx.mean, 12);
+    expect(result.body.fitted.mean_[1]).toBeCloseTo(sy.mean, 12);
+    expect(result.body.fitted.scale_[0]).toBeCloseTo(sx.scale, 12);
+    expect(result.body.fitted.scale_[1]).toBeCloseTo(sy.scale, 12);
+
+    const [output] = result.body.outputs;
+    expect(output).toMatchObject({ model_id: api.modelId, name: "scaled.csv", record_type: "csv", access_tier: "cool", tags: ["scaled", "k=v"], encrypted: false });
+    const out = await api.download(output.id);
+    expect(out.headers.get("etag")).toBe(`"${output.sha256}"`);
+    const table = parseCsv(out.body.toString());
+    expect(table[0]).toEqual(["id", "city", "x", "y"]);
+    expect(table.slice(1).map((r) => r.slice(0, 2))).toEqual(rows.slice(1).map((r) => r.slice(0, 2)));
+    expect(Number(table[1][2])).toBeCloseTo((1 - sx.mean) / sx.scale, 12);
+    expect(Number(table[4][3])).toBeCloseTo((50 - sy.mean) / sy.scale, 12);
+    expect(table[3][3]).toBe("");
+  });
+
+  it("uses every numeric column when feature_columns is empty, and the newest `limit` events", async () => {
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId));
+    const job = await api.waitForJob(sent.body.id);
+    expect(job.status).toBe("succeeded");
+    const result = await api.call("GET", `/api/ml/preprocessing/job/${job.id}/result`);
+    expect(result.body.fitted.feature_names_in_).toEqual(["x", "y"]);
+    const limited = await api.call("GET", `/api/job/${job.id}/get?limit=1`);
+    expect(limited.body.events).toHaveLength(1);
+    expect(limited.body.events[0].status).toBe("succeeded");
+    const logs = await api.call("GET", `/api/job/${job.id}/logs?limit=1`);
+    expect(logs.body.messages).toHaveLength(1);
+    expect(logs.body.truncated).toBe(true);
+    expect(logs.body.messages[0].message).toMatch(/succeeded/);
+  });
+
+  it("writes each output in its record type", async () => {
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, {
+      feature_columns: ["x"],
+      output: [{ name: "a.json", record_type: "JSON" }, { name: "b.csv" }],
+    }));
+    const job = await api.waitForJob(sent.body.id);
+    expect(job.status).toBe("succeeded");
+    const { outputs } = (await api.call("GET", `/api/job/${job.id}/result`)).body;
+    expect(outputs.map((o: { record_type: string; content_type: string }) => [o.record_type, o.content_type])).toEqual([
+      ["json", "application/json"],
+      ["csv", "text/csv"],
+    ]);
+    const json = JSON.parse((await api.download(outputs[0].id)).body.toString()) as Array<Record<string, unknown>>;
+    expect(json).toHaveLength(4);
+    // x was a feature (a number now); y was not, so it passes through as read (text).
+    expect(json[0]).toMatchObject({ id: "r1", city: "Leeds", y: "10" });
+    expect(typeof json[0].x).toBe("number");
+  });
+});
+
+describe("generic job send", () => {
+  const envelope = (jobId: string, payload: Record<string, unknown>) => ({ job_id: jobId, model_id: api.modelId, job_type: "preprocessing", payload });
+
+  it("is idempotent on job_id: the same body gives the same job, another body a 409", async () => {
+    const jobId = randomUUID();
+    const body = envelope(jobId, preprocessingBody(api.modelId, blobId, { feature_columns: ["x"] }));
+    const first = await api.call("POST", "/api/job/send", body);
+    expect(first.status).toBe(200);
+    expect(first.body.id).toBe(jobId);
+    const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+    const again = await api.call("POST", "/api/job/send", { ...reversed(body), payload: reversed(body.payload) });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(jobId);
+    expect(again.body.created_at).toBe(first.body.created_at);
+    const other = await api.call("POST", "/api/job/send", envelope(jobId, preprocessingBody(api.modelId, blobId, { feature_columns: ["y"] })));
+    expect(expectProblem(other, 409).detail).toContain(jobId);
+    expect((await api.waitForJob(jobId)).status).toBe("succeeded");
+    expect((await api.call("GET", `/api/ml/preprocessing/job/${jobId}/result`)).body.feature_columns).toEqual(["x"]);
+  });
+
+  it("rejects an unknown job_type, listing the known ones", async () => {
+    const r = await api.call("POST", "/api/job/send", { ...envelope(randomUUID(), preprocessingBody(api.modelId, blobId)), job_type: "training" });
+    expect(expectProblem(r, 400).errors.job_type[0]).toContain("preprocessing");
+  });
+
+  it("validates the payload with field paths under payload", async () => {
+    const r = await api.call("POST", "/api/job/send", envelope(randomUUID(), preprocessingBody(api.modelId, blobId, { preprocessing_type: "Scaler" })));
+    expect(expectProblem(r, 400).errors).toHaveProperty(["payload.preprocessing_type"]);
+  });
+});
+
+describe("submit-time validation", () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ["unknown preprocessing_type", { preprocessing_type: "Whitener" }, "preprocessing_type"],
+    ["bad param value", { preprocessing_params: { with_mean: "yes" } }, "preprocessing_params.with_mean"],
+    ["unknown param", { preprocessing_params: { bogus: 1 } }, "preprocessing_params.bogus"],
+    ["params of another type", { preprocessing_type: "MinMaxScaler", preprocessing_params: { feature_range: [1, 0] } }, "preprocessing_params.feature_range"],
+    ["timeout 0", { request_timeout_seconds: 0 }, "request_timeout_seconds"],
+    ["timeout too long", { request_timeout_seconds: 86_401 }, "request_timeout_seconds"],
+    ["timeout not integer", { request_timeout_seconds: 1.5 }, "request_timeout_seconds"],
+    ["no output", { output: [] }, "output"],
+    ["output without name", { output: [{}] }, "output[0].name"],
+    ["output record type", { output: [{ name: "o", record_type: "xml" }] }, "output[0].record_type"],
+    ["output access tier", { output: [{ name: "o", access_tier: "frozen" }] }, "output[0].access_tier"],
+    ["feature_columns not an array", { feature_columns: "x" }, "feature_columns"],
+    ["input blob id not a uuid", { input_blob_id: "blob-1" }, "input_blob_id"],
+    ["unknown field", { colour: "red" }, "colour"],
+    ["malformed input key", { input_encryption_key: "c2hvcnQ=" }, "input_encryption_key"],
+    ["malformed output key", { output: [{ name: "o", encryption_key: "not-a-key" }] }, "output[0].encryption_key"],
+  ];
+
+  it.each(cases)("%s is a 400 with errors", async (_name, over, field) => {
+    const r = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, over));
+    const problem = expectProblem(r, 400);
+    expect(problem.errors).toHaveProperty([field]);
+    expect(JSON.stringify(problem)).not.toContain("c2hvcnQ=");
+    expect(JSON.stringify(problem)).not.toContain("not-a-key");
+  });
+
+  it("reports all missing fields of an empty body", async () => {
+    const problem = expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", {}), 400);
+    expect(Object.keys(problem.errors).sort()).toEqual(["input_blob_id", "model_id", "output", "preprocessing_type"]);
+  });
+
+  it("rejects a body that is not JSON", async () => {
+    expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", "{not json"), 400);
+    expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", "model_id=x", { "content-type": "application/x-www-form-urlencoded" }), 415);
+    expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send"), 400);
+  });
+
+  it("an unknown input blob is a 404", async () => {
+    const missing = randomUUID();
+    expect(expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, missing)), 404).detail).toContain(missing);
+  });
+
+  it("limit outside 1..10000 and non-UUID job ids are 400s", async () => {
+    const id = randomUUID();
+    for (const limit of ["0", "10001", "ten", "1.5"]) {
+      expect(expectProblem(await api.call("GET", `/api/job/${id}/get?limit=${limit}`), 400).errors).toHaveProperty("limit");
+      expect(expectProblem(await api.call("GET", `/api/ml/preprocessing/job/${id}/logs?limit=${limit}`), 400).errors).toHaveProperty("limit");
+    }
+    expect(expectProblem(await api.call("GET", "/api/job/123/result"), 400).errors).toHaveProperty("id");
+    expectProblem(await api.call("GET", `/api/job/${id}/result`), 404);
+  });
+});
+
+describe("run-time failures", () => {
+  async function failedJob(body: Record<string, unknown>) {
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", body);
+    expect(sent.status).toBe(200);
+    const job = await api.waitForJob(sent.body.id);
+    expect(job.status).toBe("failed");
+    const result = await api.call("GET", `/api/job/${job.id}/result`);
+    const problem = expectProblem(result, 409);
+    expect(problem).toMatchObject({ job_id: job.id, job_status: "failed", error: job.error });
+    const logs = await api.call("GET", `/api/job/${job.id}/logs`);
+    expect(logs.body.messages.some((m: { level: string }) => m.level === "error")).toBe(true);
+    return job;
+  }
+
+  it("a missing feature column fails the job, naming the column", async () => {
+    const job = await failedJob(preprocessingBody(api.modelId, blobId, { feature_columns: ["x", "z"] }));
+    expect(job.error.detail).toContain("z");
+  });
+
+  it("a non-numeric feature column fails the job, naming the column", async () => {
+    const job = await failedJob(preprocessingBody(api.modelId, blobId, { feature_columns: ["city"] }));
+    expect(job.error.detail).toContain("city");
+  });
+
+  it("an unparseable input fails the job", async () => {
+    const bad = (await api.upload("[1, 2", { Name: "bad.json", RecordType: "json", AccessTier: "hot" })).body.id;
+    const job = await failedJob(preprocessingBody(api.modelId, bad));
+    expect(job.error.title).toBeTruthy();
+  });
+});
+
+describe("encryption", () => {
+  it("decrypts the input and encrypts the output with keys it never shows", async () => {
+    const inputKey = generateEncryptionKey();
+    const outputKey = generateEncryptionKey();
+    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from(csv)))).body;
+    expect(enc.encrypted).toBe(true);
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id, {
+      input_encryption_key: inputKey,
+      feature_columns: ["x"],
+      output: [{ name: "plain.csv" }, { name: "secret.csv", encryption_key: outputKey }],
+    }));
+    expect(sent.status).toBe(200);
+    const job = await api.waitForJob(sent.body.id);
+    expect(job.status).toBe("succeeded");
+    expect(job.request.input_encryption_key).toBe("***");
+    expect(job.request.output[1].encryption_key).toBe("***");
+    expect(job.request.output[0]).not.toHaveProperty("encryption_key");
+    const result = await api.call("GET", `/api/job/${job.id}/result`);
+    const logs = await api.call("GET", `/api/job/${job.id}/logs`);
+    for (const text of [JSON.stringify(sent.body), JSON.stringify(job), JSON.stringify(result.body), JSON.stringify(logs.body)]) {
+      expect(text).not.toContain(inputKey);
+      expect(text).not.toContain(outputKey);
+    }
+    const [plain, secret] = result.body.outputs;
+    expect(plain.encrypted).toBe(false);
+    expect(secret.encrypted).toBe(true);
+    const plainBytes = (await api.download(plain.id)).body;
+    const decrypted = decryptBuffer(parseEncryptionKey(outputKey), (await api.download(secret.id)).body);
+    expect(decrypted.toString()).toBe(plainBytes.toString());
+  });
+
+  it("a wrong key fails the job clearly", async () => {
+    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id, { input_encryption_key: generateEncryptionKey() }));
+    const job = await api.waitForJob(sent.body.id);
+    expect(job.status).toBe("failed");
+    expect(job.error.title).toBe("Decryption failed");
+    expect(job.error.detail).toContain("input_encryption_key");
+  });
+
+  it("an encrypted input without a key, or a key for a plain input, fails the job", async () => {
+    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
+    const noKey = await api.waitForJob((await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id))).body.id);
+    expect(noKey.error.title).toBe("Input is encrypted");
+    const extraKey = await api.waitForJob(
+      (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, { input_encryption_key: generateEncryptionKey() }))).body.id,
+    );
+    expect(extraKey.error.title).toBe("Input is not encrypted");
+  });
+});

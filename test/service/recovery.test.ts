@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { Api, expectProblem, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
+
+const h = new Harness();
+afterAll(() => h.cleanup());
+
+async function setup(dataDir?: string) {
+  const service = await h.start(dataDir ? { dataDir } : {});
+  const app = h.app(service.dataDir);
+  const api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  return { service, app, api };
+}
+
+const running = (j: { status: string }) => j.status !== "queued";
+
+describe("restart recovery", () => {
+  it("requeues a job that was running when the service stopped, and runs it to the end", async () => {
+    const { service, api } = await setup();
+    const blob = (await api.upload(numericCsv(50_000))).body;
+    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id))).body;
+    expect((await api.waitForJob(id, running)).status).toBe("running");
+    await service.close();
+
+    const restarted = await h.start({ dataDir: service.dataDir });
+    const again = new Api(restarted.url, api.token, api.modelId);
+    const job = await again.waitForJob(id);
+    expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(job.events.some((e: { status: string; message: string | null }) => e.status === "queued" && e.message?.includes("restart"))).toBe(true);
+    const logs = (await again.call("GET", `/api/job/${id}/logs`)).body.messages;
+    expect(logs.some((m: { level: string; message: string }) => m.level === "warning" && m.message.includes("restart"))).toBe(true);
+    expect((await again.call("GET", `/api/job/${id}/result`)).body.rows).toBe(50_000);
+  });
+
+  it("gives up after 3 interrupted attempts; no job stays running", async () => {
+    const { service, api } = await setup();
+    const blob = (await api.upload(numericCsv(50_000))).body;
+    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id))).body;
+    let current = service;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const a = new Api(current.url, api.token, api.modelId);
+      const job = await a.waitForJob(id, running);
+      expect(job).toMatchObject({ status: "running", attempts: attempt });
+      await current.close();
+      current = await h.start({ dataDir: service.dataDir });
+    }
+    const job = await new Api(current.url, api.token, api.modelId).waitForJob(id);
+    expect(job).toMatchObject({ status: "failed", attempts: 3, error: { title: "Interrupted too often" } });
+  });
+
+  it("fails a requeued job whose keys were lost with the restart, asking to resubmit", async () => {
+    const { service, api } = await setup();
+    const key = generateEncryptionKey();
+    const blob = (await api.upload(encryptBuffer(parseEncryptionKey(key), numericCsv(50_000)))).body;
+    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id, { input_encryption_key: key }))).body;
+    await api.waitForJob(id, running);
+    await service.close();
+    const restarted = await h.start({ dataDir: service.dataDir });
+    const job = await new Api(restarted.url, api.token, api.modelId).waitForJob(id);
+    expect(job.status).toBe("failed");
+    expect(job.error.title).toBe("Encryption keys lost");
+    expect(job.error.detail).toMatch(/Submit the job again/);
+  });
+
+  it("removes temp files and unreferenced blob files at startup, keeps committed ones", async () => {
+    const { service, api } = await setup();
+    const blob = (await api.upload("a\n1\n")).body;
+    await service.close();
+    const blobs = join(service.dataDir, "blobs");
+    await writeFile(join(service.dataDir, "tmp", `${randomUUID()}.part`), "half an upload");
+    await writeFile(join(blobs, `${randomUUID()}.1`), "renamed but never committed");
+    await writeFile(join(blobs, `${blob.id}.2`), "an update that never committed");
+    const restarted = await h.start({ dataDir: service.dataDir });
+    expect(await readdir(join(service.dataDir, "tmp"))).toEqual([]);
+    expect(await readdir(blobs)).toEqual([`${blob.id}.1`]);
+    expect((await new Api(restarted.url, api.token, api.modelId).download(blob.id)).body.toString()).toBe("a\n1\n");
+  });
+});
+
+describe("request_timeout_seconds", () => {
+  it("stops a job that runs too long: timed_out, no outputs, temp files gone, the next job runs", async () => {
+    const { service, api } = await setup();
+    const big = (await api.upload(numericCsv(1_200_000))).body;
+    const small = (await api.upload("a\n1\n2\n")).body;
+    const slow = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, big.id, { request_timeout_seconds: 1 }))).body;
+    const next = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, small.id))).body;
+    // One worker: the second job waits in the queue, and its result is not ready.
+    const notReady = expectProblem(await api.call("GET", `/api/job/${next.id}/result`), 409);
+    expect(notReady).toMatchObject({ job_id: next.id, job_status: "queued" });
+
+    const job = await api.waitForJob(slow.id);
+    expect(job.status).toBe("timed_out");
+    expect(job.error.title).toBe("Timed out");
+    expect(job.error.detail).toContain("request_timeout_seconds (1 s)");
+    const result = expectProblem(await api.call("GET", `/api/job/${slow.id}/result`), 409);
+    expect(result).toMatchObject({ job_status: "timed_out", error: job.error });
+    expect((await api.call("GET", `/api/job/${slow.id}/logs`)).body.messages.at(-1).level).toBe("error");
+    expect((await api.waitForJob(next.id)).status).toBe("succeeded");
+    expect(await readdir(join(service.dataDir, "tmp"))).toEqual([]);
+    // Terminal states never change.
+    expect((await api.call("GET", `/api/job/${slow.id}/get`)).body.status).toBe("timed_out");
+    const health = await api.call("GET", "/api/shared/health");
+    expect(health.body.checks.workers).toMatchObject({ status: "pass", alive: 1 });
+  });
+});
