@@ -48,19 +48,20 @@ export function tableLines(output: TableOutput, width: number): string[] {
 }
 
 export function helpLines(entries: readonly HelpEntry[], keys: boolean): string[] {
-  const usageWidth = Math.min(46, Math.max(...entries.map((e) => e.usage.length)));
+  const USAGE_WIDTH = 34;
   const lines: string[] = [];
   for (const entry of entries) {
     const aliases = entry.aliases.length > 0 ? ` (also ${entry.aliases.map((a) => `/${a}`).join(", ")})` : "";
-    const head = entry.usage.padEnd(usageWidth);
-    const text = `${head}  ${entry.description}${aliases}`;
-    lines.push(text);
+    // A long usage gets a line of its own, so the descriptions stay in one column.
+    if (entry.usage.length > USAGE_WIDTH) lines.push(entry.usage, `${" ".repeat(USAGE_WIDTH)}  ${entry.description}${aliases}`);
+    else lines.push(`${entry.usage.padEnd(USAGE_WIDTH)}  ${entry.description}${aliases}`);
     for (const detail of entry.details ?? []) lines.push(`    ${detail}`);
   }
   if (keys) {
     lines.push("", "Keys");
     for (const [key, what] of KEY_HELP) lines.push(`${key.padEnd(12)}  ${what}`);
     lines.push("", "Anything else is JavaScript: `await session.health()`, `customers.head(3)`.");
+    lines.push("/help <command> shows a command's details (/help preprocess lists every parameter).");
   }
   return lines;
 }

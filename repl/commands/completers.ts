@@ -1,0 +1,26 @@
+/** Completion pieces shared by several commands. */
+import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+import { completePath } from "../input/path-completion.js";
+import type { CompletionContext } from "./types.js";
+
+export const DATA_EXTENSIONS = [".csv", ".json", ".arrow"] as const;
+
+export function framesAndBlobs(ctx: CompletionContext): string[] {
+  return [...ctx.frameNames(), ...ctx.blobRefs()];
+}
+
+export function transforms(): string[] {
+  return [...PREPROCESSING_TYPES];
+}
+
+export function dataFiles(ctx: CompletionContext, partial: string): string[] {
+  return completePath(partial, ctx.cwd, DATA_EXTENSIONS);
+}
+
+/** `a,b,c` completion: the part after the last comma gets the column names. */
+export function columnList(columns: readonly string[], partial: string): string[] {
+  const comma = partial.lastIndexOf(",");
+  const head = partial.slice(0, comma + 1);
+  const typed = new Set(head.split(",").filter(Boolean));
+  return columns.filter((c) => !typed.has(c)).map((c) => head + c);
+}

@@ -1,0 +1,31 @@
+import { formatDuration } from "../format/cells.js";
+import type { TrackedJob } from "../workspace/job-tracker.js";
+import { message, type Command } from "./types.js";
+
+export function jobDuration(job: TrackedJob, now = Date.now()): string {
+  return formatDuration((job.finishedAt ?? now) - job.startedAt);
+}
+
+export const jobsCommand: Command = {
+  name: "jobs",
+  description: "List the jobs started in this session, with status, phase and time.",
+  usage: "/jobs",
+  action(ctx) {
+    const jobs = ctx.workspace.jobs.jobs;
+    if (jobs.length === 0) return message("No jobs yet: /preprocess <frame> <Type> starts one.", "muted");
+    return {
+      type: "table",
+      columns: ["job", "what", "status", "phase", "progress", "time", "id"],
+      rows: jobs.map((j) => [
+        j.ref,
+        j.label,
+        j.status,
+        j.phase ?? "",
+        `${Math.round(j.progress * 100)}%`,
+        jobDuration(j),
+        j.id,
+      ]),
+      numeric: [false, false, false, false, true, true, false],
+    };
+  },
+};

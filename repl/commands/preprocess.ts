@@ -1,0 +1,108 @@
+import { isPreprocessingType } from "../../src/contract/transform-types.js";
+import type { RecordType } from "../../src/contract/blob.js";
+import { ReplError } from "../errors.js";
+import { columnList, framesAndBlobs, transforms } from "./completers.js";
+import { splitList } from "./args.js";
+import { formatParam, paramInfo, parseParams, resolveTransform } from "./transform-params.js";
+import { message, type Command, type Output } from "./types.js";
+import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+
+export const preprocessCommand: Command = {
+  name: "preprocess",
+  aliases: ["pp"],
+  description: "Run a transform on a frame or blob as a job on the service.",
+  usage: "/preprocess <frame|blob> <Type> [param=value ...] [--columns a,b]",
+  details: [
+    "Types: " + PREPROCESSING_TYPES.join(", ") + ".",
+    "Parameters are scikit-learn's (snake_case), checked before sending; Tab lists them, /help preprocess too.",
+    "Pairs as feature_range=0,10; booleans as with_mean=false; null as random_state=null.",
+    "--columns: the feature columns (default every numeric column); others pass through unchanged.",
+    "--timeout <seconds> (default 3600), --format csv|json|arrow for the upload, --encrypt, --wait.",
+    "The job runs in the background (see the jobs panel); /fetch <job> brings the result back as a frame.",
+    ...PREPROCESSING_TYPES.map((t) => {
+      const params = paramInfo(t);
+      return `  ${t}: ${params.length > 0 ? params.map(formatParam).join(", ") : "no parameters"}`;
+    }),
+  ],
+  flags: { columns: "value", timeout: "value", format: "value", encrypt: "boolean", wait: "boolean" },
+  complete(ctx, args, partial) {
+    if (args[args.length - 1] === "--columns") {
+      const source = args[0];
+      return source && ctx.frameNames().includes(source) ? columnList(ctx.columnNames(source), partial) : [];
+    }
+    if (args[args.length - 1] === "--format") return ["csv", "json", "arrow"];
+    if (args.length === 0) return framesAndBlobs(ctx);
+    if (args.length === 1) return transforms();
+    const type = PREPROCESSING_TYPES.find((t) => t.toLowerCase() === args[1]!.toLowerCase());
+    if (type === undefined) return [];
+    const infos = paramInfo(type);
+    const eq = partial.indexOf("=");
+    if (eq > 0) {
+      const info = infos.find((p) => p.name === partial.slice(0, eq));
+      return (info?.values ?? []).map((v) => `${info!.name}=${v}`);
+    }
+    const given = new Set(args.slice(2).map((a) => a.split("=")[0]));
+    return infos.filter((p) => !given.has(p.name)).map((p) => `${p.name}=`);
+  },
+  async action(ctx, args) {
+    const [sourceName, typeName, ...paramWords] = args.positional;
+    if (sourceName === undefined || typeName === undefined) {
+      throw new ReplError("Which frame or blob, and which transform?", `Usage: ${this.usage}`);
+    }
+    const type = isPreprocessingType(typeName) ? typeName : resolveTransform(typeName);
+    const params = parseParams(type, paramWords);
+    const ws = ctx.workspace;
+    const frameInput = ws.hasFrame(sourceName);
+    const blob = frameInput ? undefined : ws.findBlob(sourceName);
+    if (!frameInput && blob === undefined) {
+      throw new ReplError(
+        `No frame or blob "${sourceName}".`,
+        `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${ws.blobs().map((b) => b.ref).join(", ") || "none"}.`,
+      );
+    }
+    const columns = args.flags.has("columns") ? splitList(String(args.flags.get("columns"))) : undefined;
+    if (frameInput && columns) {
+      const known = ws.columnNames(sourceName);
+      const unknown = columns.filter((c) => !known.includes(c));
+      if (unknown.length > 0) throw new ReplError(`${sourceName} has no column ${unknown.join(", ")}.`, `Columns: ${known.join(", ")}.`);
+    }
+    const timeout = args.flags.has("timeout") ? Number(args.flags.get("timeout")) : undefined;
+    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 86_400)) {
+      throw new ReplError("--timeout takes whole seconds from 1 to 86400.", `Usage: ${this.usage}`);
+    }
+    const format = args.flags.get("format") as RecordType | undefined;
+    const job = await ws.session.preprocess(frameInput ? ws.frame(sourceName) : blob!.blob, {
+      type,
+      params: params as never,
+      columns,
+      timeout,
+      encrypt: args.flags.has("encrypt") ? true : undefined,
+      upload: frameInput ? { name: sourceName, recordType: format, description: "input sent from the mdps REPL" } : undefined,
+      signal: ctx.signal,
+    });
+    const tracked = ws.startJob(job, {
+      type,
+      source: frameInput ? sourceName : blob!.ref,
+      frame: frameInput ? sourceName : undefined,
+      features: columns,
+    });
+    if (frameInput && job.input) ws.addBlob(job.input, `frame ${sourceName} (input of ${tracked.ref})`);
+    const sent = message(`${tracked.ref}: ${tracked.label} sent (job ${job.id}).`, "info");
+    if (ctx.interactive && !args.flags.has("wait")) {
+      return { type: "group", items: [sent, message(`/fetch ${tracked.ref} brings the result back as a frame; /logs ${tracked.ref} follows its log.`, "muted")] };
+    }
+    ctx.emit(sent);
+    const done = await ws.jobs.waitFor(tracked.ref, ctx.signal);
+    return jobOutcome(done.status, done.error);
+  },
+};
+
+function jobOutcome(status: string, error: { title: string; detail: string } | undefined): Output {
+  if (status === "succeeded") return { type: "none" };
+  return {
+    type: "error",
+    title: `Job ${status === "timed_out" ? "timed out" : status}: ${error?.title ?? status}`,
+    detail: error?.detail,
+    hint: "/logs <job> shows what happened; fix the input or parameters and /preprocess again.",
+  };
+}

@@ -1,0 +1,37 @@
+/** Every slash command, in the order `/help` lists them. */
+import { blobsCommand } from "./blobs.js";
+import { clearCommand } from "./clear.js";
+import { describeCommand } from "./describe.js";
+import { fetchCommand } from "./fetch.js";
+import { framesCommand } from "./frames.js";
+import { healthCommand } from "./health.js";
+import { helpCommand } from "./help.js";
+import { histCommand } from "./hist.js";
+import { jobsCommand } from "./jobs.js";
+import { loadCommand } from "./load.js";
+import { logsCommand } from "./logs.js";
+import { preprocessCommand } from "./preprocess.js";
+import { quitCommand } from "./quit.js";
+import { saveCommand } from "./save.js";
+import { showCommand } from "./show.js";
+import type { Command } from "./types.js";
+import { uploadCommand } from "./upload.js";
+
+export const COMMANDS: readonly Command[] = [
+  helpCommand,
+  loadCommand,
+  framesCommand,
+  showCommand,
+  describeCommand,
+  uploadCommand,
+  blobsCommand,
+  preprocessCommand,
+  jobsCommand,
+  logsCommand,
+  fetchCommand,
+  histCommand,
+  saveCommand,
+  healthCommand,
+  clearCommand,
+  quitCommand,
+];

@@ -1,0 +1,90 @@
+/**
+ * Every failure becomes one error output: the service's title and detail when it
+ * sent them, and a hint saying what to try next. Nothing here ends the session.
+ */
+import {
+  AbortError,
+  APIError,
+  AuthenticationError,
+  ConfigError,
+  ConflictError,
+  ConnectionError,
+  JobFailedError,
+  MdpsError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  TimeoutError,
+  ValidationError,
+} from "../src/client/errors.js";
+import { types } from "node:util";
+import type { Output } from "./commands/types.js";
+
+/** A mistake in what was typed: wrong arguments, unknown frame or job. */
+export class ReplError extends Error {
+  override readonly name = "ReplError";
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+export function isAbort(error: unknown): boolean {
+  return (
+    error instanceof AbortError ||
+    (error instanceof Error && (error.name === "AbortError" || (error as { code?: unknown }).code === "ABORT_ERR"))
+  );
+}
+
+export function errorOutput(error: unknown): Extract<Output, { type: "error" }> {
+  if (error instanceof ReplError) return { type: "error", title: error.message, hint: error.hint };
+  if (isAbort(error)) return { type: "error", title: "Cancelled.", hint: "Ctrl+C stopped the command; nothing else was changed." };
+  if (error instanceof APIError) {
+    const fields = error.errors
+      ? Object.entries(error.errors).map(([path, messages]) => `${path}: ${messages.join("; ")}`)
+      : undefined;
+    return {
+      type: "error",
+      title: `${error.status} ${error.title ?? error.name}`,
+      detail: [error.detail, error.requestId ? `(request ${error.requestId})` : undefined].filter(Boolean).join(" ") || undefined,
+      hint: apiHint(error),
+      fields,
+    };
+  }
+  if (error instanceof JobFailedError) {
+    return {
+      type: "error",
+      title: `Job ${error.status === "timed_out" ? "timed out" : "failed"}: ${error.title}`,
+      detail: error.detail,
+      hint: "Read the job's log with /logs <job>; fix the input or parameters and run /preprocess again.",
+    };
+  }
+  if (error instanceof ConnectionError) {
+    return { type: "error", title: "Cannot reach the service.", detail: error.message, hint: "Check the URL and that the service runs; /health tries again." };
+  }
+  if (error instanceof TimeoutError) {
+    return { type: "error", title: "Timed out.", detail: error.message, hint: "Try again; a slow service may need a longer timeout." };
+  }
+  if (error instanceof ConfigError) {
+    return { type: "error", title: "Incomplete configuration.", detail: error.message, hint: "Set the MDPS_* variables or pass --profile; or use the local service (--local)." };
+  }
+  if (error instanceof MdpsError) return { type: "error", title: error.message };
+  // Errors thrown by typed JavaScript come from the vm context's realm: not `instanceof Error`.
+  if (error instanceof Error || types.isNativeError(error)) {
+    const { name, message } = error as Error;
+    return { type: "error", title: `${name || "Error"}: ${message}` };
+  }
+  return { type: "error", title: `Error: ${String(error)}` };
+}
+
+function apiHint(error: APIError): string {
+  if (error instanceof ValidationError) return "Fix the fields listed; /help preprocess lists each transform's parameters.";
+  if (error instanceof AuthenticationError) return "The credentials were refused or the token expired: check MDPS_CLIENT_ID / MDPS_CLIENT_SECRET or the --profile.";
+  if (error instanceof PermissionDeniedError) return "The application lacks a scope for this call; ask an administrator to assign it.";
+  if (error instanceof NotFoundError) return "The id is unknown to this model: /blobs and /jobs list what this session made.";
+  if (error instanceof ConflictError) return "The job has no result yet or failed: /jobs shows its state, /logs <job> its log.";
+  if (error instanceof RateLimitError) return "The service is busy; wait a moment and try again.";
+  if (error.status >= 500) return "The service failed; try again, and quote the request id if it persists.";
+  return "Check the command's arguments: /help <command>.";
+}

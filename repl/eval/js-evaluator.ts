@@ -1,0 +1,87 @@
+/**
+ * Evaluates JavaScript typed at the prompt in a persistent `node:vm` context holding
+ * `session`, `dfd` and the named frames. Top-level `await` works: such code runs inside
+ * an async function, and `const x = await ...` is turned into an assignment so `x`
+ * outlives the line, as in Node's own REPL.
+ */
+import vm from "node:vm";
+
+export interface EvalResult {
+  readonly value: unknown;
+  /** Set when the line declared or assigned a top-level name. */
+  readonly assigned?: string | undefined;
+}
+
+const DECLARATION = /^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([\s\S]+?);?\s*$/;
+const AWAIT = /\bawait\b/;
+/** Synchronous code longer than this is stopped (an endless loop would freeze the prompt). */
+const SYNC_TIMEOUT_MS = 30_000;
+
+export class JsEvaluator {
+  readonly #context: vm.Context;
+
+  constructor(globals: Record<string, unknown> = {}) {
+    this.#context = vm.createContext({ console, setTimeout, clearTimeout, setInterval, clearInterval, URL, TextEncoder, TextDecoder, structuredClone, ...globals });
+  }
+
+  set(name: string, value: unknown): void {
+    this.#context[name] = value;
+  }
+
+  delete(name: string): void {
+    delete this.#context[name];
+  }
+
+  /** The context's own globals (what the user's code has defined, plus ours). */
+  entries(): [string, unknown][] {
+    return Object.entries(this.#context);
+  }
+
+  async evaluate(code: string, signal?: AbortSignal): Promise<EvalResult> {
+    const declaration = DECLARATION.exec(code);
+    if (declaration) {
+      const [, name, expression] = declaration;
+      const { value } = await this.evaluate(expression!, signal);
+      this.#context[name!] = value;
+      return { value, assigned: name };
+    }
+    const script = AWAIT.test(code) ? asyncScript(code) : new vm.Script(code, { filename: "repl" });
+    const value: unknown = script.runInContext(this.#context, { timeout: SYNC_TIMEOUT_MS, displayErrors: false });
+    return { value: await settle(value, signal) };
+  }
+}
+
+function asyncScript(code: string): vm.Script {
+  try {
+    // An expression first, so `await f()` shows f's value.
+    return new vm.Script(`(async () => (\n${code}\n))()`, { filename: "repl" });
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return new vm.Script(`(async () => {\n${code}\n})()`, { filename: "repl" });
+  }
+}
+
+/** Awaits promises (also the context's own Promise class) until the signal fires. */
+async function settle(value: unknown, signal: AbortSignal | undefined): Promise<unknown> {
+  if (!isThenable(value)) return value;
+  if (signal === undefined) return await value;
+  signal.throwIfAborted();
+  return await new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    value.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}

@@ -1,0 +1,241 @@
+/**
+ * Everything a REPL session holds besides the screen: the Session, the named frames
+ * (also JavaScript variables), the blobs uploaded and the jobs started here. Commands
+ * work on this object; components never touch it.
+ */
+import { inspect } from "node:util";
+import * as dfd from "danfojs-node";
+import type { DataFrame, Series } from "danfojs-node";
+import type { Blob } from "../../src/session/blob.js";
+import type { Job } from "../../src/session/job.js";
+import type { Session } from "../../src/session/session.js";
+import { isDataFrame } from "../../src/session/table-io.js";
+import { tableFromDataFrame } from "../../src/formats/danfo.js";
+import type { Column, Table } from "../../src/formats/table.js";
+import type { CompletionContext, Output } from "../commands/types.js";
+import { ReplError } from "../errors.js";
+import { JsEvaluator } from "../eval/js-evaluator.js";
+import { previewTable } from "../format/frame-preview.js";
+import { checkFrameName, RESERVED_NAMES } from "./frame-names.js";
+import { JobTracker, type TrackedJob } from "./job-tracker.js";
+
+export interface FrameInfo {
+  /** Where it came from, for `/frames`: `sample data`, `customers.csv`, `j1 StandardScaler on customers`. */
+  readonly origin: string;
+  /** The frame a job's result was computed from, for before/after histograms. */
+  readonly parent?: string | undefined;
+  readonly job?: string | undefined;
+  /** The columns the job transformed. */
+  readonly features?: readonly string[] | undefined;
+}
+
+export interface TrackedBlob {
+  /** Short name to type: `b1`, `b2`, ... */
+  readonly ref: string;
+  readonly blob: Blob;
+  /** What it was made from. */
+  readonly source: string;
+}
+
+/** What a job of this session ran on, for `/fetch` names and before/after histograms. */
+export interface JobSource {
+  readonly type: string;
+  /** The frame name or blob ref typed. */
+  readonly source: string;
+  /** Set when the input was a frame. */
+  readonly frame?: string | undefined;
+  /** The feature columns asked for (undefined: every numeric column). */
+  readonly features?: readonly string[] | undefined;
+}
+
+export interface WorkspaceOptions {
+  readonly cwd?: string | undefined;
+}
+
+export class Workspace {
+  readonly session: Session;
+  readonly jobs = new JobTracker<Job>();
+  readonly cwd: string;
+  readonly #frames = new Map<string, { df: DataFrame; info: FrameInfo }>();
+  readonly #blobs: TrackedBlob[] = [];
+  readonly #jobSources = new Map<string, JobSource>();
+  readonly #evaluator: JsEvaluator;
+
+  constructor(session: Session, options: WorkspaceOptions = {}) {
+    this.session = session;
+    this.cwd = options.cwd ?? process.cwd();
+    this.#evaluator = new JsEvaluator({ session, dfd });
+  }
+
+  /** One line saying what this session talks to. */
+  describeTarget(): string {
+    const where = this.session.isLocal ? `local service at ${this.session.baseUrl}` : `service at ${this.session.baseUrl}`;
+    const data = this.session.dataDir ? `, data in ${this.session.dataDir}` : "";
+    return `${where} (model ${this.session.modelId}${this.session.region ? `, region ${this.session.region}` : ""}${data})`;
+  }
+
+  frameNames(): string[] {
+    return [...this.#frames.keys()];
+  }
+
+  hasFrame(name: string): boolean {
+    return this.#frames.has(name);
+  }
+
+  frame(name: string): DataFrame {
+    return this.#entry(name).df;
+  }
+
+  frameInfo(name: string): FrameInfo {
+    return this.#entry(name).info;
+  }
+
+  setFrame(name: string, df: DataFrame, info: FrameInfo): void {
+    checkFrameName(name);
+    this.#frames.set(name, { df, info });
+    this.#evaluator.set(name, df);
+  }
+
+  /** The frame as a columnar table (for describe, histograms, saving). */
+  table(name: string): Table {
+    return tableFromDataFrame(this.frame(name));
+  }
+
+  columnNames(name: string): string[] {
+    const entry = this.#frames.get(name);
+    return entry ? (entry.df.columns as string[]) : [];
+  }
+
+  addBlob(blob: Blob, source: string): TrackedBlob {
+    const tracked = { ref: `b${this.#blobs.length + 1}`, blob, source };
+    this.#blobs.push(tracked);
+    return tracked;
+  }
+
+  blobs(): readonly TrackedBlob[] {
+    return this.#blobs;
+  }
+
+  /** By ref (`b1`), id, id prefix (4+ characters) or blob name. */
+  findBlob(text: string): TrackedBlob | undefined {
+    const key = text.trim();
+    const exact = this.#blobs.find((b) => b.ref === key || b.blob.id === key || b.blob.name === key);
+    if (exact || key.length < 4) return exact;
+    const matches = this.#blobs.filter((b) => b.blob.id.startsWith(key.toLowerCase()));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** Tracks a job just sent: the jobs panel shows it until it finishes. */
+  startJob(job: Job, source: JobSource): TrackedJob {
+    const tracked = this.jobs.track(job, `${source.type} on ${source.source}`, job.record);
+    this.#jobSources.set(tracked.ref, source);
+    return tracked;
+  }
+
+  jobSource(ref: string): JobSource | undefined {
+    return this.#jobSources.get(ref);
+  }
+
+  /** A job of this session by ref, id or id prefix; throws a hint listing them otherwise. */
+  findJob(text: string): { job: TrackedJob; handle: Job } {
+    const job = this.jobs.find(text);
+    const handle = job && this.jobs.handle(job.ref);
+    if (job === undefined || handle === undefined) {
+      const refs = this.jobs.jobs.map((j) => j.ref);
+      throw new ReplError(
+        `No job "${text}" in this session.`,
+        refs.length > 0 ? `Jobs: ${refs.join(", ")} (or a job id). /jobs lists them.` : "Start one with /preprocess.",
+      );
+    }
+    return { job, handle };
+  }
+
+  completion(commandNames: () => readonly string[]): CompletionContext {
+    return {
+      commandNames,
+      frameNames: () => this.frameNames(),
+      jobRefs: () => this.jobs.jobs.map((j) => j.ref),
+      blobRefs: () => this.#blobs.map((b) => b.ref),
+      columnNames: (frame) => this.columnNames(frame),
+      cwd: this.cwd,
+    };
+  }
+
+  /** Names JavaScript can use: frames, session, dfd and the user's own variables. */
+  jsNames(): string[] {
+    return this.#evaluator.entries().map(([name]) => name);
+  }
+
+  /** Runs JavaScript; DataFrames it leaves in variables become named frames. */
+  async evaluate(code: string, signal: AbortSignal, width: number): Promise<Output> {
+    try {
+      const { value, assigned } = await this.#evaluator.evaluate(code, signal);
+      if (assigned !== undefined && !(isFrame(value))) return { type: "value", text: `${assigned} = ${show(value, width)}` };
+      return valueOutput(value, width, assigned);
+    } finally {
+      this.#syncFrames();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.jobs.close();
+    await this.session.close();
+  }
+
+  #entry(name: string): { df: DataFrame; info: FrameInfo } {
+    const entry = this.#frames.get(name);
+    if (entry === undefined) {
+      const names = this.frameNames();
+      throw new ReplError(
+        `No frame "${name}".`,
+        names.length > 0 ? `Frames: ${names.join(", ")}. /load reads a file into a new one.` : "/load reads a file into a frame.",
+      );
+    }
+    return entry;
+  }
+
+  /** Variables holding DataFrames are frames; a frame whose variable was overwritten is gone. */
+  #syncFrames(): void {
+    const globals = new Map(this.#evaluator.entries());
+    for (const [name, value] of globals) {
+      if (!(isFrame(value)) || RESERVED_NAMES.has(name)) continue;
+      if (this.#frames.get(name)?.df !== value) this.#frames.set(name, { df: value, info: { origin: "JavaScript" } });
+    }
+    for (const name of this.#frames.keys()) {
+      if (!(isFrame(globals.get(name)))) this.#frames.delete(name);
+    }
+  }
+}
+
+/**
+ * danfo's own methods (head, add, ...) build frames of its base class, not of
+ * danfojs-node's subclass, so `instanceof` misses them: recognise them by shape.
+ */
+export function isFrame(value: unknown): value is DataFrame {
+  return isDataFrame(value) && (value as { $isSeries?: unknown }).$isSeries !== true;
+}
+
+export function isSeries(value: unknown): value is Series {
+  return isDataFrame(value) && (value as { $isSeries?: unknown }).$isSeries === true;
+}
+
+export function valueOutput(value: unknown, width: number, name?: string): Output {
+  if (isFrame(value)) return previewTable(tableFromDataFrame(value), 10, name);
+  if (isSeries(value)) return previewTable(seriesTable(value), 10, name);
+  if (value === undefined) return { type: "none" };
+  return { type: "value", text: show(value, width) };
+}
+
+function show(value: unknown, width: number): string {
+  return inspect(value, { depth: 3, breakLength: Math.max(40, width), maxArrayLength: 20, maxStringLength: 2000 });
+}
+
+function seriesTable(series: Series): Table {
+  const values = series.values as unknown[];
+  const name = String((series as unknown as { columns?: string[] }).columns?.[0] ?? "value");
+  const numeric = values.every((v) => typeof v === "number" || v === null || v === undefined);
+  const column: Column = numeric
+    ? { name, kind: "number", values: Float64Array.from(values, (v) => (typeof v === "number" ? v : NaN)) }
+    : { name, kind: "string", values: values.map((v) => (v === null || v === undefined ? null : String(v))) };
+  return { rowCount: values.length, columns: [column] };
+}
