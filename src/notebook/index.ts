@@ -31,3 +31,7 @@ export { histogram } from "./histogram.js";
 export type { Bin, ColumnSource, Histogram } from "./histogram.js";
 export { SvgChart } from "./svg-chart.js";
 export type { VegaLiteSpec } from "./vega-svg.js";
+export { JobProgress, jobProgress, watch } from "./job-progress.js";
+export type { LogFetcher, ProgressOptions, WatchableJob, WatchOptions, WatchWaitOptions } from "./job-progress.js";
+export { plotComparison } from "./job-plot.js";
+export type { ComparableJob, PlotComparisonOptions } from "./job-plot.js";

@@ -4,6 +4,7 @@
  * never reach the output: request keys are dropped even though the service already
  * shows them as "***".
  */
+import { homedir } from "node:os";
 import type { BlobRecord, JobRecord, JobResult } from "../contract/index.js";
 import { fittedHtml } from "./render-fitted.js";
 import {
@@ -30,6 +31,12 @@ export interface SessionInfo {
   readonly scopes?: readonly string[] | null;
 }
 
+/** `/home/ana/.mdps/local` → `~/.mdps/local`: shorter, and no user name in a shared notebook. */
+function tildePath(path: string): string {
+  const home = homedir();
+  return home && home !== "/" && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
 function box(title: string, body: string): string {
   return `<div style="${BOX_STYLE}"><div style="margin-bottom:2px"><b>${title}</b></div>${body}</div>`;
 }
@@ -39,7 +46,7 @@ export function sessionHtml(info: SessionInfo): string {
   if (info.region) rows.push(["region", escapeHtml(info.region)]);
   if (info.modelId) rows.push(["model", idHtml(info.modelId)]);
   if (info.clientId) rows.push(["client", `<code>${escapeHtml(info.clientId)}</code>`]);
-  if (info.local) rows.push(["mode", `embedded reference service${info.dataDir ? ` · data in <code>${escapeHtml(info.dataDir)}</code>` : ""}`]);
+  if (info.local) rows.push(["mode", `embedded reference service${info.dataDir ? ` · data in <code>${escapeHtml(tildePath(info.dataDir))}</code>` : ""}`]);
   if (info.scopes && info.scopes.length > 0) rows.push(["scopes", `<span style="${MUTED_STYLE}">${escapeHtml(info.scopes.join(" "))}</span>`]);
   return box("mdps Session", definitionTable(rows));
 }

@@ -16,6 +16,8 @@ import {
   jobText,
   resultHtml,
   resultText,
+  sessionHtml,
+  type SessionInfo,
 } from "./render-records.js";
 import { dataFrameHtml, isDataFrameLike, isTable, tableHtml, tableText, type TableHtmlOptions } from "./render-table.js";
 import { SvgChart } from "./svg-chart.js";
@@ -40,6 +42,31 @@ function isFittedState(value: unknown): value is FittedStateJson {
   return isObject(value) && typeof value.type === "string" && Array.isArray(value.feature_names_in_);
 }
 
+/** A blob record, or a handle holding one in `.record` (the Session's Blob). */
+function blobRecordOf(value: unknown): BlobRecord | undefined {
+  if (isBlobRecord(value)) return value;
+  return isObject(value) && isBlobRecord(value.record) ? value.record : undefined;
+}
+
+function blobList(value: unknown): BlobRecord[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const records = value.map(blobRecordOf);
+  return records.every((r): r is BlobRecord => r !== undefined) ? records : undefined;
+}
+
+/** A Session-like handle: read field by field so nothing else (a client, a secret) is touched. */
+function sessionInfoOf(value: unknown): SessionInfo | undefined {
+  if (!isObject(value) || typeof value.baseUrl !== "string" || typeof value.modelId !== "string") return undefined;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    baseUrl: value.baseUrl,
+    modelId: value.modelId,
+    region: text(value.region) ?? null,
+    local: value.isLocal === true,
+    dataDir: text(value.dataDir) ?? null,
+  };
+}
+
 function hasToHtml(value: unknown): value is { toHTML(): string } {
   return isObject(value) && typeof value.toHTML === "function";
 }
@@ -50,10 +77,15 @@ export function richOutput(value: unknown, options: TableHtmlOptions = {}): Rich
   if (hasToHtml(value)) return { html: value.toHTML() };
   if (isDataFrameLike(value)) return { html: dataFrameHtml(value, options) };
   if (isTable(value)) return { html: tableHtml(value, options) };
-  if (Array.isArray(value) && value.length > 0 && value.every(isBlobRecord)) return { html: blobListHtml(value) };
+  const blobs = blobList(value);
+  if (blobs) return { html: blobListHtml(blobs) };
   if (isJobResult(value)) return { html: resultHtml(value) };
-  if (isBlobRecord(value)) return { html: blobHtml(value) };
-  if (isJobRecord(value)) return { html: jobHtml(value) };
+  const blob = blobRecordOf(value);
+  if (blob) return { html: blobHtml(blob) };
+  const job = isJobRecord(value) ? value : isObject(value) && isJobRecord(value.record) ? value.record : undefined;
+  if (job) return { html: jobHtml(job) };
+  const session = sessionInfoOf(value);
+  if (session) return { html: sessionHtml(session) };
   if (isFittedState(value)) return { html: fittedHtml(value) };
   return undefined;
 }
@@ -71,7 +103,8 @@ export function toText(value: unknown, options: TableHtmlOptions = {}): string {
     return `SvgChart(${width}×${height}): open it in a notebook, or chart.save("chart.svg")`;
   }
   if (isDataFrameLike(value) || isTable(value)) return tableText(value, options);
-  if (Array.isArray(value) && value.length > 0 && value.every(isBlobRecord)) return value.map(blobText).join("\n");
+  const blobs = blobList(value);
+  if (blobs) return blobs.length > 0 ? blobs.map(blobText).join("\n") : "no blobs";
   if (isJobResult(value)) return resultText(value);
   if (isBlobRecord(value)) return blobText(value);
   if (isJobRecord(value)) return jobText(value);

@@ -1,0 +1,141 @@
+/**
+ * Connects a job poller to a LiveStatus: each status change renders at once, the
+ * latest log lines are fetched beside it (one request in flight at most, never
+ * delaying the poll), and the end of waiting — success, failure, abort or timeout —
+ * leaves a final state in the output.
+ *
+ * Job.wait uses `jobProgress` directly; `watch(job)` wraps any job handle that has
+ * `wait({ onUpdate, signal })` (and optionally `logs({ limit })`).
+ */
+import { LiveStatus, type JobSnapshot, type LiveStatusOptions, type LogLine, type ProgressMode } from "./live-status.js";
+
+const TERMINAL = new Set(["succeeded", "failed", "timed_out"]);
+
+export type LogFetcher = (limit: number) => Promise<readonly LogLine[]>;
+
+export class JobProgress {
+  readonly live: LiveStatus;
+  readonly #fetchLogs: LogFetcher | undefined;
+  #inFlight: Promise<void> | undefined;
+  #again = false;
+  #latest: JobSnapshot | undefined;
+
+  constructor(live: LiveStatus, fetchLogs?: LogFetcher) {
+    this.live = live;
+    this.#fetchLogs = live.logLines > 0 ? fetchLogs : undefined;
+  }
+
+  /** Pass as (or call from) the poller's `onUpdate`. */
+  readonly onUpdate = (snapshot: JobSnapshot): void => {
+    this.#latest = snapshot;
+    this.live.update(snapshot);
+    this.#refreshLogs();
+  };
+
+  /** Final render with the terminal record and its last log lines. */
+  async finish(snapshot?: JobSnapshot): Promise<void> {
+    if (snapshot) this.#latest = snapshot;
+    await this.#inFlight;
+    const logs = await this.#logsOrUndefined();
+    this.live.finish(this.#latest, logs);
+  }
+
+  /**
+   * Waiting ended without a terminal status (abort, timeout, network): the output
+   * says so and that the job goes on.
+   */
+  stopped(reason: string): void {
+    const last = this.#latest ?? { status: "unknown" };
+    this.live.finish({ ...last, error: { title: "stopped waiting", detail: `${reason} The job goes on; wait again to follow it.` } });
+  }
+
+  #refreshLogs(): void {
+    if (!this.#fetchLogs) return;
+    if (this.#inFlight) {
+      this.#again = true;
+      return;
+    }
+    this.#inFlight = (async () => {
+      do {
+        this.#again = false;
+        const logs = await this.#logsOrUndefined();
+        if (logs && this.#latest) this.live.update(this.#latest, logs);
+      } while (this.#again);
+    })().finally(() => {
+      this.#inFlight = undefined;
+    });
+  }
+
+  async #logsOrUndefined(): Promise<readonly LogLine[] | undefined> {
+    if (!this.#fetchLogs) return undefined;
+    try {
+      return await this.#fetchLogs(this.live.logLines);
+    } catch {
+      return undefined; // Logs are a nicety: a failed read never fails the wait.
+    }
+  }
+}
+
+export interface ProgressOptions extends Omit<LiveStatusOptions, "mode"> {
+  /** `auto` (default): live in a tslab notebook, nothing elsewhere. Or a LiveStatus of your own. */
+  progress?: ProgressMode | LiveStatus | false;
+}
+
+/** The progress reporter for one wait, or undefined when nothing would be shown. */
+export function jobProgress(options: ProgressOptions = {}, fetchLogs?: LogFetcher): JobProgress | undefined {
+  const { progress, ...liveOptions } = options;
+  if (progress === false || progress === "none") return undefined;
+  const live = progress instanceof LiveStatus ? progress : new LiveStatus({ ...liveOptions, mode: progress ?? "auto" });
+  return live.mode === "none" ? undefined : new JobProgress(live, fetchLogs);
+}
+
+/** What `watch` passes to `job.wait`. */
+export interface WatchWaitOptions {
+  onUpdate: (record: JobSnapshot) => void;
+  signal?: AbortSignal;
+  timeout?: number;
+  /** Tells a wait that shows progress itself not to show it a second time. */
+  progress: false;
+}
+
+/** The part of a job handle `watch` needs; the Session's Job is one. */
+export interface WatchableJob<R extends JobSnapshot = JobSnapshot> {
+  wait(options: WatchWaitOptions): Promise<R>;
+  logs?(options: { limit?: number }): Promise<readonly LogLine[]>;
+  readonly record?: JobSnapshot | undefined;
+}
+
+export interface WatchOptions extends ProgressOptions {
+  signal?: AbortSignal;
+  /** Stop waiting after this many seconds (the job goes on). */
+  timeout?: number;
+}
+
+/**
+ * Waits for a job while showing its live status; resolves with the final record,
+ * rethrows what `job.wait` throws (a failed job, an abort) after showing it.
+ *
+ * @example
+ * await watch(job, { signal: AbortSignal.timeout(60_000) });
+ */
+export async function watch<R extends JobSnapshot>(job: WatchableJob<R>, options: WatchOptions = {}): Promise<R> {
+  const { signal, timeout, ...progressOptions } = options;
+  const logs = job.logs ? (limit: number) => job.logs!({ limit }) : undefined;
+  const progress = jobProgress(progressOptions, logs);
+  const waitOptions: WatchWaitOptions = {
+    onUpdate: (record) => progress?.onUpdate(record),
+    progress: false,
+    ...(signal ? { signal } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
+  };
+  try {
+    const record = await job.wait(waitOptions);
+    await progress?.finish(record);
+    return record;
+  } catch (error) {
+    const record = (error as { record?: JobSnapshot }).record ?? job.record;
+    if (record && TERMINAL.has(record.status)) await progress?.finish(record);
+    else progress?.stopped(error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}

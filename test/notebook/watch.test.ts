@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as dfd from "danfojs-node";
+import { Session } from "../../src/session/session.js";
+import { LiveStatus } from "../../src/notebook/live-status.js";
+import { watch } from "../../src/notebook/job-progress.js";
+import { plotComparison } from "../../src/notebook/job-plot.js";
+import { toHTML } from "../../src/notebook/show.js";
+import { readFile } from "node:fs/promises";
+import type { NotebookDisplay } from "../../src/notebook/kernel-display.js";
+
+class RecordingDisplay implements NotebookDisplay {
+  writes: string[] = [];
+  html(html: string) { this.writes.push(html); }
+  text(text: string) { this.writes.push(text); }
+  get current() { return this.writes.at(-1) ?? ""; }
+}
+
+let dir = "";
+let session: Session;
+const n = 500;
+const frame = () =>
+  new dfd.DataFrame({
+    age: Array.from({ length: n }, (_, i) => 18 + (i % 60)),
+    income: Array.from({ length: n }, (_, i) => 20_000 + ((i * 7919) % 1000) * 75.5),
+    city: Array.from({ length: n }, (_, i) => ["Oslo", "Lima", "Pune"][i % 3]!),
+  });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mdps-watch-"));
+  session = await Session.local({ dataDir: dir });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("watch a job of the real local service", () => {
+  it("shows the live status in place and ends on succeeded with the latest logs", async () => {
+    const job = await session.preprocess(frame(), { type: "StandardScaler", columns: ["age", "income"] });
+    const display = new RecordingDisplay();
+    const record = await watch(job, { display, logLines: 3 });
+    expect(record.status).toBe("succeeded");
+    expect(display.writes.length).toBeGreaterThan(0);
+    expect(display.current).toContain("StandardScaler · job " + job.id.slice(0, 8));
+    expect(display.current).toContain("succeeded");
+    expect(display.current).toContain("100%");
+    expect(display.current).toMatch(/ran [\d.]+ (ms|s) · waited/);
+    expect(display.current).toContain("<pre"); // log lines from the service
+  });
+
+  it("shows a failed job's error, then rethrows it", async () => {
+    const negative = new dfd.DataFrame({ x: [-1, 2, 3, 4] });
+    const job = await session.preprocess(negative, { type: "PowerTransformer", params: { method: "box-cox" } });
+    const display = new RecordingDisplay();
+    await expect(watch(job, { display })).rejects.toThrow();
+    expect(display.current).toContain("failed");
+    expect(display.current).toMatch(/positive/i);
+  });
+
+  it("says it stopped waiting when aborted, and the job goes on", async () => {
+    const job = await session.preprocess(frame(), { type: "QuantileTransformer", params: { n_quantiles: 100 } });
+    const display = new RecordingDisplay();
+    const controller = new AbortController();
+    controller.abort(new Error("kernel interrupted"));
+    await expect(watch(job, { display, signal: controller.signal })).rejects.toThrow(/abort/i);
+    expect(display.current).toContain("stopped waiting");
+    expect(display.current).toContain("The job goes on");
+    const later = await watch(job, { progress: new LiveStatus({ display }) });
+    expect(later.status).toBe("succeeded");
+  });
+
+  it("plots the job's input against its output", async () => {
+    const job = await session.preprocess(frame(), { type: "MinMaxScaler", columns: ["age", "income"] });
+    await watch(job, { progress: "none" });
+    const chart = await plotComparison(job);
+    const titles = [...chart.svg.matchAll(/aria-label="Title text '([^']*)'"/g)].map((m) => m[1]);
+    expect(titles).toEqual(["age", "income", "before", "after", "MinMaxScaler"]);
+    await expect(plotComparison({ ...session.job(job.id), id: job.id, result: () => job.result(), dataframe: () => job.dataframe() }))
+      .rejects.toThrow("pass the input data");
+  });
+});
+
+describe("rich output of the Session's own handles", () => {
+  it("renders session, blob, job, blob list and result without the secret or keys", async () => {
+    const secret = (JSON.parse(await readFile(join(dir, "local-session.json"), "utf8")) as { client_secret: string }).client_secret;
+    const blob = await session.upload(frame(), { name: "people", tags: ["demo"], encrypt: true });
+    const key = blob.encryptionKey!.reveal();
+    const job = await session.preprocess(blob, { type: "RobustScaler" });
+    await job.wait();
+    const pieces = [toHTML(session), toHTML(blob), toHTML(job), toHTML(session.blobs()), toHTML(await job.result())];
+    for (const html of pieces) {
+      expect(html).toBeTypeOf("string");
+      expect(html).not.toContain(secret);
+      expect(html).not.toContain(key);
+    }
+    const [s, b, j, list, result] = pieces as string[];
+    expect(s).toContain(session.baseUrl);
+    expect(s).toContain(session.modelId.slice(0, 8));
+    expect(b).toContain("people");
+    expect(b).toContain("🔒");
+    expect(j).toContain("RobustScaler");
+    expect(j).toContain("succeeded");
+    expect(list).toMatch(/\d+ blobs?/);
+    expect(result).toContain("center_");
+  });
+});
