@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-/** The `mdps` command: serve, admin and demo. */
+/** The `mdps` command: serve, admin, demo and repl. */
 import { Command } from "commander";
 import { AdminError } from "../service/index.js";
 import { packageVersion } from "../service/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerDemo } from "./demo-command.js";
+import { registerRepl } from "./repl-command.js";
 import { registerServe } from "./serve-command.js";
 
 const program = new Command("mdps")
@@ -13,6 +14,7 @@ const program = new Command("mdps")
 registerServe(program);
 registerAdmin(program);
 registerDemo(program);
+registerRepl(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,21 @@
+import type { Command } from "commander";
+
+interface ReplFlags {
+  readonly profile?: string;
+  readonly dataDir?: string;
+  readonly local?: boolean;
+}
+
+/** `mdps repl`: the Ink session (repl/). Loaded on use, so other commands do not pay for React. */
+export function registerRepl(program: Command): void {
+  program
+    .command("repl")
+    .description("interactive session: load, describe, preprocess, fetch and plot data; runs a script from piped stdin")
+    .option("--profile <name>", "connect to the service of this config-file profile (else MDPS_* variables, else local)")
+    .option("--data-dir <dir>", "data dir of the local service (default $MDPS_HOME/local or ~/.mdps/local)")
+    .option("--local", "use the local service even when MDPS_BASE_URL is set")
+    .action(async (flags: ReplFlags) => {
+      const { runRepl } = await import("../../repl/index.js");
+      process.exitCode = await runRepl({ profile: flags.profile, dataDir: flags.dataDir, local: flags.local });
+    });
+}
