@@ -1,0 +1,158 @@
+/**
+ * End to end: a 1,000,000 x 10 danfo DataFrame to a StandardScaler-ed DataFrame on
+ * Session.local() (temp data dir), broken down into encode, upload, queue, run,
+ * download, decode, with peak memory; then the one-call path a user writes; then, in
+ * the same run, the Python analyst's way (pandas read_csv, scikit-learn
+ * StandardScaler, to_csv) when /usr/bin/python3 has them, and the ratio.
+ *
+ *   npm run build && node dist/bench/e2e.js [--rows 1000000] [--cols 10] [--no-python]
+ */
+import { spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DataFrame } from "danfojs-node";
+import { Session } from "../src/index.js";
+import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
+import { readTable, writeTable } from "../src/formats/index.js";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ROWS = flag("--rows", 1_000_000);
+const COLS = flag("--cols", 10);
+const PYTHON = !args.includes("--no-python");
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Peak RSS from the kernel; peak heap sampled (the main thread yields between stages). */
+class MemoryWatch {
+  #heap = 0;
+  readonly #timer = setInterval(() => this.sample(), 20);
+  sample(): void {
+    this.#heap = Math.max(this.#heap, process.memoryUsage().heapUsed);
+  }
+  stop(): { rss: number; heap: number } {
+    clearInterval(this.#timer);
+    this.sample();
+    return { rss: process.resourceUsage().maxRSS * 1024, heap: this.#heap };
+  }
+}
+
+function makeFrame(rows: number, cols: number): DataFrame {
+  let seed = 42;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const data: Record<string, Float64Array | number[]> = {};
+  for (let c = 0; c < cols; c++) {
+    const col = new Array<number>(rows);
+    const scale = 10 ** (c % 4);
+    for (let r = 0; r < rows; r++) col[r] = (rand() - 0.5) * scale + c;
+    data[`f${c}`] = col;
+  }
+  return new DataFrame(data);
+}
+
+async function time<T>(label: string, times: Record<string, number>, fn: () => Promise<T> | T): Promise<T> {
+  const t0 = performance.now();
+  const value = await fn();
+  times[label] = performance.now() - t0;
+  return value;
+}
+
+async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const part of source) parts.push(part);
+  return Buffer.concat(parts);
+}
+
+function pythonBaseline(csvPath: string, outPath: string): Record<string, number> | undefined {
+  const probe = spawnSync("/usr/bin/python3", ["-c", "import pandas, sklearn"], { encoding: "utf8" });
+  if (probe.status !== 0) return undefined;
+  const script = `
+import json, time, pandas as pd
+from sklearn.preprocessing import StandardScaler
+t0 = time.perf_counter()
+df = pd.read_csv(${JSON.stringify(csvPath)})
+t1 = time.perf_counter()
+cols = list(df.select_dtypes("number").columns)
+df[cols] = StandardScaler().fit_transform(df[cols])
+t2 = time.perf_counter()
+df.to_csv(${JSON.stringify(outPath)}, index=False)
+t3 = time.perf_counter()
+print(json.dumps({"read_csv": (t1 - t0) * 1000, "fit_transform": (t2 - t1) * 1000, "to_csv": (t3 - t2) * 1000, "total": (t3 - t0) * 1000}))
+`;
+  const run = spawnSync("/usr/bin/python3", ["-c", script], { encoding: "utf8", maxBuffer: 1 << 20 });
+  if (run.status !== 0) throw new Error(`python baseline failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "mdps-e2e-"));
+  try {
+    console.log(`mdps end to end: ${ROWS.toLocaleString("en")} x ${COLS} float64, StandardScaler, Session.local()`);
+    const df = makeFrame(ROWS, COLS);
+    global.gc?.();
+    const baseRss = process.memoryUsage().rss;
+    const session = await Session.local({ dataDir: join(dir, "data") });
+    const times: Record<string, number> = {};
+    const watch = new MemoryWatch();
+
+    // 1. Stage by stage, with the low-level pieces the Session is made of.
+    const bytes = await time("encode", times, async () => collect(writeTable("arrow", tableFromDataFrame(df))));
+    const blob = await time("upload", times, () => session.upload(bytes, { recordType: "arrow", name: "e2e" }));
+    const job = await session.preprocess(blob, { type: "StandardScaler" });
+    const record = await time("wait", times, () => job.wait({ pollInterval: 50 }));
+    const started = Date.parse(record.started_at!);
+    times.queue = started - Date.parse(record.created_at);
+    times.run = Date.parse(record.finished_at!) - started;
+    const [output] = await job.outputs();
+    const outBytes = await time("download", times, () => output!.bytes());
+    await time("decode", times, async () => dataFrameFromTable(await readTable("arrow", outBytes, { numericColumns: [] })));
+    const staged = times.encode! + times.upload! + times.wait! + times.download! + times.decode!;
+
+    // 2. The one call a user writes.
+    const t0 = performance.now();
+    const result = await (await session.preprocess(df, { type: "StandardScaler" })).dataframe();
+    const oneCall = performance.now() - t0;
+    const memory = watch.stop();
+    if (result.shape[0] !== ROWS) throw new Error(`expected ${ROWS} rows, got ${result.shape[0]}`);
+    await session.close();
+
+    console.log("");
+    console.log("stage      time");
+    for (const stage of ["encode", "upload", "queue", "run", "download", "decode"]) {
+      console.log(`${stage.padEnd(10)} ${sec(times[stage]!)}`);
+    }
+    console.log(`(wait      ${sec(times.wait!)} = queue + run + polling)`);
+    console.log(`staged total          ${sec(staged)}   (${mb(bytes.length)} Arrow IPC each way)`);
+    console.log(`one call (preprocess(df) + dataframe())  ${sec(oneCall)}`);
+    console.log(`peak RSS ${mb(memory.rss)} (DataFrame built: ${mb(baseRss)}), peak heap used ${mb(memory.heap)}`);
+
+    if (!PYTHON) return;
+    const csvPath = join(dir, "input.csv");
+    await pipeline(Readable.from(writeTable("csv", tableFromDataFrame(df))), createWriteStream(csvPath));
+    const python = pythonBaseline(csvPath, join(dir, "output.csv"));
+    if (python === undefined) {
+      console.log("\npython baseline skipped: /usr/bin/python3 lacks pandas or scikit-learn");
+      return;
+    }
+    console.log("");
+    console.log(
+      `python (pandas read_csv ${sec(python.read_csv!)}, StandardScaler ${sec(python.fit_transform!)}, to_csv ${sec(python.to_csv!)})  ${sec(python.total!)}`,
+    );
+    console.log(`ratio mdps one call / python = ${(oneCall / python.total!).toFixed(3)}  (target <= 0.25)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

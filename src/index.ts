@@ -1,0 +1,100 @@
+/**
+ * mdps: a client and notebook-friendly Session for the Model Data Preprocessing
+ * Service. Start with `Session.local()` or `Session.connect()` (docs/session.md).
+ */
+export { Session, type ConnectOptions, type LocalOptions, type SendJobOptions, type SessionOptions } from "./session/session.js";
+export { Blob, type UploadOptions } from "./session/blob.js";
+export { Job } from "./session/job.js";
+export { Transformer } from "./session/transformer.js";
+export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
+export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
+export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
+export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
+
+export { MdpsClient, type ClientOptions } from "./client/client.js";
+export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";
+export { Secret } from "./client/secret.js";
+export type { CallOptions, TransportOptions, RetryInfo } from "./client/transport.js";
+export type { RetryPolicy } from "./client/retry-timing.js";
+export type { BlobMetadata, BlobContent } from "./client/blobs.js";
+export type { ListOptions } from "./client/jobs.js";
+export {
+  MdpsError,
+  APIError,
+  BadRequestError,
+  ValidationError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  PreconditionFailedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  RateLimitError,
+  InternalServerError,
+  OAuthError,
+  ConnectionError,
+  TimeoutError,
+  AbortError,
+  ConfigError,
+  JobFailedError,
+  UnexpectedResponseError,
+  type FieldErrors,
+} from "./client/errors.js";
+export { DecryptionError, InvalidEncryptionKeyError, generateEncryptionKey } from "./crypto/index.js";
+
+export {
+  PREPROCESSING_TYPES,
+  SCOPES,
+  RECORD_TYPES,
+  ACCESS_TIERS,
+  JOB_STATUSES,
+  TERMINAL_STATUSES,
+  isTerminal,
+  paramsSchemas,
+  type PreprocessingType,
+  type Params,
+  type ParamsInput,
+  type ParamsByType,
+  type Scope,
+  type RecordType,
+  type AccessTier,
+  type JobStatus,
+  type BlobRecord,
+  type JobRecord,
+  type JobResult,
+  type JobEvent,
+  type JobExecutionLogMessage,
+  type JobExecutionLogDetails,
+  type JobExecutionLogContainer,
+  type FittedStateJson,
+  type Health,
+  type ProblemDetails,
+  type TokenResponse,
+  type CreatePreprocessingRequest,
+  type SendJobRequest,
+} from "./contract/index.js";
+
+// Notebook rendering (tslab): rich display, live job status, plots. Added by the notebook helper (issue 5).
+export {
+  show,
+  toHTML,
+  toText,
+  watch,
+  jobProgress,
+  JobProgress,
+  LiveStatus,
+  plotComparison,
+  compareDistributions,
+  SvgChart,
+  inNotebook,
+  inspectRich,
+  setNotebookKernel,
+  type NotebookDisplay,
+  type ProgressMode,
+  type ProgressOptions,
+  type WatchOptions,
+  type CompareOptions,
+  type PlotComparisonOptions,
+  type TableHtmlOptions,
+} from "./notebook/index.js";

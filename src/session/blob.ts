@@ -1,0 +1,205 @@
+import { Readable } from "node:stream";
+import { inspect } from "node:util";
+import type { AccessTier, BlobRecord, RecordType } from "../contract/blob.js";
+import type { MdpsClient } from "../client/client.js";
+import { ConfigError } from "../client/errors.js";
+import { Secret } from "../client/secret.js";
+import type { CallOptions } from "../client/transport.js";
+import type { Table } from "../formats/table.js";
+import {
+  decodeTable,
+  decrypted,
+  encrypted,
+  loadDanfo,
+  toDataFrame,
+  uploadSource,
+  type DataFrame,
+  type DecodeOptions,
+  type FrameShape,
+  type Uploadable,
+} from "./table-io.js";
+import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
+
+/** Metadata of an upload or update; everything optional. */
+export interface UploadOptions extends CallOptions {
+  /** Default: the file's name, or `dataframe-<time>`. */
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
+  /** Default: from the path's extension, sniffed from bytes, or the session's wire format for a DataFrame. */
+  readonly recordType?: RecordType | undefined;
+  readonly accessTier?: AccessTier | undefined;
+  readonly tags?: readonly string[] | undefined;
+  /**
+   * Encrypt on this machine before upload: `true` generates a key, a string is a
+   * key (32 bytes, base64). The key stays on the Blob handle (`blob.encryptionKey`).
+   */
+  readonly encrypt?: boolean | string | Secret | undefined;
+}
+
+/** What a Blob handle needs from its Session. */
+export interface BlobContext {
+  readonly client: MdpsClient;
+  readonly wireFormat: RecordType;
+}
+
+/**
+ * A handle on one stored blob: its record, the key when it was encrypted here, and
+ * the shape of the DataFrame it came from (to restore dtypes after a job).
+ */
+export class Blob {
+  readonly #ctx: BlobContext;
+  #record: BlobRecord;
+  #key: Secret | undefined;
+  #shape: FrameShape | undefined;
+  #deleted = false;
+
+  constructor(ctx: BlobContext, record: BlobRecord, key?: Secret, shape?: FrameShape) {
+    this.#ctx = ctx;
+    this.#record = record;
+    this.#key = key;
+    this.#shape = shape;
+  }
+
+  /** Uploads and returns the handle; used by `session.upload`. */
+  static async upload(ctx: BlobContext, data: Uploadable, options: UploadOptions = {}): Promise<Blob> {
+    const source = await uploadSource(data, options.recordType, ctx.wireFormat);
+    const key = keyOf(options.encrypt);
+    const name = options.name ?? source.suggestedName ?? `dataframe-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    const record = await ctx.client.blobs.upload(
+      { name, recordType: source.recordType, accessTier: options.accessTier, description: options.description, tags: options.tags },
+      key ? encrypted(source.open, key) : source.open,
+      { signal: options.signal, timeoutMs: options.timeoutMs },
+    );
+    return new Blob(ctx, record, key, source.shape);
+  }
+
+  get id(): string {
+    return this.#record.id;
+  }
+  get name(): string {
+    return this.#record.name;
+  }
+  get recordType(): RecordType {
+    return this.#record.record_type as RecordType;
+  }
+  /** The sha256 of the stored bytes; sent as `If-Match` by `update`. */
+  get etag(): string {
+    return this.#record.sha256;
+  }
+  get record(): BlobRecord {
+    return this.#record;
+  }
+  get encrypted(): boolean {
+    return this.#record.encrypted;
+  }
+  get deleted(): boolean {
+    return this.#deleted;
+  }
+  /** The key this blob was encrypted with; `.reveal()` to save it somewhere safe. */
+  get encryptionKey(): Secret | undefined {
+    return this.#key;
+  }
+  /** Column order and dtypes of the DataFrame it was made from, if any. */
+  get shape(): FrameShape | undefined {
+    return this.#shape;
+  }
+
+  /** Attaches a key (for a blob encrypted elsewhere) and returns this handle. */
+  withKey(key: string | Secret): this {
+    this.#key = keyOf(key);
+    return this;
+  }
+
+  /** The stored content as a stream, decrypted with the handle's key. */
+  async stream(options: CallOptions & { range?: string } = {}): Promise<Readable> {
+    if (this.#record.encrypted && this.#key === undefined) {
+      throw new ConfigError(
+        `Blob ${this.id} is encrypted and this handle has no key. Call blob.withKey(key) with the key it was uploaded with.`,
+        ["encryptionKey"],
+      );
+    }
+    const res = await this.#ctx.client.blobs.download(this.id, options);
+    return decrypted(res.body, this.#record.encrypted ? this.#key : undefined);
+  }
+
+  /** The whole content in memory (decrypted). */
+  async bytes(options: CallOptions = {}): Promise<Uint8Array> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.stream(options)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /** The content as a columnar Table. */
+  async table(options: CallOptions & DecodeOptions = {}): Promise<Table> {
+    return decodeTable(this.recordType, await this.stream(options), options);
+  }
+
+  /** The content as a danfo DataFrame (dtypes of the source DataFrame restored when known). */
+  async download(options: CallOptions & DecodeOptions = {}): Promise<DataFrame> {
+    const shape = this.#shape;
+    const [table, danfo] = await Promise.all([this.table({ columns: shape?.columns, ...options }), loadDanfo()]);
+    return toDataFrame(danfo, table, { dtypes: options.dtypes ?? shape?.dtypes });
+  }
+
+  /**
+   * Replaces content and metadata, only if nobody changed the blob since this handle
+   * saw it (If-Match with its etag): else a PreconditionFailedError. An encrypted blob
+   * stays encrypted with its key unless `encrypt` says otherwise.
+   */
+  async update(data: Uploadable, options: UploadOptions & { force?: boolean } = {}): Promise<this> {
+    const source = await uploadSource(data, options.recordType ?? this.recordType, this.#ctx.wireFormat);
+    const key = options.encrypt === undefined ? this.#key : keyOf(options.encrypt);
+    const record = await this.#ctx.client.blobs.update(
+      this.id,
+      {
+        name: options.name ?? this.#record.name,
+        recordType: source.recordType,
+        accessTier: options.accessTier ?? (this.#record.access_tier as AccessTier),
+        description: options.description ?? this.#record.description ?? undefined,
+        tags: options.tags ?? this.#record.tags,
+      },
+      key ? encrypted(source.open, key) : source.open,
+      { ifMatch: options.force ? undefined : this.etag, signal: options.signal, timeoutMs: options.timeoutMs },
+    );
+    this.#record = record;
+    this.#key = key;
+    this.#shape = source.shape ?? this.#shape;
+    return this;
+  }
+
+  async delete(options: CallOptions = {}): Promise<void> {
+    await this.#ctx.client.blobs.delete(this.id, options);
+    this.#deleted = true;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const r = this.#record;
+    return {
+      id: r.id,
+      name: r.name,
+      record_type: r.record_type,
+      size_bytes: r.size_bytes,
+      encrypted: r.encrypted,
+      encryption_key: this.#key ? "***" : undefined,
+      sha256: r.sha256,
+      created_at: r.created_at,
+      deleted: this.#deleted || undefined,
+    };
+  }
+
+  toString(): string {
+    return `Blob(${this.#record.name}, ${this.#record.id})`;
+  }
+
+  [inspect.custom](): string {
+    return `Blob ${inspect(this.toJSON())}`;
+  }
+}
+
+/** The key to encrypt with, checked now so a bad key fails before any upload starts. */
+export function keyOf(encrypt: UploadOptions["encrypt"]): Secret | undefined {
+  if (encrypt === undefined || encrypt === false) return undefined;
+  const key = encrypt === true ? new Secret(generateEncryptionKey()) : typeof encrypt === "string" ? new Secret(encrypt) : encrypt;
+  parseEncryptionKey(key.reveal());
+  return key;
+}

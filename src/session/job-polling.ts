@@ -1,0 +1,138 @@
+/**
+ * Waiting on a job and following its logs: polls with a growing interval, reports
+ * every change, and stops on a terminal status, the caller's signal or a timeout.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { isTerminal, type JobExecutionLogDetails, type JobExecutionLogMessage, type JobRecord } from "../contract/job.js";
+import { AbortError, TimeoutError } from "../client/errors.js";
+
+export interface WaitOptions {
+  /** Called with the record at the first poll and at every change of status, phase or progress. */
+  readonly onUpdate?: ((record: JobRecord) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** Give up waiting after this many seconds (the job goes on). Default: wait as long as it runs. */
+  readonly timeout?: number | undefined;
+  /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000. */
+  readonly pollInterval?: number | undefined;
+}
+
+const FIRST_POLL_MS = 25;
+
+/** Delay before poll number `n` (0-based): 25 ms growing 1.5x up to `max`. */
+export function pollDelayMs(n: number, max: number): number {
+  return Math.min(max, FIRST_POLL_MS * 1.5 ** n);
+}
+
+export async function pollUntilTerminal(
+  jobId: string,
+  fetch: (signal: AbortSignal | undefined) => Promise<JobRecord>,
+  options: WaitOptions = {},
+): Promise<JobRecord> {
+  const max = Math.max(FIRST_POLL_MS, options.pollInterval ?? 1000);
+  const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout * 1000;
+  const timeoutSignal = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+  const signal = combine(options.signal, timeoutSignal);
+  let last = "";
+  for (let n = 0; ; n++) {
+    let record: JobRecord;
+    try {
+      record = await fetch(signal);
+    } catch (error) {
+      throw stopped(error, jobId, options, timeoutSignal);
+    }
+    const key = `${record.status}|${record.phase ?? ""}|${record.progress}`;
+    if (key !== last) {
+      last = key;
+      options.onUpdate?.(record);
+    }
+    if (isTerminal(record.status)) return record;
+    try {
+      await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
+    } catch (error) {
+      throw stopped(error, jobId, options, timeoutSignal);
+    }
+  }
+}
+
+function stopped(error: unknown, jobId: string, options: WaitOptions, timeoutSignal: AbortSignal | undefined): unknown {
+  if (options.signal?.aborted) {
+    return new AbortError(`Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`, {
+      cause: options.signal.reason,
+    });
+  }
+  if (timeoutSignal?.aborted) {
+    return new TimeoutError(
+      `Job ${jobId} did not finish within ${options.timeout} s of waiting. It goes on running: wait again, or raise \`timeout\`.`,
+      (options.timeout ?? 0) * 1000,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return AbortSignal.any([a, b]);
+}
+
+export interface FollowOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Pause between polls, ms. Default 250. */
+  readonly pollInterval?: number | undefined;
+}
+
+/**
+ * Yields each log message once, oldest first, until the job is finished and its
+ * last messages were read. Messages are append-only, so new ones are those after
+ * the last one seen.
+ */
+export async function* followLogMessages(
+  jobId: string,
+  fetch: (signal: AbortSignal | undefined) => Promise<JobExecutionLogDetails>,
+  options: FollowOptions = {},
+): AsyncGenerator<JobExecutionLogMessage> {
+  let seen: string[] = [];
+  for (;;) {
+    let details: JobExecutionLogDetails;
+    try {
+      details = await fetch(options.signal);
+    } catch (error) {
+      throw stopped(error, jobId, options, undefined);
+    }
+    const keys = details.messages.map(messageKey);
+    const start = newStart(seen, keys);
+    for (let i = start; i < details.messages.length; i++) yield details.messages[i]!;
+    seen = keys;
+    if (isTerminal(details.status)) return;
+    try {
+      await sleep(options.pollInterval ?? 250, undefined, options.signal ? { signal: options.signal } : undefined);
+    } catch (error) {
+      throw stopped(error, jobId, options, undefined);
+    }
+  }
+}
+
+function messageKey(m: JobExecutionLogMessage): string {
+  return `${m.timestamp}\u0000${m.level}\u0000${m.message}`;
+}
+
+/**
+ * Index in `next` of the first message not yet seen: the longest suffix of `seen`
+ * that is a prefix of `next` overlaps (the window slides when older ones drop off).
+ */
+export function newStart(seen: readonly string[], next: readonly string[]): number {
+  for (let offset = 0; offset < seen.length; offset++) {
+    const overlap = seen.length - offset;
+    if (overlap > next.length) continue;
+    let match = true;
+    for (let i = 0; i < overlap; i++) {
+      if (seen[offset + i] !== next[i]) {
+        match = false;
+        break;
+      }
+    }
+    if (match) return overlap;
+  }
+  return 0;
+}

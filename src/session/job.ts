@@ -1,0 +1,164 @@
+import { inspect } from "node:util";
+import type { JobExecutionLogMessage, JobRecord, JobResult, FittedStateJson } from "../contract/job.js";
+import type { PreprocessingType } from "../contract/transform-types.js";
+import { JobFailedError } from "../client/errors.js";
+import type { ListOptions } from "../client/jobs.js";
+import type { Secret } from "../client/secret.js";
+import type { CallOptions } from "../client/transport.js";
+import { Blob, type BlobContext } from "./blob.js";
+import { followLogMessages, pollUntilTerminal, type FollowOptions, type WaitOptions } from "./job-polling.js";
+import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
+import { Transformer } from "./transformer.js";
+
+export interface JobInit<T extends PreprocessingType> {
+  readonly type?: T | undefined;
+  readonly record?: JobRecord | undefined;
+  /** Keys to decrypt each output with, in output order. */
+  readonly outputKeys?: ReadonlyArray<Secret | undefined> | undefined;
+  /** Column order and dtypes of the input DataFrame, restored by `dataframe()`. */
+  readonly inputShape?: FrameShape | undefined;
+  readonly input?: Blob | undefined;
+}
+
+/**
+ * A handle on one job. Nothing here blocks until asked: `status()` reads once,
+ * `wait()` polls to the end, and `result()`, `dataframe()` and `transformer()` wait
+ * first when the job is still running.
+ *
+ * @example
+ * const job = await session.preprocess(df, { type: "StandardScaler" });
+ * await job.wait({ onUpdate: (r) => console.log(r.status, r.phase, r.progress) });
+ * const out = await job.dataframe();
+ */
+export class Job<T extends PreprocessingType = PreprocessingType> {
+  readonly id: string;
+  readonly type: T | undefined;
+  /** The input blob, when the job was sent from this session. */
+  readonly input: Blob | undefined;
+  readonly #ctx: BlobContext;
+  readonly #outputKeys: ReadonlyArray<Secret | undefined>;
+  readonly #inputShape: FrameShape | undefined;
+  #record: JobRecord | undefined;
+  #result: JobResult | undefined;
+
+  constructor(ctx: BlobContext, id: string, init: JobInit<T> = {}) {
+    this.#ctx = ctx;
+    this.id = id;
+    this.type = init.type;
+    this.input = init.input;
+    this.#record = init.record;
+    this.#outputKeys = init.outputKeys ?? [];
+    this.#inputShape = init.inputShape;
+  }
+
+  /** The record as last seen (from send, status or wait); `status()` refreshes it. */
+  get record(): JobRecord | undefined {
+    return this.#record;
+  }
+
+  /** The fitted state, once the result was read (by wait, result or dataframe). */
+  get fitted(): FittedStateJson | undefined {
+    return this.#result?.fitted;
+  }
+
+  /** Reads the job record now (GET /api/job/{id}/get). */
+  async status(options: ListOptions = {}): Promise<JobRecord> {
+    this.#record = await this.#ctx.client.jobs.get(this.id, options);
+    return this.#record;
+  }
+
+  /** The newest `limit` log messages, oldest first. */
+  async logs(options: ListOptions = {}): Promise<JobExecutionLogMessage[]> {
+    return (await this.#ctx.client.jobs.logs(this.id, options)).messages;
+  }
+
+  /** Each log message once, as it appears, until the job has finished. */
+  followLogs(options: FollowOptions = {}): AsyncIterable<JobExecutionLogMessage> {
+    return followLogMessages(this.id, (signal) => this.#ctx.client.jobs.logs(this.id, { signal }), options);
+  }
+
+  /**
+   * Polls until the job ends. Resolves with the final record when it succeeded (and
+   * reads the result, so `fitted` is set); throws JobFailedError when it failed or
+   * timed out, TimeoutError when `timeout` seconds passed, AbortError on `signal`.
+   */
+  async wait(options: WaitOptions = {}): Promise<JobRecord> {
+    const record = await pollUntilTerminal(
+      this.id,
+      async (signal) => {
+        this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 1, signal });
+        return this.#record;
+      },
+      options,
+    );
+    if (record.status !== "succeeded") {
+      throw new JobFailedError({
+        jobId: this.id,
+        status: record.status,
+        title: record.error?.title ?? record.status,
+        detail: record.error?.detail ?? "no detail given",
+        record,
+      });
+    }
+    this.#result ??= await this.#ctx.client.jobs.result(this.id, { signal: options.signal });
+    return record;
+  }
+
+  /** The job's result (rows, columns, output blob records, fitted state); waits first. */
+  async result(options: WaitOptions = {}): Promise<JobResult> {
+    if (this.#result === undefined) await this.wait(options);
+    return this.#result!;
+  }
+
+  /** Handles on the output blobs, with their keys when encrypted here. */
+  async outputs(options: WaitOptions = {}): Promise<Blob[]> {
+    const result = await this.result(options);
+    return result.outputs.map((record, i) => new Blob(this.#ctx, record, this.#outputKeys[i], this.#outputShape(result)));
+  }
+
+  /**
+   * Output `output` (default the first) as a DataFrame: the input's column order,
+   * feature columns transformed, passthrough columns with the input's dtypes.
+   */
+  async dataframe(options: WaitOptions & CallOptions & DecodeOptions & { output?: number } = {}): Promise<DataFrame> {
+    const outputs = await this.outputs(options);
+    const blob = outputs[options.output ?? 0];
+    if (blob === undefined) throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
+    const result = this.#result!;
+    return blob.download({ numericColumns: result.feature_columns ?? result.fitted.feature_names_in_, ...options });
+  }
+
+  /** The fitted transform, to apply to new data here with the same engine; waits first. */
+  async transformer(options: WaitOptions = {}): Promise<Transformer> {
+    const [result, danfo] = await Promise.all([this.result(options), loadDanfo()]);
+    return new Transformer(result.fitted, danfo);
+  }
+
+  #outputShape(result: JobResult): FrameShape | undefined {
+    const shape = this.#inputShape;
+    if (shape === undefined) return undefined;
+    const features = new Set(result.feature_columns ?? result.fitted.feature_names_in_);
+    const dtypes = Object.fromEntries(Object.entries(shape.dtypes).filter(([name]) => !features.has(name)));
+    return { columns: shape.columns, dtypes };
+  }
+
+  toJSON(): Record<string, unknown> {
+    const r = this.#record;
+    return {
+      id: this.id,
+      type: this.type,
+      status: r?.status,
+      phase: r?.phase,
+      progress: r?.progress,
+      error: r?.error ?? undefined,
+    };
+  }
+
+  toString(): string {
+    return `Job(${this.id}${this.#record ? `, ${this.#record.status}` : ""})`;
+  }
+
+  [inspect.custom](): string {
+    return `Job ${inspect(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * `session.preprocess` options -> a CreatePreprocessingRequest, checked with the same
+ * zod schema the service uses, so a bad parameter fails here, naming the option the
+ * caller wrote (`params.norm`, not `preprocessing_params.norm`).
+ */
+import type { AccessTier, RecordType } from "../contract/blob.js";
+import { createPreprocessingRequest, type CreatePreprocessingRequest } from "../contract/job.js";
+import type { ParamsInput } from "../contract/params.js";
+import type { PreprocessingType } from "../contract/transform-types.js";
+import type { Secret } from "../client/secret.js";
+import type { CallOptions } from "../client/transport.js";
+import { keyOf, type UploadOptions } from "./blob.js";
+import { fieldErrorsOf, localValidationError } from "./local-validation.js";
+
+export interface OutputOptions {
+  /** Default `<input name>-<type>`. */
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
+  /** Default: the input's record type. */
+  readonly recordType?: RecordType | undefined;
+  readonly accessTier?: AccessTier | undefined;
+  readonly tags?: readonly string[] | undefined;
+  /** Encrypt this output; default: encrypted with the input's key when the input is encrypted. */
+  readonly encrypt?: boolean | string | Secret | undefined;
+}
+
+/**
+ * Options of `session.preprocess`. `params` is typed per `type`: a misspelt or
+ * mistyped parameter is a compile error, and checked again at run time.
+ */
+export interface PreprocessOptions<T extends PreprocessingType = PreprocessingType> extends CallOptions {
+  readonly type: T;
+  /** scikit-learn's constructor parameters, snake_case; omitted ones take its defaults. */
+  readonly params?: ParamsInput<T> | undefined;
+  /** Feature columns; default every numeric column. Others pass through unchanged. */
+  readonly columns?: readonly string[] | undefined;
+  readonly outputs?: OutputOptions | readonly OutputOptions[] | undefined;
+  /** The job's time limit on the service, seconds (1..86400, default 3600). */
+  readonly timeout?: number | undefined;
+  /** Encrypt the input (and outputs) on this machine: `true` for a new key, or a key. */
+  readonly encrypt?: boolean | string | Secret | undefined;
+  /** A job id of your choice (UUID): sending the same job again returns the existing one. */
+  readonly jobId?: string | undefined;
+  /** How to upload the input when it is a DataFrame, path or bytes. */
+  readonly upload?: Omit<UploadOptions, "encrypt" | "signal" | "timeoutMs"> | undefined;
+}
+
+export interface BuiltRequest {
+  readonly request: CreatePreprocessingRequest;
+  /** The key of each output (undefined: not encrypted), in output order. */
+  readonly outputKeys: ReadonlyArray<Secret | undefined>;
+}
+
+const PLACEHOLDER_ID = "00000000-0000-4000-8000-000000000000";
+
+export interface InputRef {
+  readonly modelId: string;
+  readonly blobId: string;
+  readonly name: string;
+  readonly recordType: RecordType;
+  readonly key: Secret | undefined;
+}
+
+/** Checks the options before anything is uploaded (the input blob id is a placeholder). */
+export function checkPreprocessOptions(options: PreprocessOptions, modelId: string): void {
+  buildPreprocessingRequest(options, {
+    modelId,
+    blobId: PLACEHOLDER_ID,
+    name: "input",
+    recordType: "csv",
+    key: undefined,
+  });
+}
+
+export function buildPreprocessingRequest(options: PreprocessOptions, input: InputRef): BuiltRequest {
+  const outputs = options.outputs === undefined ? [{}] : Array.isArray(options.outputs) ? options.outputs : [options.outputs as OutputOptions];
+  const outputKeys = outputs.map((o) => (o.encrypt === undefined ? input.key : keyOf(o.encrypt)));
+  const request: CreatePreprocessingRequest = {
+    model_id: input.modelId,
+    input_blob_id: input.blobId,
+    ...(input.key ? { input_encryption_key: input.key.reveal() } : {}),
+    preprocessing_type: options.type,
+    preprocessing_params: (options.params ?? {}) as Record<string, unknown>,
+    feature_columns: [...(options.columns ?? [])],
+    ...(options.timeout !== undefined ? { request_timeout_seconds: options.timeout } : {}),
+    output: outputs.map((o, i) => ({
+      name: o.name ?? `${stripExtension(input.name)}-${options.type}${outputs.length > 1 ? `-${i + 1}` : ""}`,
+      ...(o.description !== undefined ? { description: o.description } : {}),
+      record_type: o.recordType ?? input.recordType,
+      ...(o.accessTier !== undefined ? { access_tier: o.accessTier } : {}),
+      ...(o.tags !== undefined ? { tags: [...o.tags] } : {}),
+      ...(outputKeys[i] ? { encryption_key: outputKeys[i]!.reveal() } : {}),
+    })),
+  };
+  const parsed = createPreprocessingRequest.safeParse(request);
+  if (!parsed.success) {
+    throw localValidationError(fieldErrorsOf(parsed.error.issues, callerPath), `${String(options.type)} options`);
+  }
+  return { request, outputKeys };
+}
+
+const RENAMES: Array<[RegExp, string]> = [
+  [/^preprocessing_params/, "params"],
+  [/^preprocessing_type/, "type"],
+  [/^feature_columns/, "columns"],
+  [/^request_timeout_seconds/, "timeout"],
+  [/^output/, "outputs"],
+  [/\.record_type$/, ".recordType"],
+  [/\.access_tier$/, ".accessTier"],
+  [/\.encryption_key$/, ".encrypt"],
+];
+
+/** A request field path in the names the caller wrote. */
+export function callerPath(path: string): string {
+  return RENAMES.reduce((p, [from, to]) => p.replace(from, to), path);
+}
+
+function stripExtension(name: string): string {
+  return name.replace(/\.(csv|json|arrow|feather|ipc)$/i, "");
+}

@@ -1,0 +1,257 @@
+import { randomUUID } from "node:crypto";
+import { inspect } from "node:util";
+import type { RecordType } from "../contract/blob.js";
+import { uuid } from "../contract/common.js";
+import type { Health } from "../contract/health.js";
+import type { CreatePreprocessingRequest } from "../contract/job.js";
+import type { PreprocessingType } from "../contract/transform-types.js";
+import { MdpsClient, type ClientOptions } from "../client/client.js";
+import { resolveConfig } from "../client/config.js";
+import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
+import type { TransportOptions, CallOptions } from "../client/transport.js";
+import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
+import { Job } from "./job.js";
+import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
+import { localValidationError } from "./local-validation.js";
+import { buildPreprocessingRequest, checkPreprocessOptions, type PreprocessOptions } from "./preprocess-request.js";
+import type { Uploadable } from "./table-io.js";
+
+export interface SessionOptions {
+  /** Record type of DataFrames on the wire: `arrow` (default, fastest) or `csv`/`json` for a service that needs it. */
+  readonly wireFormat?: RecordType | undefined;
+}
+
+export interface ConnectOptions extends ClientOptions, SessionOptions {
+  /** Check the service's health (and region) while connecting. Default true. */
+  readonly verify?: boolean | undefined;
+}
+
+export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
+
+export interface SendJobOptions extends CallOptions {
+  /** Your own job id (UUID); sending it again with the same body returns the same job. */
+  readonly jobId?: string | undefined;
+  readonly type: "preprocessing";
+  /** A CreatePreprocessingRequest; `model_id` defaults to the session's model. */
+  readonly payload: Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string };
+}
+
+/**
+ * One connection to a preprocessing service: uploads, jobs, results as danfo
+ * DataFrames. `Session.local()` runs the reference service in this process;
+ * `Session.connect()` talks to a configured one.
+ *
+ * @example
+ * const session = await Session.local();
+ * const job = await session.preprocess("data.csv", { type: "StandardScaler" });
+ * const scaled = await job.dataframe();
+ * await session.close();
+ */
+export class Session {
+  readonly client: MdpsClient;
+  readonly wireFormat: RecordType;
+  /** The region the service reported, when health was read. */
+  readonly region: string | undefined;
+  readonly #local: LocalService | undefined;
+  readonly #blobs: Blob[] = [];
+  readonly #ctx: BlobContext;
+  #closed = false;
+
+  private constructor(client: MdpsClient, options: SessionOptions, region: string | undefined, local?: LocalService) {
+    this.client = client;
+    this.wireFormat = options.wireFormat ?? "arrow";
+    this.region = region;
+    this.#local = local;
+    this.#ctx = { client, wireFormat: this.wireFormat };
+  }
+
+  /**
+   * Connects to a configured service. Settings come from `options`, then the
+   * MDPS_* environment variables, then a config file profile (see docs/session.md).
+   * Reads health to check credentials and, when `region` / MDPS_REGION is set, that
+   * the service is in that region.
+   */
+  static async connect(options: ConnectOptions = {}): Promise<Session> {
+    const config = resolveConfig(options);
+    const client = new MdpsClient(config, options);
+    let region: string | undefined;
+    if (options.verify !== false) {
+      try {
+        region = (await client.health.get()).region;
+      } catch (error) {
+        if (!(error instanceof PermissionDeniedError) || config.region !== undefined) {
+          await client.close();
+          if (error instanceof PermissionDeniedError) {
+            throw new ConfigError(
+              `Cannot check that the service is in region ${config.region}: the application lacks the scope shared.health.read. ` +
+                `Add the scope, or unset MDPS_REGION to skip the check.`,
+              [],
+              { cause: error },
+            );
+          }
+          throw error;
+        }
+      }
+      if (config.region !== undefined && region !== undefined && region !== config.region) {
+        await client.close();
+        throw new ConfigError(
+          `Region mismatch: MDPS_REGION (or the region option) is "${config.region}" but the service at ${config.baseUrl} ` +
+            `reports region "${region}". The portal, authentication API and model API must be of one region: ` +
+            `fix MDPS_BASE_URL / MDPS_AUTH_URL or MDPS_REGION.`,
+        );
+      }
+    }
+    return new Session(client, options, region);
+  }
+
+  /**
+   * Starts the reference service in this process (127.0.0.1, a free port) on a
+   * persistent data dir (`dataDir`, default `$MDPS_HOME/local` or `~/.mdps/local`),
+   * with its own model and application: no credentials needed. `close()` stops it.
+   */
+  static async local(options: LocalOptions = {}): Promise<Session> {
+    const local = await startLocalService(options);
+    try {
+      let client = clientFor(local, local.credentials, options);
+      try {
+        await client.tokens.get();
+      } catch (error) {
+        // The credentials file outlived its database (reset, copied dir): make new ones.
+        if (!(error instanceof OAuthError && error.code === "invalid_client")) throw error;
+        await client.close();
+        client = clientFor(local, local.renewCredentials(), options);
+      }
+      return new Session(client, options, local.service.region, local);
+    } catch (error) {
+      await local.service.close();
+      throw error;
+    }
+  }
+
+  get modelId(): string {
+    return this.client.modelId;
+  }
+  get baseUrl(): string {
+    return this.client.config.baseUrl;
+  }
+  get isLocal(): boolean {
+    return this.#local !== undefined;
+  }
+  /** The data dir of a local session. */
+  get dataDir(): string | undefined {
+    return this.#local?.dataDir;
+  }
+
+  async health(options: CallOptions = {}): Promise<Health> {
+    return this.client.health.get(options);
+  }
+
+  /**
+   * Uploads a DataFrame (encoded as the session's wire format unless `recordType`
+   * says otherwise), a file (record type from its extension) or bytes.
+   */
+  async upload(data: Uploadable, options: UploadOptions = {}): Promise<Blob> {
+    const blob = await Blob.upload(this.#ctx, data, options);
+    this.#blobs.push(blob);
+    return blob;
+  }
+
+  /** Blobs uploaded through this session, oldest first (deleted ones left out). */
+  blobs(): Blob[] {
+    return this.#blobs.filter((b) => !b.deleted);
+  }
+
+  /**
+   * Uploads `input` if needed and sends a preprocessing job. Resolves once the job
+   * is accepted (queued), with its handle: `await job.wait()` or `await job.dataframe()`.
+   * `params` are checked per `type` at compile time and before anything is sent.
+   */
+  async preprocess<T extends PreprocessingType>(input: Uploadable | Blob, options: PreprocessOptions<T>): Promise<Job<T>> {
+    checkPreprocessOptions(options, this.modelId);
+    if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
+      throw localValidationError({ jobId: ["must be a lower-case UUID"] });
+    }
+    const inputKey = input instanceof Blob ? input.encryptionKey : keyOf(options.encrypt);
+    const blob =
+      input instanceof Blob
+        ? input
+        : await this.upload(input, { ...options.upload, encrypt: inputKey, signal: options.signal, timeoutMs: options.timeoutMs });
+    const built = buildPreprocessingRequest(options, {
+      modelId: this.modelId,
+      blobId: blob.id,
+      name: blob.name,
+      recordType: blob.recordType,
+      key: blob.encrypted ? blob.encryptionKey : undefined,
+    });
+    const jobId = options.jobId ?? randomUUID();
+    // The generic endpoint with our own id: a retried send cannot start a second job.
+    const record = await this.client.jobs.send(
+      { job_id: jobId, model_id: this.modelId, job_type: "preprocessing", payload: built.request },
+      { signal: options.signal, timeoutMs: options.timeoutMs },
+    );
+    return new Job<T>(this.#ctx, record.id, {
+      type: options.type,
+      record,
+      outputKeys: built.outputKeys,
+      inputShape: blob.shape,
+      input: blob,
+    });
+  }
+
+  /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
+  async sendJob(options: SendJobOptions): Promise<Job> {
+    const jobId = options.jobId ?? randomUUID();
+    const payload = { model_id: this.modelId, ...options.payload };
+    const record = await this.client.jobs.send(
+      { job_id: jobId, model_id: this.modelId, job_type: options.type, payload },
+      { signal: options.signal, timeoutMs: options.timeoutMs },
+    );
+    return new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record });
+  }
+
+  /** A handle on an existing job (e.g. from an earlier run). */
+  job(id: string): Job {
+    return new Job(this.#ctx, id);
+  }
+
+  /** Closes connections; a local session also stops its service. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.client.close();
+    await this.#local?.service.close();
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      baseUrl: this.baseUrl,
+      region: this.region,
+      modelId: this.modelId,
+      local: this.isLocal,
+      dataDir: this.dataDir,
+      wireFormat: this.wireFormat,
+      blobs: this.#blobs.length,
+      closed: this.#closed,
+    };
+  }
+
+  toString(): string {
+    return `Session(${this.isLocal ? "local " : ""}${this.baseUrl}, model ${this.modelId})`;
+  }
+
+  [inspect.custom](): string {
+    return `Session ${inspect(this.toJSON())}`;
+  }
+}
+
+function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {
+  const config = resolveConfig({
+    env: {},
+    configFile: false,
+    baseUrl: local.service.url,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    modelId: creds.modelId,
+  });
+  return new MdpsClient(config, options);
+}

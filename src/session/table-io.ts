@@ -1,0 +1,151 @@
+/**
+ * The Session's bridge to src/formats and src/crypto: DataFrames and files to byte
+ * streams for upload, and downloaded byte streams back to DataFrames. Every path
+ * streams; a DataFrame is held once as a Table while its bytes are produced.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { extname } from "node:path";
+import { pipeline, Readable } from "node:stream";
+import type { DataFrame } from "danfojs-node";
+import type { RecordType } from "../contract/blob.js";
+import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../crypto/index.js";
+import type { Table } from "../formats/table.js";
+import type { Secret } from "../client/secret.js";
+import { localValidationError } from "./local-validation.js";
+
+export type { DataFrame };
+
+/**
+ * danfo (with TensorFlow.js behind it) takes a second or more to load: load it, and
+ * the formats, on first use, so `import "mdps"` stays fast for the CLI and REPL.
+ */
+export const loadDanfo = () => import("../formats/danfo.js");
+export const loadFormats = () => import("../formats/index.js");
+export type DanfoModule = Awaited<ReturnType<typeof loadDanfo>>;
+
+/** What can be uploaded: a danfo DataFrame, a file path, or bytes. */
+export type Uploadable = DataFrame | string | Uint8Array;
+
+/** The column order and danfo dtypes of a DataFrame, to restore them after a job. */
+export interface FrameShape {
+  readonly columns: readonly string[];
+  readonly dtypes: Readonly<Record<string, string>>;
+}
+
+/** Bytes to send, as a factory so a retry can produce them again. */
+export interface UploadSource {
+  readonly recordType: RecordType;
+  readonly open: () => AsyncIterable<Uint8Array> | Uint8Array;
+  readonly shape: FrameShape | undefined;
+  /** A name to default to (the file's base name). */
+  readonly suggestedName: string | undefined;
+}
+
+/** Duck-typed, so a DataFrame from another copy of danfo (a notebook's own install) counts too. */
+export function isDataFrame(value: unknown): value is DataFrame {
+  const v = value as { columns?: unknown; dtypes?: unknown; values?: unknown; $data?: unknown } | null;
+  return typeof v === "object" && v !== null && Array.isArray(v.columns) && Array.isArray(v.dtypes) && "$data" in v;
+}
+
+export function frameShape(df: DataFrame): FrameShape {
+  const columns = df.columns.map(String);
+  const dtypes: Record<string, string> = {};
+  columns.forEach((c, i) => (dtypes[c] = String(df.dtypes[i])));
+  return { columns, dtypes };
+}
+
+const EXTENSIONS: Record<string, RecordType> = {
+  ".csv": "csv",
+  ".json": "json",
+  ".arrow": "arrow",
+  ".feather": "arrow",
+  ".ipc": "arrow",
+};
+
+export function recordTypeOfPath(path: string): RecordType | undefined {
+  return EXTENSIONS[extname(path).toLowerCase()];
+}
+
+/** Arrow IPC files start with "ARROW1"; JSON arrays with "["; anything else is read as CSV. */
+export function sniffRecordType(bytes: Uint8Array): RecordType {
+  const head = Buffer.from(bytes.subarray(0, 8)).toString("latin1");
+  if (head.startsWith("ARROW1")) return "arrow";
+  if (head.trimStart().startsWith("[")) return "json";
+  return "csv";
+}
+
+/** Turns what the user passed into bytes of a record type, checking it first. */
+export async function uploadSource(data: Uploadable, recordType: RecordType | undefined, wireFormat: RecordType): Promise<UploadSource> {
+  if (typeof data === "string") {
+    const fromExt = recordTypeOfPath(data);
+    const type = recordType ?? fromExt;
+    if (type === undefined) {
+      throw localValidationError(
+        { recordType: [`cannot tell the format of ${data} from its extension: pass recordType ("csv", "json" or "arrow")`] },
+      );
+    }
+    const info = await stat(data).catch((error: NodeJS.ErrnoException) => {
+      throw localValidationError({ path: [`cannot read ${data}: ${error.code ?? error.message}`] });
+    });
+    if (!info.isFile()) throw localValidationError({ path: [`${data} is not a file`] });
+    const base = data.split(/[\\/]/).pop() ?? data;
+    return { recordType: type, open: () => createReadStream(data, { highWaterMark: 1 << 20 }), shape: undefined, suggestedName: base };
+  }
+  if (data instanceof Uint8Array) {
+    return { recordType: recordType ?? sniffRecordType(data), open: () => data, shape: undefined, suggestedName: undefined };
+  }
+  if (isDataFrame(data)) {
+    const type = recordType ?? wireFormat;
+    const [{ tableFromDataFrame }, { writeTable }] = await Promise.all([loadDanfo(), loadFormats()]);
+    const table = tableFromDataFrame(data);
+    return { recordType: type, open: () => writeTable(type, table), shape: frameShape(data), suggestedName: undefined };
+  }
+  throw localValidationError({ data: ["must be a danfo DataFrame, a file path or a Buffer/Uint8Array"] });
+}
+
+/** Wraps a byte source in the AES-256-GCM envelope (a fresh nonce prefix each time). */
+export function encrypted(open: UploadSource["open"], key: Secret): () => AsyncIterable<Uint8Array> {
+  return () => {
+    const source = open();
+    const input = source instanceof Uint8Array ? Readable.from([source]) : Readable.from(source);
+    const out = createEncryptStream(parseEncryptionKey(key.reveal()));
+    pipeline(input, out, () => undefined);
+    return out;
+  };
+}
+
+/** The downloaded bytes, decrypted when a key is given. */
+export function decrypted(body: Readable, key: Secret | undefined): Readable {
+  if (key === undefined) return body;
+  const out = createDecryptStream(parseEncryptionKey(key.reveal()));
+  pipeline(body, out, () => undefined);
+  return out;
+}
+
+export interface DecodeOptions {
+  /** danfo dtypes per column to restore (passthrough columns of the input). */
+  readonly dtypes?: Readonly<Record<string, string>> | undefined;
+  /** Column order to restore. */
+  readonly columns?: readonly string[] | undefined;
+  /** Columns to read as numbers (CSV and JSON), e.g. a job's feature columns. */
+  readonly numericColumns?: readonly string[] | undefined;
+}
+
+export async function decodeTable(recordType: RecordType, body: AsyncIterable<Uint8Array>, options: DecodeOptions = {}): Promise<Table> {
+  const { readTable } = await loadFormats();
+  const table = await readTable(recordType, body, { numericColumns: options.numericColumns ? [...options.numericColumns] : [] });
+  return options.columns ? reorder(table, options.columns) : table;
+}
+
+export function toDataFrame(danfo: DanfoModule, table: Table, options: DecodeOptions = {}): DataFrame {
+  return danfo.dataFrameFromTable(table, options.dtypes ? { dtypes: { ...options.dtypes } } : {});
+}
+
+/** Puts the columns in `order` (those it names), the rest after in their own order. */
+function reorder(table: Table, order: readonly string[]): Table {
+  const byName = new Map(table.columns.map((c) => [c.name, c]));
+  const first = order.flatMap((n) => byName.get(n) ?? []);
+  const rest = table.columns.filter((c) => !order.includes(c.name));
+  return { columns: [...first, ...rest], rowCount: table.rowCount };
+}

@@ -1,0 +1,55 @@
+/** Temp data dirs and small DataFrames for Session tests against the real service. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DataFrame } from "danfojs-node";
+
+export function tempDir(prefix = "mdps-session-"): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A deterministic pseudo-random generator (mulberry32) so data differ per seed, not per run. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Rows x (x1, label, x2, flag): two numeric features with a missing value, a string and a boolean passthrough. */
+export function sampleFrame(rows: number, seed = 1): DataFrame {
+  const r = random(seed);
+  const x1: Array<number | null> = [];
+  const x2: number[] = [];
+  const label: string[] = [];
+  const flag: boolean[] = [];
+  for (let i = 0; i < rows; i++) {
+    x1.push(i === 3 ? null : (r() - 0.5) * 100 + 0.1 / 3);
+    x2.push(r() * 1e6 + 1);
+    label.push(`row-${i}${i % 7 === 0 ? ", with comma" : ""}`);
+    flag.push(i % 2 === 0);
+  }
+  return new DataFrame({ x1, label, x2, flag });
+}
+
+export function column(df: DataFrame, name: string): unknown[] {
+  return df[name].values as unknown[];
+}
+
+/** Population mean and standard deviation, skipping missing values, as scikit-learn's StandardScaler. */
+export function standardize(values: ReadonlyArray<number | null | undefined>): Array<number | null> {
+  const present = values.filter((v): v is number => typeof v === "number" && !Number.isNaN(v));
+  const mean = present.reduce((a, b) => a + b, 0) / present.length;
+  const variance = present.reduce((a, b) => a + (b - mean) ** 2, 0) / present.length;
+  const std = Math.sqrt(variance);
+  return values.map((v) => (typeof v === "number" && !Number.isNaN(v) ? (v - mean) / std : null));
+}
+
+export function isMissing(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v));
+}
