@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,8 @@ import { demoHttp, exchangeToken, type DemoHttp } from "./demo-http.js";
 import { detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
 
 const FEATURES = ["age", "income", "tenure_months", "monthly_spend"];
+/** Binarizer and Normalizer refuse missing values (as scikit-learn does): the tour skips income. */
+const COMPLETE_FEATURES = ["age", "tenure_months", "monthly_spend"];
 
 /** Polls a job, printing a line whenever its status, phase or progress changes. */
 async function waitForJob(http: DemoHttp, jobId: string, print: boolean): Promise<JobRecord> {
@@ -47,7 +49,7 @@ function preprocessing(modelId: string, blobId: string, type: string, outputName
     model_id: modelId,
     input_blob_id: blobId,
     preprocessing_type: type,
-    feature_columns: FEATURES,
+    feature_columns: FEATURES as string[],
     request_timeout_seconds: 120,
     output: [{ name: outputName, record_type: "csv", access_tier: "hot", tags: ["demo", `transform=${type}`] }],
     ...extra,
@@ -100,10 +102,10 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     step("output", `${output.name} = blob ${output.id} (${output.size_bytes} bytes); first rows:`);
     detail(firstLines(scaled.bytes.toString("utf8"), 6));
 
-    step("transforms", "every preprocessing type on the same input (generic /api/job/send):");
+    step("transforms", `every preprocessing type on ${COMPLETE_FEATURES.join(", ")} (generic /api/job/send):`);
     for (const type of PREPROCESSING_TYPES) {
-      const jobId = crypto.randomUUID();
-      const body = { job_id: jobId, model_id: modelId, job_type: "preprocessing", payload: preprocessing(modelId, input.id, type, `customers-${type}.csv`) };
+      const jobId = randomUUID();
+      const body = { job_id: jobId, model_id: modelId, job_type: "preprocessing", payload: preprocessing(modelId, input.id, type, `customers-${type}.csv`, { feature_columns: COMPLETE_FEATURES }) };
       const sentJob = await http.json<JobRecord>("POST", "/api/job/send", body);
       expectStatus(`${type} send`, sentJob.status, 200, sentJob.body);
       const done = await waitForJob(http, jobId, false);

@@ -7,7 +7,8 @@ import type { JobFailure } from "./messages.js";
  */
 export function describeFailure(err: unknown): { error: JobFailure; logMessage: string } {
   const name = err instanceof Error ? err.name : "";
-  const message = err instanceof Error ? err.message : String(err);
+  // Messages are sentences of their own; the details below add one after them.
+  const message = (err instanceof Error ? err.message : String(err)).replace(/[.\s]+$/, "");
   switch (name) {
     case "DecryptionError":
       return {
