@@ -40,6 +40,8 @@ export interface UploadOptions extends CallOptions {
 export interface BlobContext {
   readonly client: MdpsClient;
   readonly wireFormat: RecordType;
+  /** Longest pause between job polls unless the caller says: short for a local service. */
+  readonly pollIntervalMs: number;
 }
 
 /**

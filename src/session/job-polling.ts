@@ -12,7 +12,7 @@ export interface WaitOptions {
   readonly signal?: AbortSignal | undefined;
   /** Give up waiting after this many seconds (the job goes on). Default: wait as long as it runs. */
   readonly timeout?: number | undefined;
-  /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000. */
+  /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000; 200 on Session.local(). */
   readonly pollInterval?: number | undefined;
 }
 

@@ -89,7 +89,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
         this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 1, signal });
         return this.#record;
       },
-      options,
+      { ...options, pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs },
     );
     if (record.status !== "succeeded") {
       throw new JobFailedError({

@@ -62,7 +62,8 @@ export class Session {
     this.wireFormat = options.wireFormat ?? "arrow";
     this.region = region;
     this.#local = local;
-    this.#ctx = { client, wireFormat: this.wireFormat };
+    // Polling the in-process service costs about a millisecond: poll it more often.
+    this.#ctx = { client, wireFormat: this.wireFormat, pollIntervalMs: local ? 200 : 1000 };
   }
 
   /**
