@@ -4,6 +4,7 @@
  * command output into transcript changes in one place (`#process`). The Ink app and
  * piped mode both drive it; components only render its snapshot.
  */
+import { AbortError } from "../src/client/errors.js";
 import { COMMANDS } from "./commands/registry.js";
 import type { Command, Output } from "./commands/types.js";
 import { dispatch } from "./dispatch.js";
@@ -103,7 +104,7 @@ export class ReplController {
   /** Ctrl+C: stops the running line. False when nothing was running. */
   cancel(): boolean {
     if (!this.#running) return false;
-    this.#running.abort(new Error("Cancelled with Ctrl+C."));
+    this.#running.abort(new AbortError("Cancelled with Ctrl+C."));
     return true;
   }
 
@@ -116,7 +117,7 @@ export class ReplController {
   }
 
   quit(): void {
-    this.#running?.abort(new Error("Quitting."));
+    this.#running?.abort(new AbortError("Quitting."));
     this.#set({ quitting: true });
   }
 

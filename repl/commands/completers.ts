@@ -17,10 +17,13 @@ export function dataFiles(ctx: CompletionContext, partial: string): string[] {
   return completePath(partial, ctx.cwd, DATA_EXTENSIONS);
 }
 
-/** `a,b,c` completion: the part after the last comma gets the column names. */
+/**
+ * `a,b,c` completion: the part after the last comma gets the column names, each with
+ * a comma after it so the next one can follow (a trailing comma is ignored when read).
+ */
 export function columnList(columns: readonly string[], partial: string): string[] {
   const comma = partial.lastIndexOf(",");
   const head = partial.slice(0, comma + 1);
   const typed = new Set(head.split(",").filter(Boolean));
-  return columns.filter((c) => !typed.has(c)).map((c) => head + c);
+  return columns.filter((c) => !typed.has(c)).map((c) => `${head}${c},`);
 }

@@ -5,6 +5,7 @@ export function useNow(ms: number, active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return undefined;
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), ms);
     return () => clearInterval(timer);
   }, [ms, active]);

@@ -3,7 +3,7 @@
  * completion, Enter, Ctrl+C / Ctrl+D / Ctrl+L. State changes only; the controller
  * does the work.
  */
-import { useInput } from "ink";
+import { useInput, type Key } from "ink";
 import { useRef, useState } from "react";
 import type { ReplController } from "../controller.js";
 import { historyStep, startPosition, type HistoryPosition } from "../input/history-navigation.js";
@@ -15,21 +15,37 @@ export interface PromptState {
   readonly notice: string | undefined;
 }
 
+const NO_KEY: Key = {
+  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
+  home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false,
+  backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+};
+
 export function usePrompt(controller: ReplController, busy: boolean): PromptState {
-  const [line, setLine] = useState<LineState>(EMPTY_LINE);
+  // The ref is the truth (several keys can arrive in one chunk); state re-renders.
+  const lineRef = useRef<LineState>(EMPTY_LINE);
+  const [line, setLineState] = useState<LineState>(EMPTY_LINE);
   const [candidates, setCandidates] = useState<readonly string[]>([]);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const position = useRef<HistoryPosition>(startPosition(controller.history.entries));
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
 
-  useInput((input, key) => {
+  const setLine = (next: LineState): void => {
+    lineRef.current = next;
+    setLineState(next);
+  };
+
+  const handle = (input: string, key: Key): void => {
+    const current = lineRef.current;
     if (key.ctrl && input === "c") {
       setCandidates([]);
       if (controller.cancel()) return setNotice(undefined);
-      if (line.value !== "") return setLine(EMPTY_LINE);
+      if (current.value !== "") return setLine(EMPTY_LINE);
       return setNotice("Press Ctrl+D or type /quit to leave.");
     }
     if (key.ctrl && input === "d") {
-      if (line.value === "") controller.quit();
+      if (current.value === "") controller.quit();
       return;
     }
     if (key.ctrl && input === "l") {
@@ -37,12 +53,12 @@ export function usePrompt(controller: ReplController, busy: boolean): PromptStat
       return;
     }
     setNotice(undefined);
-    if (busy) return;
+    if (busyRef.current) return;
     if (key.return) {
-      const text = line.value;
       setLine(EMPTY_LINE);
       setCandidates([]);
-      void controller.submit(text).then(() => {
+      busyRef.current = current.value.trim() !== "";
+      void controller.submit(current.value).then(() => {
         position.current = startPosition(controller.history.entries);
       });
       position.current = startPosition(controller.history.entries);
@@ -50,25 +66,37 @@ export function usePrompt(controller: ReplController, busy: boolean): PromptStat
     }
     if (key.tab) {
       // Completion works on the text before the cursor; the rest stays as it is.
-      const before = line.value.slice(0, line.cursor);
-      const done = controller.complete(before);
-      setLine({ value: done.line + line.value.slice(line.cursor), cursor: done.line.length });
+      const done = controller.complete(current.value.slice(0, current.cursor));
+      setLine({ value: done.line + current.value.slice(current.cursor), cursor: done.line.length });
       setCandidates(done.candidates.length > 1 ? done.candidates : []);
       return;
     }
     if (key.upArrow || key.downArrow) {
-      const step = historyStep(controller.history.entries, position.current, line.value, key.upArrow ? "up" : "down");
+      const step = historyStep(controller.history.entries, position.current, current.value, key.upArrow ? "up" : "down");
       if (step) {
         position.current = step.position;
         setLine(lineAt(step.value));
       }
       return;
     }
-    const next = editLine(line, input, key);
+    const next = editLine(current, input, key);
     if (next) {
       setLine(next);
-      if (candidates.length > 0) setCandidates([]);
+      setCandidates([]);
     }
+  };
+
+  useInput((input, key) => {
+    // Keys typed faster than a read arrive as one chunk ("/pre\t", "/help\r"): replay them in order.
+    if (input.length > 1 && /[\t\r]/.test(input) && !key.ctrl && !key.meta) {
+      for (const part of input.split(/([\t\r])/)) {
+        if (part === "\t") handle("", { ...NO_KEY, tab: true });
+        else if (part === "\r") handle("", { ...NO_KEY, return: true });
+        else if (part !== "") handle(part, NO_KEY);
+      }
+      return;
+    }
+    handle(input, key);
   });
 
   return { line, candidates, notice };

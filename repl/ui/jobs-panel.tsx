@@ -23,7 +23,7 @@ export function JobsPanel({ jobs, width }: { jobs: readonly TrackedJob[]; width:
           <Text wrap="truncate-end">{job.label}</Text>
           <Text color="yellow">{(job.phase ?? job.status).padEnd(12)}</Text>
           <ProgressBar value={job.progress} width={barWidth} />
-          <Text dimColor>{formatDuration(now - job.startedAt)}</Text>
+          <Text dimColor>{formatDuration(Math.max(0, now - job.startedAt))}</Text>
         </Box>
       ))}
     </Box>

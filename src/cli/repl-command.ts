@@ -17,5 +17,7 @@ export function registerRepl(program: Command): void {
     .action(async (flags: ReplFlags) => {
       const { runRepl } = await import("../../repl/index.js");
       process.exitCode = await runRepl({ profile: flags.profile, dataDir: flags.dataDir, local: flags.local });
+      // Timers or sockets left by code typed at the prompt must not keep the process alive.
+      setTimeout(() => process.exit(), 200).unref();
     });
 }
