@@ -42,6 +42,8 @@ export interface BlobContext {
   readonly wireFormat: RecordType;
   /** Longest pause between job polls unless the caller says: short for a local service. */
   readonly pollIntervalMs: number;
+  /** Remembers a blob made in the session (uploads and job outputs) for `session.blobs()`. */
+  readonly track: (blob: Blob) => void;
 }
 
 /**

@@ -40,6 +40,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly #inputShape: FrameShape | undefined;
   #record: JobRecord | undefined;
   #result: JobResult | undefined;
+  #outputs: Blob[] | undefined;
 
   constructor(ctx: BlobContext, id: string, init: JobInit<T> = {}) {
     this.#ctx = ctx;
@@ -113,7 +114,12 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** Handles on the output blobs, with their keys when encrypted here. */
   async outputs(options: WaitOptions = {}): Promise<Blob[]> {
     const result = await this.result(options);
-    return result.outputs.map((record, i) => new Blob(this.#ctx, record, this.#outputKeys[i], this.#outputShape(result)));
+    this.#outputs ??= result.outputs.map((record, i) => {
+      const blob = new Blob(this.#ctx, record, this.#outputKeys[i], this.#outputShape(result));
+      this.#ctx.track(blob);
+      return blob;
+    });
+    return [...this.#outputs];
   }
 
   /**
@@ -125,7 +131,10 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     const blob = outputs[options.output ?? 0];
     if (blob === undefined) throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
     const result = this.#result!;
-    return blob.download({ numericColumns: result.feature_columns ?? result.fitted.feature_names_in_, ...options });
+    // From a DataFrame, the input's dtypes say what each column is: read only the
+    // features as numbers and restore the rest. From a file, infer as any reader would.
+    const numericColumns = this.#inputShape ? (result.feature_columns ?? result.fitted.feature_names_in_) : undefined;
+    return blob.download({ numericColumns, ...options });
   }
 
   /** The fitted transform, to apply to new data here with the same engine; waits first. */

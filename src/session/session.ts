@@ -63,7 +63,14 @@ export class Session {
     this.region = region;
     this.#local = local;
     // Polling the in-process service costs about a millisecond: poll it more often.
-    this.#ctx = { client, wireFormat: this.wireFormat, pollIntervalMs: local ? 200 : 1000 };
+    this.#ctx = {
+      client,
+      wireFormat: this.wireFormat,
+      pollIntervalMs: local ? 200 : 1000,
+      track: (blob) => {
+        if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
+      },
+    };
   }
 
   /**
@@ -153,11 +160,11 @@ export class Session {
    */
   async upload(data: Uploadable, options: UploadOptions = {}): Promise<Blob> {
     const blob = await Blob.upload(this.#ctx, data, options);
-    this.#blobs.push(blob);
+    this.#ctx.track(blob);
     return blob;
   }
 
-  /** Blobs uploaded through this session, oldest first (deleted ones left out). */
+  /** Blobs made in this session, oldest first: uploads, and job outputs once read (deleted ones left out). */
   blobs(): Blob[] {
     return this.#blobs.filter((b) => !b.deleted);
   }

@@ -60,6 +60,8 @@ describe("Session.local workflow", () => {
     expect(job.fitted?.feature_names_in_).toEqual(["x1", "x2"]);
 
     const out = await job.dataframe();
+    const [output] = await job.outputs();
+    expect(session.blobs().map((b) => b.id)).toEqual(expect.arrayContaining([job.input!.id, output!.id]));
     expect(out.columns).toEqual(["x1", "label", "x2", "flag"]);
     expect(column(out, "label")).toEqual(column(df, "label"));
     expect(column(out, "flag")).toEqual(column(df, "flag"));
