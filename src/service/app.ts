@@ -34,8 +34,6 @@ export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
         }
       : false,
     bodyLimit: 1024 * 1024,
-    // Ask the client to close rather than cut long uploads when the service stops.
-    return503OnClosing: true,
   };
 }
 

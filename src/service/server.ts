@@ -3,6 +3,8 @@ import Fastify from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
 import { resolveOptions, type ServiceOptions } from "./options.js";
 
+const CLOSE_GRACE_MS = 5000;
+
 export interface RunningService {
   /** Base URL of all three roles (portal, auth, model API), e.g. http://127.0.0.1:41234. */
   url: string;
@@ -33,10 +35,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const { port } = app.server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | undefined;
+  const close = async () => {
+    // In-flight requests get a grace period; then connections are cut (a cut upload
+    // leaves only a temp file, removed at the next start) so close never hangs on a
+    // slow client.
+    const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(force);
+    }
+  };
   return {
     url: `http://${host}:${port}`,
     region: resolved.region,
     dataDir: resolved.dataDir,
-    close: () => (closing ??= app.close()),
+    close: () => (closing ??= close()),
   };
 }

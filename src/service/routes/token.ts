@@ -37,7 +37,11 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    throw new OAuthProblem(400, "invalid_request", "the Basic credentials are not valid form-encoded client_id:client_secret");
+  }
 }
 
 /** POST /api/authorization/exchange: the OAuth 2.0 client credentials grant. */

@@ -16,6 +16,7 @@ export class TokenStore {
   ) {}
 
   issue(grant: { clientId: string; modelId: string; scopes: string[]; ttlSeconds: number }): string {
+    this.purgeExpired();
     const token = newAccessToken();
     const expiresAt = Date.now() + grant.ttlSeconds * 1000;
     this.db
