@@ -79,6 +79,17 @@ describe("blob upload", () => {
     expect(Object.keys(problem.errors).sort()).toEqual(["AccessTier", "File", "Name", "RecordType"]);
   });
 
+  it("rejects a second File part", async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ Name: "two", RecordType: "csv", AccessTier: "hot" })) form.append(k, v);
+    form.append("File", new Blob(["a\n1\n"]), "one.csv");
+    form.append("File", new Blob(["a\n2\n"]), "two.csv");
+    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, { method: "POST", headers: { authorization: `Bearer ${api.token}` }, body: form });
+    const problem = expectProblem({ status: response.status, headers: response.headers, body: await response.json() }, 400);
+    expect(problem.errors.File[0]).toContain("once");
+    expect(await readdir(join(dataDir, "tmp"))).toEqual([]);
+  });
+
   it("rejects a body that is not multipart with 415", async () => {
     expectProblem(await api.call("POST", api.blobPath(undefined, "upload"), { Name: "x" }), 415);
     expectProblem(await api.call("POST", api.blobPath(undefined, "upload"), "x", { "content-type": "text/plain" }), 415);
@@ -168,6 +179,19 @@ describe("blob update and delete", () => {
 
     const unconditional = await api.upload("x\n1\n", undefined, { blobId: created.id });
     expect(unconditional.status).toBe(200);
+  });
+
+  it("lets exactly one of two concurrent updates with the same If-Match win", async () => {
+    const created = (await api.upload(csv)).body;
+    const ifMatch = { "if-match": `"${created.sha256}"` };
+    const [a, b] = await Promise.all([
+      api.upload("name,x,y\na,1,1\n", undefined, { blobId: created.id, headers: ifMatch }),
+      api.upload("name,x,y\nb,2,2\n", undefined, { blobId: created.id, headers: ifMatch }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 412]);
+    const winner = a.status === 200 ? a.body : b.body;
+    expect(sha((await api.download(created.id)).body)).toBe(winner.sha256);
+    expect((await readdir(join(dataDir, "blobs"))).filter((f) => f.startsWith(created.id))).toEqual([`${created.id}.2`]);
   });
 
   it("validates the update's parts like an upload", async () => {
