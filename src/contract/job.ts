@@ -27,7 +27,12 @@ export type JobPhase = (typeof JOB_PHASES)[number];
 export const JOB_TYPES = ["preprocessing"] as const;
 
 /** `limit` of job get and logs: 1..10000, default 1000. */
-export const limitQuery = z.coerce.number().int().min(1).max(10_000).default(1000);
+export const limitQuery = z.coerce
+  .number({ error: "must be a whole number from 1 to 10000" })
+  .int("must be a whole number from 1 to 10000")
+  .min(1, "must be at least 1 (the newest `limit` entries are returned)")
+  .max(10_000, "must be at most 10000")
+  .default(1000);
 
 export const REDACTED = "***";
 
@@ -51,7 +56,12 @@ const createPreprocessingRequestShape = z.strictObject({
   }),
   preprocessing_params: z.record(z.string(), z.unknown()).default({}),
   feature_columns: z.array(z.string().min(1)).default([]),
-  request_timeout_seconds: z.number().int().min(1).max(86_400).default(3600),
+  request_timeout_seconds: z
+    .number({ error: "must be a whole number of seconds from 1 to 86400" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1 second")
+    .max(86_400, "must be at most 86400 seconds (24 hours)")
+    .default(3600),
   output: z.array(preprocessingOutputRequest).min(1, "at least one output is required"),
 });
 
