@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { FinishedJob, JobsPanel } from "../../../repl/ui/jobs-panel.js";
+import type { TrackedJob } from "../../../repl/workspace/job-tracker.js";
+import { render, waitFor, type Rendered } from "../render.js";
+
+const base: TrackedJob = {
+  ref: "j1",
+  id: "00000000-0000-4000-8000-000000000001",
+  label: "StandardScaler on customers",
+  status: "running",
+  phase: "fitting",
+  progress: 0.5,
+  startedAt: Date.now(),
+  finishedAt: undefined,
+  error: undefined,
+};
+
+let view: Rendered | undefined;
+afterEach(() => view?.unmount());
+
+describe("JobsPanel", () => {
+  it("shows each running job with phase, progress and a ticking time", async () => {
+    view = render(<JobsPanel width={120} jobs={[base, { ...base, ref: "j2", finishedAt: Date.now(), status: "succeeded" }]} />);
+    const screen = view.screen();
+    expect(screen).toContain("Jobs");
+    expect(screen).toContain("j1");
+    expect(screen).toContain("fitting");
+    expect(screen).toContain(" 50%");
+    expect(screen).not.toContain("j2");
+    // The spinner and elapsed time keep changing while the job runs.
+    const first = view.screen();
+    await waitFor(() => view!.screen() !== first, 3000, "the panel to redraw");
+  });
+
+  it("renders nothing when no job runs", () => {
+    view = render(<JobsPanel width={120} jobs={[{ ...base, finishedAt: Date.now(), status: "failed" }]} />);
+    expect(view.screen().trim()).toBe("");
+  });
+});
+
+describe("FinishedJob", () => {
+  it("shows outcome and duration, and the job's error when it failed", () => {
+    const startedAt = Date.now() - 1500;
+    view = render(
+      <FinishedJob
+        job={{ ...base, status: "failed", startedAt, finishedAt: startedAt + 1500, error: { title: "Bad data", detail: "column x is text" } }}
+      />,
+    );
+    expect(view.screen()).toContain("✘ j1 StandardScaler on customers failed in 1.5 s");
+    expect(view.screen()).toContain("Bad data: column x is text");
+  });
+});
