@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
+import { acquireDataDirLock } from "./data-dir-lock.js";
 import { resolveOptions, type ServiceOptions } from "./options.js";
 
 const CLOSE_GRACE_MS = 5000;
@@ -24,16 +25,20 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
+  const lock = acquireDataDirLock(resolved.dataDir);
   const app = Fastify(fastifyOptions(resolved));
   try {
     await app.register(mdpsApp, { service: resolved });
     await app.listen({ host: resolved.host, port: resolved.port });
   } catch (err) {
     await app.close().catch(() => {});
+    lock.release();
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
+  const url = `http://${host}:${port}`;
+  lock.setUrl(url);
   let closing: Promise<void> | undefined;
   const close = async () => {
     // In-flight requests get a grace period; then connections are cut (a cut upload
@@ -44,10 +49,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await app.close();
     } finally {
       clearTimeout(force);
+      lock.release();
     }
   };
   return {
-    url: `http://${host}:${port}`,
+    url,
     region: resolved.region,
     dataDir: resolved.dataDir,
     close: () => (closing ??= close()),
