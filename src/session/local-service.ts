@@ -11,7 +11,11 @@ import { z } from "zod";
 import { SCOPES } from "../contract/scopes.js";
 import { uuid } from "../contract/common.js";
 import { Secret } from "../client/secret.js";
-import { openAdmin, startService, type RunningService, type ServiceOptions } from "../service/index.js";
+import type { RunningService, ServiceOptions } from "../service/index.js";
+
+// The service (Fastify, SQLite, worker threads) loads only when a local session starts,
+// so `import "mdps"` stays light for Session.connect users, the CLI and the REPL.
+type ServiceModule = typeof import("../service/index.js");
 
 export const CREDENTIALS_FILE = "local-session.json";
 
@@ -46,15 +50,16 @@ export function defaultLocalDataDir(env: Readonly<Record<string, string | undefi
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const dataDir = resolve(options.dataDir ?? defaultLocalDataDir(options.env ?? process.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const credentials = readCredentials(dataDir) ?? createCredentials(dataDir);
-  const service = await startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
+  const mod: ServiceModule = await import("../service/index.js");
+  const credentials = readCredentials(dataDir) ?? createCredentials(mod, dataDir);
+  const service = await mod.startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
   return {
     service,
     dataDir,
     credentials,
     renewCredentials: () => {
       rmSync(join(dataDir, CREDENTIALS_FILE), { force: true });
-      return createCredentials(dataDir);
+      return createCredentials(mod, dataDir);
     },
   };
 }
@@ -76,8 +81,8 @@ function readCredentials(dataDir: string): LocalCredentials | undefined {
  * rename. Two processes racing on a fresh dir both succeed; the later rename wins and
  * the earlier process's application simply goes unused.
  */
-function createCredentials(dataDir: string): LocalCredentials {
-  const admin = openAdmin(dataDir);
+function createCredentials(mod: ServiceModule, dataDir: string): LocalCredentials {
+  const admin = mod.openAdmin(dataDir);
   try {
     const existing = admin.listModels().find((m) => m.name === "local");
     const modelId = existing?.model_id ?? admin.createModel("local").model_id;
