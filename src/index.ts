@@ -86,6 +86,7 @@ export {
   LiveStatus,
   plotComparison,
   compareDistributions,
+  plotDistributions,
   SvgChart,
   inNotebook,
   inspectRich,
