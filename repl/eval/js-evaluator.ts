@@ -1,8 +1,10 @@
 /**
  * Evaluates JavaScript typed at the prompt in a persistent `node:vm` context holding
  * `session`, `dfd` and the named frames. Top-level `await` works: such code runs inside
- * an async function, and `const x = await ...` is turned into an assignment so `x`
- * outlives the line, as in Node's own REPL.
+ * an async function, and `const x = <expression>` is turned into an assignment so `x`
+ * outlives the line (and may be declared again), as in Node's own REPL. Awaiting
+ * statements (loops, several statements) run for their effects; their last value is
+ * not shown.
  */
 import vm from "node:vm";
 
@@ -39,25 +41,35 @@ export class JsEvaluator {
 
   async evaluate(code: string, signal?: AbortSignal): Promise<EvalResult> {
     const declaration = DECLARATION.exec(code);
-    if (declaration) {
+    if (declaration && isExpression(declaration[2]!)) {
       const [, name, expression] = declaration;
       const { value } = await this.evaluate(expression!, signal);
       this.#context[name!] = value;
       return { value, assigned: name };
     }
-    const script = AWAIT.test(code) ? asyncScript(code) : new vm.Script(code, { filename: "repl" });
+    const script = AWAIT.test(code) ? asyncScript(code) : new vm.Script(code, { filename: "<mdps repl>" });
     const value: unknown = script.runInContext(this.#context, { timeout: SYNC_TIMEOUT_MS, displayErrors: false });
     return { value: await settle(value, signal) };
+  }
+}
+
+/** True when `code` alone is one expression (so `const x = <code>` declared one name). */
+function isExpression(code: string): boolean {
+  try {
+    new vm.Script(`(async () => (\n${code}\n))`, { filename: "<mdps repl>" });
+    return true;
+  } catch {
+    return false;
   }
 }
 
 function asyncScript(code: string): vm.Script {
   try {
     // An expression first, so `await f()` shows f's value.
-    return new vm.Script(`(async () => (\n${code}\n))()`, { filename: "repl" });
+    return new vm.Script(`(async () => (\n${code}\n))()`, { filename: "<mdps repl>" });
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    return new vm.Script(`(async () => {\n${code}\n})()`, { filename: "repl" });
+    return new vm.Script(`(async () => {\n${code}\n})()`, { filename: "<mdps repl>" });
   }
 }
 

@@ -1,0 +1,88 @@
+/** The whole Ink app in-process (ink-testing-library) on a real local session. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ReplController } from "../../../repl/controller.js";
+import { bannerLines } from "../../../repl/startup.js";
+import { App } from "../../../repl/ui/app.js";
+import { openTestWorkspace, type TestWorkspace } from "../fixtures.js";
+import { KEYS, render, waitFor, type Rendered } from "../render.js";
+
+let t: TestWorkspace;
+let repl: ReplController;
+let view: Rendered;
+beforeAll(async () => {
+  t = await openTestWorkspace();
+  repl = new ReplController(t.workspace, { interactive: true });
+  repl.add({ kind: "banner", lines: bannerLines(t.workspace) });
+  view = render(<App controller={repl} />, { columns: 120 });
+});
+afterAll(async () => {
+  view.unmount();
+  await t.close();
+});
+
+const promptLine = (): string => view.screen().split("\n").findLast((l) => l.startsWith("mdps› ")) ?? "";
+
+describe("App", () => {
+  it("starts with the banner and an empty prompt", () => {
+    expect(view.screen()).toContain("Frame customers (200 × 7, sample data) is loaded");
+    expect(promptLine()).toContain("/help for commands");
+  });
+
+  it("completes with Tab and lists candidates when there are several", async () => {
+    await view.type("/he", KEYS.tab);
+    await waitFor(() => expect(view.screen()).toContain("/help  /head  /health"));
+    await view.type("lp", KEYS.tab);
+    await waitFor(() => expect(promptLine()).toBe("mdps› /help"));
+    await view.type(KEYS.ctrlU, "/pp customers ", KEYS.tab);
+    await waitFor(() => expect(view.screen()).toContain("MinMaxScaler  Normalizer"));
+    await view.type("Mi", KEYS.tab, "fe", KEYS.tab);
+    await waitFor(() => expect(promptLine()).toBe("mdps› /pp customers MinMaxScaler feature_range="));
+    await view.type(KEYS.ctrlU);
+  });
+
+  it("runs a command on Enter and keeps the prompt", async () => {
+    await view.type("/describe customers", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("Summary"));
+    expect(view.screen()).toContain("mdps› /describe customers");
+    expect(promptLine()).toContain("/help for commands");
+  });
+
+  it("shows a job in the panel, then its outcome, while the prompt stays usable", async () => {
+    await view.type("/preprocess customers QuantileTransformer n_quantiles=50 --columns income,spend", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("j1: QuantileTransformer on customers sent"));
+    // Typing works while the job runs.
+    await view.type("/jo");
+    await waitFor(() => expect(view.screen()).toMatch(/✔ j1 QuantileTransformer on customers succeeded in/));
+    await view.type(KEYS.tab, KEYS.enter);
+    await waitFor(() => expect(view.screen()).toMatch(/j1\s+QuantileTransformer on customers\s+succeeded/));
+    await view.type("/fetch j1", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("Fetched the result of j1 into frame customers_quantile"));
+  });
+
+  it("shows errors with a hint and goes on", async () => {
+    await view.type("/preprocess customers Normalizer norm=l7", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("✘ Invalid parameters for Normalizer"));
+    expect(view.screen()).toContain("hint: Normalizer parameters: norm=<l1|l2|max>");
+    expect(promptLine()).toContain("/help for commands");
+  });
+
+  it("recalls history with Up and Down", async () => {
+    await view.type(KEYS.up);
+    await waitFor(() => expect(promptLine()).toBe("mdps› /preprocess customers Normalizer norm=l7"));
+    await view.type(KEYS.up);
+    await waitFor(() => expect(promptLine()).toBe("mdps› /fetch j1"));
+    await view.type(KEYS.down, KEYS.down);
+    await waitFor(() => expect(promptLine()).toContain("/help for commands"));
+  });
+
+  it("Ctrl+C cancels a running line, then reminds how to quit; Ctrl+D quits", async () => {
+    await view.type("await new Promise(() => {})", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("Ctrl+C cancels"));
+    await view.type(KEYS.ctrlC);
+    await waitFor(() => expect(view.screen()).toContain("✘ Cancelled."));
+    await view.type(KEYS.ctrlC);
+    await waitFor(() => expect(view.screen()).toContain("Press Ctrl+D or type /quit to leave."));
+    await view.type(KEYS.ctrlD);
+    await waitFor(() => expect(repl.snapshot().quitting).toBe(true));
+  });
+});
