@@ -1,22 +1,43 @@
 /** Binarizer (sklearn-semantics.md section 6): 1 where x > threshold (strictly), else 0. Stateless. */
 import type { Params } from "../contract/params.js";
 import type { BinarizerFitted } from "./fitted-state.js";
+import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix } from "./types.js";
+import { allocColumn } from "./column-alloc.js";
 
-export function fitBinarizer(params: Params<"Binarizer">, features: FeatureMatrix): BinarizerFitted {
-  return {
+export function fitTransformBinarizer(
+  params: Params<"Binarizer">,
+  features: FeatureMatrix,
+): { columns: Float64Array[]; fitted: BinarizerFitted } {
+  const fitted: BinarizerFitted = {
     type: "Binarizer",
     params,
     feature_names_in_: [...features.names],
     n_features_in_: features.columns.length,
   };
+  const columns = features.columns.map((col) => binarizeColumn(col, params.threshold));
+  // NaN and ±Infinity are both refused: checkValues names the first one and throws.
+  if (columns.some((col) => col === null)) checkValues("Binarizer", features);
+  return { columns: columns as Float64Array[], fitted };
 }
 
 export function applyBinarizer(fitted: BinarizerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const threshold = fitted.params.threshold;
   return columns.map((col) => {
-    const out = new Float64Array(col.length);
-    for (let i = 0; i < col.length; i++) out[i] = col[i] > threshold ? 1 : 0;
+    const out = binarizeColumn(col, fitted.params.threshold);
+    if (out === null) throw new Error("Binarizer input was not checked for NaN and infinity");
     return out;
   });
+}
+
+/** The binarised column, or null if it holds NaN or ±Infinity. */
+function binarizeColumn(col: Float64Array, threshold: number): Float64Array | null {
+  const out = allocColumn(col.length);
+  let nonFinite = false;
+  for (let i = 0; i < col.length; i++) {
+    const x = col[i];
+    if (x - x !== 0) nonFinite = true;
+    // +(boolean) compiles without a branch; random data would mispredict a ternary half the time.
+    out[i] = +(x > threshold);
+  }
+  return nonFinite ? null : out;
 }

@@ -13,7 +13,7 @@ import type { PreprocessingType } from "../contract/transform-types.js";
 import { EngineError } from "./engine-error.js";
 import { engineFitted, type EngineFitted } from "./fitted-state.js";
 import { FittedStateError } from "./fitted-number.js";
-import { checkFeatures } from "./input-checks.js";
+import { checkFeatures, checkShape, checkValues } from "./input-checks.js";
 import { transforms, type FittedOf } from "./registry.js";
 import type { FeatureMatrix, FitTransform, FitTransformResult, FittedState, ProgressListener, TransformWith } from "./types.js";
 
@@ -38,8 +38,9 @@ export function fitTransform<T extends PreprocessingType>(
   if (!parsed.success) {
     throw new EngineError(`Invalid ${type} parameters: ${describeIssues(parsed.error)}`);
   }
-  checkFeatures(type, features);
+  checkShape(type, features);
   const impl = transforms[type];
+  if (!impl.checksOwnValues) checkValues(type, features);
   const result = impl.fitTransform(parsed.data as never, features, onProgress);
   onProgress?.(1);
   return result as FitTransformResult & { readonly fitted: FittedOf<T> };

@@ -13,6 +13,13 @@ export function acceptsMissing(type: PreprocessingType): boolean {
 
 /** Returns the row count, or throws an EngineError naming the column and row at fault. */
 export function checkFeatures(type: PreprocessingType, features: FeatureMatrix): number {
+  const rows = checkShape(type, features);
+  checkValues(type, features);
+  return rows;
+}
+
+/** At least one column, equal lengths, at least one row. Returns the row count. */
+export function checkShape(type: PreprocessingType, features: FeatureMatrix): number {
   const { names, columns } = features;
   if (columns.length === 0) {
     throw new EngineError(
@@ -31,6 +38,17 @@ export function checkFeatures(type: PreprocessingType, features: FeatureMatrix):
   if (rows === 0) {
     throw new EngineError(`The dataset has 0 rows; ${type} needs at least 1 row: upload a file with data rows.`);
   }
+  return rows;
+}
+
+/**
+ * No ±Infinity anywhere, and no NaN for Normalizer and Binarizer. The memory-bound
+ * transforms skip this separate pass when fitting: they notice a non-finite value in
+ * their own first pass and only then call this to name it.
+ */
+export function checkValues(type: PreprocessingType, features: FeatureMatrix): void {
+  const { names, columns } = features;
+  const rows = columns[0].length;
   const missingOk = acceptsMissing(type);
   for (let c = 0; c < columns.length; c++) {
     const col = columns[c];
@@ -49,7 +67,6 @@ export function checkFeatures(type: PreprocessingType, features: FeatureMatrix):
       }
     }
   }
-  return rows;
 }
 
 function missingValueError(type: PreprocessingType, column: string, row: number): EngineError {

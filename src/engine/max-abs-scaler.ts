@@ -2,8 +2,10 @@
 import type { Params } from "../contract/params.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MaxAbsScalerFitted } from "./fitted-state.js";
+import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
+import { allocColumn } from "./column-alloc.js";
 
 export function fitMaxAbsScaler(
   params: Params<"MaxAbsScaler">,
@@ -21,6 +23,7 @@ export function fitMaxAbsScaler(
       const x = Math.abs(col[i]);
       if (x > hi) hi = x; // NaN never compares greater: ignored
     }
+    if (hi === Infinity) checkValues("MaxAbsScaler", features); // names the infinity
     maxAbs[c] = hi < 0 ? NaN : hi;
     scale[c] = nonZeroScale(maxAbs[c]);
     onProgress?.((c + 1) / width);
@@ -40,7 +43,7 @@ export function applyMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly 
   const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
   return columns.map((col, c) => {
     const s = scale[c];
-    const out = new Float64Array(col.length);
+    const out = allocColumn(col.length);
     for (let i = 0; i < col.length; i++) out[i] = col[i] / s;
     return out;
   });

@@ -6,8 +6,10 @@
 import type { Params } from "../contract/params.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MinMaxScalerFitted } from "./fitted-state.js";
+import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
+import { allocColumn } from "./column-alloc.js";
 
 export function fitMinMaxScaler(
   params: Params<"MinMaxScaler">,
@@ -26,18 +28,18 @@ export function fitMinMaxScaler(
     const col = columns[c];
     let lo = Infinity;
     let hi = -Infinity;
-    let seen = false;
     for (let i = 0; i < col.length; i++) {
       const x = col[i];
-      if (x === x) {
-        seen = true;
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-      }
+      // NaN fails both comparisons, so it is skipped without a test of its own.
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
     }
-    // numpy's nanmin/nanmax of an all-NaN column is NaN, and so is everything after it.
-    dataMin[c] = seen ? lo : NaN;
-    dataMax[c] = seen ? hi : NaN;
+    // Untouched bounds mean an all-NaN column, whose nanmin/nanmax (and everything after
+    // them) numpy makes NaN; an infinite bound means an infinity, which checkValues names.
+    const allMissing = lo === Infinity && hi === -Infinity;
+    if (!allMissing && (lo === -Infinity || hi === Infinity)) checkValues("MinMaxScaler", features);
+    dataMin[c] = allMissing ? NaN : lo;
+    dataMax[c] = allMissing ? NaN : hi;
     range[c] = dataMax[c] - dataMin[c];
     scale[c] = (b - a) / nonZeroScale(range[c]);
     offset[c] = a - dataMin[c] * scale[c];
@@ -66,7 +68,7 @@ export function applyMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly 
   return columns.map((col, c) => {
     const s = scale[c];
     const m = offset[c];
-    const out = new Float64Array(col.length);
+    const out = allocColumn(col.length);
     if (clip) {
       for (let i = 0; i < col.length; i++) {
         const y = col[i] * s + m;

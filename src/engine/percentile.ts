@@ -1,15 +1,22 @@
 /**
  * numpy's order statistics on the non-NaN values of a column: percentile ('linear'
- * method, Hyndman-Fan type 7, with numpy's two-sided lerp) and median. Values are found
- * by selection (introselect) on a scratch copy, not by sorting, when only a few are needed.
+ * method, Hyndman-Fan type 7, with numpy's two-sided lerp) and median. When only a few
+ * order statistics are needed they are selected (./order-statistics.ts), not sorted for.
  */
+import { orderStatistics } from "./order-statistics.js";
 
-/** Copies the non-NaN values of `col` into `scratch` (length >= col.length); returns their count. */
+/**
+ * Copies the non-NaN values of `col` into `scratch` (length >= col.length); returns their
+ * count, or -1 as soon as it meets ±Infinity (which no transform accepts).
+ */
 export function copyNonNaN(col: Float64Array, scratch: Float64Array): number {
   let m = 0;
   for (let i = 0; i < col.length; i++) {
     const x = col[i];
-    if (x === x) scratch[m++] = x;
+    if (x === x) {
+      if (x - x !== 0) return -1;
+      scratch[m++] = x;
+    }
   }
   return m;
 }
@@ -37,8 +44,8 @@ export function percentileSorted(s: Float64Array, m: number, p: number): number 
 }
 
 /**
- * Percentiles (probabilities in [0, 1]) and optionally the median of a[0..m), by selecting
- * only the order statistics they read. Reorders a[0..m).
+ * Percentiles (probabilities in [0, 1]) and optionally the median of a[0..m), from only
+ * the order statistics they read. Reorders a[0..m).
  */
 export function selectStatistics(
   a: Float64Array,
@@ -59,81 +66,11 @@ export function selectStatistics(
     wanted.add(half);
     if (m % 2 === 0) wanted.add(half - 1);
   }
-  // Select in increasing order: after placing k, everything right of it is >= a[k], so
-  // the next search only covers (k, m).
-  let from = 0;
-  for (const k of [...wanted].sort((x, y) => x - y)) {
-    select(a, k, from, m);
-    from = k + 1;
-  }
-  const percentiles = reads.map(({ lo, g }) => (lo === m - 1 ? a[m - 1] : lerp(a[lo], a[lo + 1], g)));
+  const ranks = [...wanted].sort((x, y) => x - y);
+  const values = orderStatistics(a, m, ranks);
+  const at = (rank: number) => values[ranks.indexOf(rank)];
+  const percentiles = reads.map(({ lo, g }) => (lo === m - 1 ? at(m - 1) : lerp(at(lo), at(lo + 1), g)));
   // numpy's median is the mean of the middle pair, (lo + hi) / 2, not the 50th percentile.
-  const median = !withMedian ? NaN : m % 2 === 1 ? a[half] : (a[half - 1] + a[half]) / 2;
+  const median = !withMedian ? NaN : m % 2 === 1 ? at(half) : (at(half - 1) + at(half)) / 2;
   return { percentiles, median };
-}
-
-/**
- * Rearranges a[lo..hi) so that a[k] holds the value a sorted copy would have there,
- * smaller-or-equal values before it and greater-or-equal after. Quickselect with a
- * median-of-three pivot and Hoare partitioning (fast on many equal values); falls back to
- * sorting the range if the partitions stop shrinking (introselect), so never quadratic.
- */
-export function select(a: Float64Array, k: number, lo: number, hi: number): void {
-  let budget = 2 * Math.ceil(Math.log2(hi - lo + 1)) + 8;
-  while (hi - lo > 24) {
-    if (k === lo) {
-      swapMin(a, lo, hi);
-      return;
-    }
-    if (budget-- === 0) {
-      a.subarray(lo, hi).sort();
-      return;
-    }
-    const mid = lo + ((hi - lo) >> 1);
-    // Order a[lo] <= a[mid] <= a[hi-1]: the ends become sentinels for the scans.
-    if (a[mid] < a[lo]) swap(a, mid, lo);
-    if (a[hi - 1] < a[lo]) swap(a, hi - 1, lo);
-    if (a[hi - 1] < a[mid]) swap(a, hi - 1, mid);
-    const pivot = a[mid];
-    let i = lo - 1;
-    let j = hi;
-    for (;;) {
-      do i++;
-      while (a[i] < pivot);
-      do j--;
-      while (a[j] > pivot);
-      if (i >= j) break;
-      const t = a[i];
-      a[i] = a[j];
-      a[j] = t;
-    }
-    // a[lo..j] <= pivot <= a[j+1..hi)
-    if (k <= j) hi = j + 1;
-    else lo = j + 1;
-  }
-  insertionSort(a, lo, hi);
-}
-
-function swapMin(a: Float64Array, lo: number, hi: number): void {
-  let at = lo;
-  for (let i = lo + 1; i < hi; i++) if (a[i] < a[at]) at = i;
-  swap(a, lo, at);
-}
-
-function swap(a: Float64Array, i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-}
-
-function insertionSort(a: Float64Array, lo: number, hi: number): void {
-  for (let i = lo + 1; i < hi; i++) {
-    const x = a[i];
-    let j = i - 1;
-    while (j >= lo && a[j] > x) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = x;
-  }
 }

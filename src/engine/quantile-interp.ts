@@ -5,6 +5,7 @@
  * arrays (so a value repeated in the quantiles lands mid-tie), upper bound then lower,
  * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants.
  */
+import { allocColumn } from "./column-alloc.js";
 import { normalQuantile } from "./normal-quantile.js";
 
 const BOUNDS_THRESHOLD = 1e-7;
@@ -18,7 +19,7 @@ export function quantileTransformColumn(
   r: Float64Array,
   normal: boolean,
 ): Float64Array {
-  const out = new Float64Array(col.length);
+  const out = allocColumn(col.length);
   const n = q.length;
   const first = q[0];
   const last = q[n - 1];

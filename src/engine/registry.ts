@@ -2,10 +2,10 @@
 import type { Params } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import type { EngineFitted } from "./fitted-state.js";
-import { applyBinarizer, fitBinarizer } from "./binarizer.js";
+import { applyBinarizer, fitTransformBinarizer } from "./binarizer.js";
 import { applyMaxAbsScaler, fitMaxAbsScaler } from "./max-abs-scaler.js";
 import { applyMinMaxScaler, fitMinMaxScaler } from "./min-max-scaler.js";
-import { applyNormalizer, fitNormalizer } from "./normalizer.js";
+import { applyNormalizer, fitTransformNormalizer } from "./normalizer.js";
 import { applyPowerTransformer, fitTransformPowerTransformer } from "./power-transformer.js";
 import { applyQuantileTransformer, fitQuantileTransformer } from "./quantile-transformer.js";
 import { applyRobustScaler, fitRobustScaler } from "./robust-scaler.js";
@@ -21,6 +21,12 @@ export interface TransformImpl<T extends PreprocessingType> {
     onProgress?: ProgressListener,
   ): { columns: Float64Array[]; fitted: FittedOf<T> };
   transform(fitted: FittedOf<T>, columns: readonly Float64Array[]): Float64Array[];
+  /**
+   * fitTransform notices ±Infinity (and NaN where it is refused) in its own first pass
+   * and then calls checkValues to name it, so index.ts skips the separate scan: one pass
+   * fewer over the data for the memory-bound transforms.
+   */
+  checksOwnValues?: boolean;
 }
 
 /**
@@ -30,8 +36,10 @@ export interface TransformImpl<T extends PreprocessingType> {
 function fitThenApply<T extends PreprocessingType>(
   fit: (params: Params<T>, features: FeatureMatrix, onProgress?: ProgressListener) => FittedOf<T>,
   transform: (fitted: FittedOf<T>, columns: readonly Float64Array[]) => Float64Array[],
+  checksOwnValues = false,
 ): TransformImpl<T> {
   return {
+    checksOwnValues,
     fitTransform(params, features, onProgress) {
       const fitted = fit(params, features, onProgress);
       return { fitted, columns: transform(fitted, features.columns) };
@@ -41,14 +49,14 @@ function fitThenApply<T extends PreprocessingType>(
 }
 
 export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> } = {
-  Binarizer: fitThenApply(fitBinarizer, applyBinarizer),
-  MaxAbsScaler: fitThenApply(fitMaxAbsScaler, applyMaxAbsScaler),
-  MinMaxScaler: fitThenApply(fitMinMaxScaler, applyMinMaxScaler),
-  Normalizer: fitThenApply(fitNormalizer, applyNormalizer),
+  Binarizer: { fitTransform: fitTransformBinarizer, transform: applyBinarizer, checksOwnValues: true },
+  MaxAbsScaler: fitThenApply(fitMaxAbsScaler, applyMaxAbsScaler, true),
+  MinMaxScaler: fitThenApply(fitMinMaxScaler, applyMinMaxScaler, true),
+  Normalizer: { fitTransform: fitTransformNormalizer, transform: applyNormalizer, checksOwnValues: true },
   // Fitting already computes every transformed value; it standardises from the encoded
   // state like applyPowerTransformer, so the two still agree bit for bit.
   PowerTransformer: { fitTransform: fitTransformPowerTransformer, transform: applyPowerTransformer },
   QuantileTransformer: fitThenApply(fitQuantileTransformer, applyQuantileTransformer),
-  RobustScaler: fitThenApply(fitRobustScaler, applyRobustScaler),
-  StandardScaler: fitThenApply(fitStandardScaler, applyStandardScaler),
+  RobustScaler: fitThenApply(fitRobustScaler, applyRobustScaler, true),
+  StandardScaler: fitThenApply(fitStandardScaler, applyStandardScaler, true),
 };

@@ -8,6 +8,7 @@ import type { RobustScalerFitted } from "./fitted-state.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { copyNonNaN, selectStatistics } from "./percentile.js";
 import { scaleColumn } from "./standard-scaler.js";
+import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
 
@@ -26,6 +27,7 @@ export function fitRobustScaler(
   const scratch = new Float64Array(columns[0].length);
   for (let c = 0; c < width; c++) {
     const m = copyNonNaN(columns[c], scratch);
+    if (m < 0) checkValues("RobustScaler", features); // an infinity: this names it and throws
     const stats = selectStatistics(scratch, m, probabilities, params.with_centering);
     center[c] = stats.median;
     if (params.with_scaling) {

@@ -4,8 +4,10 @@
  * constant-feature test, and (x - mean) / scale.
  */
 import type { Params } from "../contract/params.js";
+import { allocColumn } from "./column-alloc.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
+import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
 const EPS = 2.220446049250313e-16;
@@ -69,6 +71,9 @@ export function fitStandardScaler(
   const counts: number[] = [];
   for (let c = 0; c < width; c++) {
     const m = columnMoments(columns[c], params.with_std);
+    // A sum that is not finite means ±Infinity in the column (or, rarely, overflow):
+    // checkValues names the infinity, and lets an overflow through as scikit-learn does.
+    if (m.mean - m.mean !== 0 && m.count > 0) checkValues("StandardScaler", features);
     mean[c] = m.mean;
     variance[c] = m.variance;
     scale[c] = scaleFromVariance(m.variance, m.mean, m.count);
@@ -92,7 +97,7 @@ export function fitStandardScaler(
 /** (x - mean) / scale, each step only when its flag is on; NaN stays NaN. */
 export function scaleColumn(col: Float64Array, mean: number | null, scale: number | null): Float64Array {
   const n = col.length;
-  const out = new Float64Array(n);
+  const out = allocColumn(n);
   if (mean !== null && scale !== null) {
     for (let i = 0; i < n; i++) out[i] = (col[i] - mean) / scale;
   } else if (mean !== null) {

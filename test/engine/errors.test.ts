@@ -121,3 +121,43 @@ describe("EngineError messages", () => {
     );
   });
 });
+
+describe("every transform refuses infinity wherever it is, also in its fused first pass", () => {
+  const types = ["Binarizer", "MaxAbsScaler", "MinMaxScaler", "Normalizer", "PowerTransformer",
+    "QuantileTransformer", "RobustScaler", "StandardScaler"] as const;
+  for (const type of types) {
+    for (const bad of [Infinity, -Infinity]) {
+      it(`${type} with ${bad}`, () => {
+        const b = Float64Array.from([1, 2, 3, 4, 5]);
+        b[3] = bad;
+        const features = { names: ["a", "b"], columns: [Float64Array.from([3, 1, 2, 5, 4]), b] };
+        let error: unknown;
+        try {
+          fitTransform(type, {}, features);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(EngineError);
+        expect((error as EngineError).column).toBe("b");
+        expect((error as EngineError).row).toBe(3);
+        expect((error as Error).message).toContain(`holds ${bad > 0 ? "" : "-"}infinity at row 4`);
+      });
+    }
+  }
+
+  for (const norm of ["l1", "l2", "max"] as const) {
+    it(`Normalizer (${norm}) refuses NaN`, () => {
+      const features = { names: ["a", "b"], columns: [Float64Array.of(1, 2, 3), Float64Array.of(4, NaN, 6)] };
+      expect(() => fitTransform("Normalizer", { norm }, features)).toThrow(/Column "b" has a missing value at row 2/);
+    });
+  }
+
+  it("an overflowing sum is not mistaken for an infinity (scikit-learn lets it through too)", () => {
+    const big = { names: ["a"], columns: [Float64Array.of(1e308, 1e308)] };
+    const [scaled] = fitTransform("StandardScaler", {}, big).columns;
+    expect(Array.from(scaled).every(Number.isNaN)).toBe(true); // numpy: mean inf, var NaN
+    const rows = { names: ["a", "b"], columns: [Float64Array.of(1e200, 3), Float64Array.of(1e200, 4)] };
+    const [a, b] = fitTransform("Normalizer", {}, rows).columns;
+    expect([a[0], b[0], a[1], b[1]]).toEqual([0, 0, 0.6, 0.8]); // x / inf, then an ordinary row
+  });
+});
