@@ -5,69 +5,102 @@
  * rendered to SVG headless by Vega in Node, so the notebook stores a picture that
  * GitHub shows as is.
  */
-import { histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
+import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
 import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
 import { SvgChart } from "./svg-chart.js";
 
 export interface CompareOptions {
-  /** Features to plot. Default: numeric columns present in both, at most 12. */
+  /** Features to plot. Default: numeric columns present in every data set, at most 12. */
   columns?: readonly string[];
   /** Bars per histogram. Default 30. */
   bins?: number;
-  /** Size of one panel in pixels. Default 240 × 90. */
+  /** Size of one panel in pixels. Default 240 × 90 for two data sets, narrower for more. */
   width?: number;
   height?: number;
   /** Chart title, e.g. "StandardScaler". */
   title?: string;
-  /** Column headers. Default "before" and "after". */
+  /** Column headers of `compareDistributions`. Default "before" and "after". */
   labels?: readonly [string, string];
+  /**
+   * Draw the data sets over each other in one panel per feature, with the same bins and
+   * the share of rows per bin: for data on one scale (train and test), where a shift
+   * should show. Default false: side by side, each with its own scales (before/after).
+   */
+  overlay?: boolean;
 }
 
 const DEFAULT_MAX_COLUMNS = 12;
+const BASE_COLOR = "#9ca3af";
+const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d", "#4f46e5"];
 
-function pickColumns(before: ColumnSource, after: ColumnSource, options: CompareOptions): string[] {
+function pickColumns(sources: readonly ColumnSource[], options: CompareOptions): string[] {
   if (options.columns && options.columns.length > 0) return [...options.columns];
-  const afterNames = new Set(numericColumnNames(after));
-  const both = numericColumnNames(before).filter((name) => afterNames.has(name));
-  if (both.length === 0) {
-    throw new Error("no numeric column is in both data sets; pass { columns: [...] } to choose the features to plot");
+  const [first, ...rest] = sources.map((s) => numericColumnNames(s));
+  const common = (first ?? []).filter((name) => rest.every((names) => names.includes(name)));
+  if (common.length === 0) {
+    throw new Error("no numeric column is in every data set; pass { columns: [...] } to choose the features to plot");
   }
-  return both.slice(0, DEFAULT_MAX_COLUMNS);
+  return common.slice(0, DEFAULT_MAX_COLUMNS);
 }
 
-/** The Vega-Lite spec of the comparison (pure: histograms are computed here). */
-export function comparisonSpec(before: ColumnSource, after: ColumnSource, options: CompareOptions = {}): VegaLiteSpec {
-  const columns = pickColumns(before, after, options);
-  const [beforeLabel, afterLabel] = options.labels ?? ["before", "after"];
+/**
+ * The Vega-Lite spec of a grid of histograms, each panel with its own scales: one row
+ * per feature and one column per data set (in the order given), or, past three data
+ * sets, one row per data set. Pure: binning happens here.
+ */
+export function distributionsSpec(sources: Readonly<Record<string, ColumnSource>>, options: CompareOptions = {}): VegaLiteSpec {
+  const stages = Object.keys(sources);
+  if (stages.length === 0) throw new Error("nothing to plot: pass at least one data set");
+  const columns = pickColumns(Object.values(sources), options);
   const values: Array<Record<string, unknown>> = [];
-  for (const feature of columns) {
-    for (const [stage, source] of [[beforeLabel, before], [afterLabel, after]] as const) {
-      const { bins, missing } = histogram(numericColumn(source, feature), options.bins ?? 30);
-      const label = missing > 0 ? `${feature} (${missing} missing)` : feature;
-      for (const bin of bins) values.push({ feature: label, order: columns.indexOf(feature), stage, ...bin });
-    }
-  }
+  columns.forEach((feature, order) => {
+    const data = stages.map((stage) => numericColumn(sources[stage]!, feature));
+    // Overlaid data sets share their bins, so bars line up and a shift shows.
+    const ranges = data.map((d) => finiteRange(d)).filter((r) => Number.isFinite(r.min));
+    const shared: [number, number] | undefined = options.overlay && ranges.length > 0
+      ? [Math.min(...ranges.map((r) => r.min)), Math.max(...ranges.map((r) => r.max))]
+      : undefined;
+    stages.forEach((stage, i) => {
+      const { bins, missing } = histogram(data[i]!, options.bins ?? 30, shared);
+      const label = missing > 0 && !options.overlay ? `${feature} (${missing} missing)` : feature;
+      const total = bins.reduce((sum, b) => sum + b.count, 0) || 1;
+      for (const bin of bins) values.push({ feature: label, order, stage, ...bin, share: bin.count / total });
+    });
+  });
+  const colors = { domain: stages, range: [BASE_COLOR, ...stages.slice(1).map((_, i) => PALETTE[i % PALETTE.length])] };
+  if (options.overlay) return overlaySpec(values, stages, colors, options);
+  // Up to three data sets side by side, one row per feature; more would be too wide to
+  // read, so then each data set gets a row and the features go across.
+  const manyStages = stages.length > 3;
+  const narrow = stages.length === 3 || (manyStages && columns.length > 2);
+  const rowHeader = { labelAngle: 0, labelAlign: "left", labelFontWeight: "bold" };
+  const columnHeader = { labelFontSize: 12, labelFontWeight: "bold" };
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     ...(options.title ? { title: options.title } : {}),
     data: { values },
-    facet: {
-      row: { field: "feature", type: "nominal", title: null, sort: { field: "order" }, header: { labelAngle: 0, labelAlign: "left", labelFontWeight: "bold" } },
-      column: { field: "stage", type: "nominal", title: null, sort: [beforeLabel, afterLabel], header: { labelFontSize: 12 } },
-    },
+    facet: manyStages
+      ? {
+          row: { field: "stage", type: "nominal", title: null, sort: stages, header: rowHeader },
+          column: { field: "feature", type: "nominal", title: null, sort: { field: "order" }, header: columnHeader },
+        }
+      : {
+          row: { field: "feature", type: "nominal", title: null, sort: { field: "order" }, header: rowHeader },
+          column: { field: "stage", type: "nominal", title: null, sort: stages, header: columnHeader },
+        },
     spec: {
-      width: options.width ?? 240,
-      height: options.height ?? 90,
+      width: options.width ?? (narrow ? 150 : 240),
+      height: options.height ?? (manyStages ? 60 : narrow ? 70 : 90),
       mark: { type: "bar", binSpacing: 0 },
       encoding: {
-        x: { field: "start", bin: "binned", type: "quantitative", title: null, axis: { tickCount: 5 } },
+        x: { field: "start", bin: "binned", type: "quantitative", title: null, axis: { tickCount: narrow ? 3 : 5, labelFlush: true } },
         x2: { field: "end" },
         y: { field: "count", type: "quantitative", title: null, axis: { tickCount: 3 } },
         color: {
           field: "stage",
           type: "nominal",
           legend: null,
-          scale: { domain: [beforeLabel, afterLabel], range: ["#9ca3af", "#2563eb"] },
+          scale: colors,
         },
       },
     },
@@ -76,12 +109,49 @@ export function comparisonSpec(before: ColumnSource, after: ColumnSource, option
   };
 }
 
+/** One panel per feature, the data sets drawn over each other as shares of their rows. */
+function overlaySpec(
+  values: Array<Record<string, unknown>>,
+  stages: readonly string[],
+  colors: { domain: readonly string[]; range: readonly string[] },
+  options: CompareOptions,
+): VegaLiteSpec {
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    ...(options.title ? { title: options.title } : {}),
+    data: { values },
+    facet: {
+      row: { field: "feature", type: "nominal", title: null, sort: { field: "order" }, header: { labelAngle: 0, labelAlign: "left", labelFontWeight: "bold" } },
+    },
+    spec: {
+      width: options.width ?? 420,
+      height: options.height ?? 90,
+      mark: { type: "bar", binSpacing: 0, opacity: 0.55 },
+      encoding: {
+        x: { field: "start", bin: "binned", type: "quantitative", title: null, axis: { tickCount: 8 } },
+        x2: { field: "end" },
+        y: { field: "share", type: "quantitative", title: null, stack: null, axis: { format: ".0%", tickCount: 3 } },
+        color: { field: "stage", type: "nominal", title: null, sort: [...stages], scale: colors, legend: { orient: "top" } },
+      },
+    },
+    resolve: { scale: { x: "independent", y: "independent" } },
+    config: { background: "white", view: { stroke: "#e5e7eb" } },
+  };
+}
+
+/** The spec of `compareDistributions` (two columns: before and after). */
+export function comparisonSpec(before: ColumnSource, after: ColumnSource, options: CompareOptions = {}): VegaLiteSpec {
+  const [beforeLabel, afterLabel] = options.labels ?? ["before", "after"];
+  if (beforeLabel === afterLabel) throw new Error(`labels must differ, got "${beforeLabel}" twice`);
+  return distributionsSpec({ [beforeLabel]: before, [afterLabel]: after }, options);
+}
+
 /**
  * Draws each feature's distribution before and after a transform as one SVG.
  *
  * @example
  * const chart = await compareDistributions(trainDf, await job.dataframe(), { columns: ["age", "income"] });
- * chart.show(); // inline in a tslab notebook; chart.svg is the SVG text anywhere
+ * show(chart); // inline in a tslab notebook; chart.svg is the SVG text anywhere
  */
 export async function compareDistributions(
   before: ColumnSource,
@@ -89,5 +159,19 @@ export async function compareDistributions(
   options: CompareOptions = {},
 ): Promise<SvgChart> {
   const spec = comparisonSpec(before, after, options);
+  return new SvgChart(await renderVegaLiteSvg(spec), spec);
+}
+
+/**
+ * Histograms of several data sets side by side: the first in grey, the others in colour.
+ *
+ * @example
+ * show(await plotDistributions({ original: df, StandardScaler: a, RobustScaler: b }, { columns: ["income"] }));
+ */
+export async function plotDistributions(
+  sources: Readonly<Record<string, ColumnSource>>,
+  options: CompareOptions = {},
+): Promise<SvgChart> {
+  const spec = distributionsSpec(sources, options);
   return new SvgChart(await renderVegaLiteSvg(spec), spec);
 }

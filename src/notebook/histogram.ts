@@ -66,8 +66,8 @@ export function numericColumn(source: ColumnSource, name: string): Float64Array 
   throw new Error(`column "${name}" not found; the data has ${known.join(", ") || "no columns"}`);
 }
 
-/** Equal-width bins over the finite values; a constant column gets one bin around its value. */
-export function histogram(values: ArrayLike<number>, binCount = 30): Histogram {
+/** Smallest and largest finite value, and how many values are missing. */
+export function finiteRange(values: ArrayLike<number>): { min: number; max: number; missing: number } {
   const data = toFloat64(values);
   let min = Infinity;
   let max = -Infinity;
@@ -81,6 +81,19 @@ export function histogram(values: ArrayLike<number>, binCount = 30): Histogram {
     if (v < min) min = v;
     if (v > max) max = v;
   }
+  return { min, max, missing };
+}
+
+/**
+ * Equal-width bins over the finite values; a constant column gets one bin around its
+ * value. `range` fixes the edges (to bin several data sets alike); values outside it
+ * are left out.
+ */
+export function histogram(values: ArrayLike<number>, binCount = 30, range?: readonly [number, number]): Histogram {
+  const data = toFloat64(values);
+  const found = finiteRange(data);
+  const missing = found.missing;
+  const [min, max] = range ?? [found.min, found.max];
   if (missing === data.length) return { bins: [], missing };
   if (min === max) return { bins: [{ start: min - 0.5, end: max + 0.5, count: data.length - missing }], missing };
   const n = Math.max(1, Math.floor(binCount));
@@ -88,7 +101,7 @@ export function histogram(values: ArrayLike<number>, binCount = 30): Histogram {
   const counts = new Float64Array(n);
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    if (!Number.isFinite(v)) continue;
+    if (!Number.isFinite(v) || v < min || v > max) continue;
     // The maximum belongs to the last bin, not to a bin of its own.
     counts[Math.min(n - 1, Math.floor((v - min) / width))] += 1;
   }

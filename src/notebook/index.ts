@@ -25,7 +25,7 @@ export { dataFrameHtml, tableHtml, tableText } from "./render-table.js";
 export type { DataFrameLike, TableHtmlOptions } from "./render-table.js";
 export { LiveStatus, liveStatusHtml } from "./live-status.js";
 export type { JobSnapshot, LiveStatusOptions, LogLine, ProgressMode } from "./live-status.js";
-export { compareDistributions, comparisonSpec } from "./compare-plot.js";
+export { compareDistributions, comparisonSpec, distributionsSpec, plotDistributions } from "./compare-plot.js";
 export type { CompareOptions } from "./compare-plot.js";
 export { histogram } from "./histogram.js";
 export type { Bin, ColumnSource, Histogram } from "./histogram.js";

@@ -99,8 +99,8 @@ export interface WatchWaitOptions {
 }
 
 /** The part of a job handle `watch` needs; the Session's Job is one. */
-export interface WatchableJob<R extends JobSnapshot = JobSnapshot> {
-  wait(options: WatchWaitOptions): Promise<R>;
+export interface WatchableJob {
+  wait(options: WatchWaitOptions): Promise<JobSnapshot>;
   logs?(options: { limit?: number }): Promise<readonly LogLine[]>;
   readonly record?: JobSnapshot | undefined;
 }
@@ -112,13 +112,15 @@ export interface WatchOptions extends ProgressOptions {
 }
 
 /**
- * Waits for a job while showing its live status; resolves with the final record,
- * rethrows what `job.wait` throws (a failed job, an abort) after showing it.
+ * Waits for a job while showing its live status; rethrows what `job.wait` throws (a
+ * failed job, an abort) after showing it. Resolves to nothing, so `await watch(job)`
+ * as the last line of a cell prints nothing below the status (the final record is
+ * `job.record`).
  *
  * @example
  * await watch(job, { signal: AbortSignal.timeout(60_000) });
  */
-export async function watch<R extends JobSnapshot>(job: WatchableJob<R>, options: WatchOptions = {}): Promise<R> {
+export async function watch(job: WatchableJob, options: WatchOptions = {}): Promise<void> {
   const { signal, timeout, ...progressOptions } = options;
   const logs = job.logs ? (limit: number) => job.logs!({ limit }) : undefined;
   const progress = jobProgress(progressOptions, logs);
@@ -131,7 +133,6 @@ export async function watch<R extends JobSnapshot>(job: WatchableJob<R>, options
   try {
     const record = await job.wait(waitOptions);
     await progress?.finish(record);
-    return record;
   } catch (error) {
     const record = (error as { record?: JobSnapshot }).record ?? job.record;
     if (record && TERMINAL.has(record.status)) await progress?.finish(record);

@@ -24,6 +24,7 @@ export interface JobSnapshot {
   readonly phase?: string | null;
   readonly progress?: number;
   readonly error?: { readonly title: string; readonly detail: string } | null;
+  readonly created_at?: string | null;
   readonly started_at?: string | null;
   readonly finished_at?: string | null;
   readonly request?: unknown;
@@ -142,6 +143,17 @@ export class LiveStatus {
   }
 }
 
+const between = (from: string | null | undefined, to: string | null | undefined): number =>
+  from && to ? Date.parse(to) - Date.parse(from) : Number.NaN;
+
+/** "ran 120 ms after 4 ms in the queue", from the service's own clock; undefined when unknown. */
+function serviceTimes(snapshot: JobSnapshot): string | undefined {
+  const ran = between(snapshot.started_at, snapshot.finished_at);
+  if (!Number.isFinite(ran)) return undefined;
+  const queued = between(snapshot.created_at, snapshot.started_at);
+  return `ran ${formatDuration(ran)}${Number.isFinite(queued) ? ` after ${formatDuration(queued)} in the queue` : ""}`;
+}
+
 /** The live status as HTML: a pure function of its inputs. */
 export function liveStatusHtml(
   snapshot: JobSnapshot | undefined,
@@ -155,13 +167,7 @@ export function liveStatusHtml(
   }
   const progress = snapshot.progress ?? (snapshot.status === "succeeded" ? 1 : 0);
   const phase = snapshot.phase && snapshot.phase !== snapshot.status ? ` · ${escapeHtml(snapshot.phase)}` : "";
-  const ran =
-    snapshot.started_at && snapshot.finished_at
-      ? Date.parse(snapshot.finished_at) - Date.parse(snapshot.started_at)
-      : Number.NaN;
-  const time = final && Number.isFinite(ran)
-    ? `ran ${formatDuration(ran)} · waited ${formatDuration(waitedMs)}`
-    : `${formatDuration(waitedMs)}${final ? "" : " elapsed"}`;
+  const time = final ? serviceTimes(snapshot) ?? `waited ${formatDuration(waitedMs)}` : `${formatDuration(waitedMs)} elapsed`;
   const error = snapshot.error
     ? `<div style="color:#dc2626"><b>${escapeHtml(snapshot.error.title)}</b>: ${escapeHtml(snapshot.error.detail)}</div>`
     : "";

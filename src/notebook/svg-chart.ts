@@ -18,9 +18,12 @@ export class SvgChart {
     return { width, height };
   }
 
-  /** Shows the chart inline in a tslab notebook; returns false (and does nothing) elsewhere. */
-  show(): boolean {
-    return displayRich({ svg: this.svg });
+  /**
+   * Shows the chart inline in a tslab notebook; does nothing elsewhere (use `save`).
+   * Returns nothing, so it prints nothing as the last line of a cell.
+   */
+  show(): void {
+    displayRich({ svg: this.svg });
   }
 
   /** Writes the SVG to a file, e.g. for a report or outside notebooks. */

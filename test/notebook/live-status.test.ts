@@ -38,12 +38,12 @@ describe("LiveStatus in a notebook", () => {
     now += 800;
     live.finish(snap({
       status: "succeeded", phase: "done", progress: 1,
-      started_at: "2026-01-01T00:00:00.000Z", finished_at: "2026-01-01T00:00:01.250Z",
+      created_at: "2025-12-31T23:59:59.990Z", started_at: "2026-01-01T00:00:00.000Z", finished_at: "2026-01-01T00:00:01.250Z",
     }));
     const final = display.current;
     expect(final).toContain("succeeded");
     expect(final).toContain("100%");
-    expect(final).toContain("ran 1.3 s · waited 2.0 s");
+    expect(final).toContain("ran 1.3 s after 10 ms in the queue");
     expect(final).toContain("read 1000 rows"); // logs stay in the saved output
     live.update(snap({ status: "running" }));
     expect(display.current).toBe(final);

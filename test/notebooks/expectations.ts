@@ -1,9 +1,11 @@
 /**
  * What each executed notebook must show, beyond "no error": the things a reader checks
- * by eye (the job reached `succeeded`, the result has the expected shape, a plot is there).
+ * by eye (the job reached `succeeded`, the result has the expected shape, a plot is there,
+ * the service's output and the local transform agree). Cells are found by their source,
+ * so adding a markdown cell does not break these.
  */
 import { expect } from "vitest";
-import type { ExecutedNotebook } from "./jupyter.js";
+import { joinText, type Cell, type ExecutedNotebook } from "./jupyter.js";
 
 export interface Executed {
   notebook: ExecutedNotebook;
@@ -14,6 +16,34 @@ export interface Executed {
   /** Number of SVG pictures displayed. */
   svgCount: number;
 }
+
+/** HTML as the words a reader sees. */
+function plain(html: string): string {
+  return html
+    .replace(/<\/tr>/g, "\n")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&quot;/g, '"')
+    .replace(/[ \t]+/g, " ");
+}
+
+function cellWith(run: Executed, snippet: string): { cell: Cell; text: string } {
+  const index = run.notebook.cells.findIndex((c) => c.cell_type === "code" && joinText(c.source).includes(snippet));
+  if (index < 0) throw new Error(`no code cell contains ${JSON.stringify(snippet)}`);
+  return { cell: run.notebook.cells[index]!, text: plain(run.texts[index] ?? "") };
+}
+
+function svgs(run: Executed): string[] {
+  return run.notebook.cells.flatMap((c) => (c.outputs ?? []).map((o) => joinText(o.data?.["image/svg+xml"])).filter((s) => s.length > 0));
+}
+
+function chartTitles(svg: string): string[] {
+  return [...svg.matchAll(/aria-label="Title text '([^']*)'"/g)].map((m) => m[1]!);
+}
+
+const TYPES = [
+  "Binarizer", "MaxAbsScaler", "MinMaxScaler", "Normalizer",
+  "PowerTransformer", "QuantileTransformer", "RobustScaler", "StandardScaler",
+];
 
 export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
   smoke: ({ notebook, texts, svgCount }) => {
@@ -27,5 +57,90 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(texts[3]).toContain("3 rows × 1 columns");
     expect(svgCount).toBe(1);
     expect(texts[4]).toMatch(/SvgChart\(\d+×\d+\)/);
+  },
+
+  "01-quickstart": (run) => {
+    expect(cellWith(run, "Session.local()").text).toContain("embedded reference service");
+    expect(cellWith(run, "session.upload(").text).toContain("customers.csv");
+    const live = cellWith(run, "await watch(job");
+    expect(live.cell.outputs).toHaveLength(1);
+    expect(live.text).toContain("StandardScaler");
+    expect(live.text).toContain("succeeded");
+    expect(live.text).toContain("100%");
+    expect(cellWith(run, "job.dataframe()").text).toContain("600 rows × 8 columns");
+    const result = cellWith(run, "job.result()").text;
+    for (const attribute of ["mean_", "var_", "scale_"]) expect(result).toContain(attribute);
+    // Standardised: std 1.00083 (n - 1 divisor) in every column, means ~1e-16.
+    const check = cellWith(run, "describe()").text;
+    expect(check.match(/1\.00083/g)).toHaveLength(6);
+    expect(run.svgCount).toBe(1);
+    expect(chartTitles(svgs(run)[0]!)).toEqual(
+      expect.arrayContaining(["age", "income", "spend_score", "tenure_months", "visits_per_month", "balance", "before", "after", "StandardScaler"]),
+    );
+  },
+
+  "02-eight-transforms": (run) => {
+    const live = cellWith(run, "await Promise.all(");
+    const statuses = (live.cell.outputs ?? []).filter((o) => o.output_type === "display_data");
+    expect(statuses).toHaveLength(8);
+    for (const status of statuses) expect(plain(joinText(status.data?.["text/html"]))).toContain("succeeded");
+    expect(live.text).toContain("8 jobs finished");
+    expect(cellWith(run, "sideBySide").text).toContain("5 rows × 9 columns");
+    const fitted = cellWith(run, "job.result()").text;
+    for (const type of TYPES) expect(fitted).toContain(`Result of ${type}`);
+    for (const attribute of ["max_abs_", "data_min_", "lambdas_", "quantiles_", "center_", "mean_"]) expect(fitted).toContain(attribute);
+    expect(run.svgCount).toBe(1);
+    expect(chartTitles(svgs(run)[0]!)).toEqual(expect.arrayContaining(["original", ...TYPES, "income", "balance"]));
+  },
+
+  "03-train-test": (run) => {
+    expect(cellWith(run, "await watch(job").text).toContain("succeeded");
+    expect(cellWith(run, "transformer.transform(test)").text).toContain("200 rows × 6 columns");
+    expect(cellWith(run, "maxDifference").text).toContain("largest difference between the service's output and the local transform: 0\n");
+    // The test machines ran warmer: with the training fit, test temperature stays shifted.
+    const means = cellWith(run, "train_mean").text;
+    const temperature = /temperature\s+(-?[\d.e-]+)\s+(-?[\d.e-]+)/.exec(means);
+    expect(temperature, means).not.toBeNull();
+    expect(Math.abs(Number(temperature![1]))).toBeLessThan(1e-3);
+    expect(Number(temperature![2])).toBeGreaterThan(0.2);
+    expect(run.svgCount).toBe(1);
+    expect(chartTitles(svgs(run)[0]!)).toEqual(expect.arrayContaining(["train", "test", "temperature", "vibration"]));
+  },
+
+  "04-blobs": (run) => {
+    expect(cellWith(run, "show(session.blobs());").text).toContain("3 blobs");
+    expect(cellWith(run, "frame.update(").text).toMatch(/size \d+ -> \d+ bytes/);
+    expect(cellWith(run, "ifMatch").text).toContain("PreconditionFailedError (412)");
+    const encrypted = cellWith(run, "encrypt: true").text;
+    expect(encrypted).toContain("🔒");
+    expect(encrypted).toContain("the key prints as ***");
+    const raw = cellWith(run, "blobs.download(secretBlob.id)").text;
+    const stored = /stored: (\d+) bytes, starting ([0-9a-f]+)/.exec(raw);
+    const decrypted = /decrypted: (\d+) bytes, starting "customer_id,/.exec(raw);
+    expect(stored && decrypted, raw).toBeTruthy();
+    expect(Number(stored![1])).toBeGreaterThan(Number(decrypted![1]));
+    expect(Buffer.from(stored![2]!, "hex").toString()).not.toContain("customer");
+    expect(cellWith(run, "withKey(generateEncryptionKey())").text).toContain("DecryptionError");
+    expect(cellWith(run, 'type: "MinMaxScaler"').text).toContain("600 rows × 8 columns");
+    const deleted = cellWith(run, "asJson.delete()").text;
+    expect(deleted).toContain("3 blobs");
+    expect(deleted).toContain("NotFoundError (404)");
+  },
+
+  "05-regional-service": (run) => {
+    expect(cellWith(run, "resolveConfig()").text).toContain("MDPS_BASE_URL");
+    expect(run.all.match(/skipped: no service configured/g)).toHaveLength(3);
+  },
+
+  "05-regional-service+connected": (run) => {
+    const config = cellWith(run, "resolveConfig()").text;
+    expect(config).toContain("(from the environment)");
+    expect(config).toContain("secret ***");
+    expect(cellWith(run, "Session.connect()").text).toContain("health: healthy, region eu-test-1");
+    const work = cellWith(run, "RobustScaler").text;
+    expect(work).toContain("succeeded");
+    expect(work).toContain("600 rows × 8 columns");
+    expect(cellWith(run, "blob.delete()").text).toContain("deleted the 2 blobs");
+    expect(run.all).not.toContain("skipped");
   },
 };

@@ -24,6 +24,8 @@ import {
   type ExecutedNotebook,
 } from "./jupyter.js";
 import { EXPECTATIONS } from "./expectations.js";
+import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { SCOPES } from "../../src/contract/index.js";
 
 const NOTEBOOKS = join(REPO, "notebooks");
 const FIXTURES = join(REPO, "test/notebooks/fixtures");
@@ -39,7 +41,26 @@ if ("missing" in jupyter && !inCI) {
 const notebookFiles = existsSync(NOTEBOOKS)
   ? (await readdir(NOTEBOOKS)).filter((f) => f.endsWith(".ipynb")).sort().map((f) => join(NOTEBOOKS, f))
   : [];
-const all = [join(FIXTURES, "smoke.ipynb"), ...notebookFiles];
+
+/** One execution: a notebook, under a name, with extra kernel environment. */
+interface Run {
+  name: string;
+  source: string;
+  env: Record<string, string>;
+}
+const runsToDo: Run[] = [join(FIXTURES, "smoke.ipynb"), ...notebookFiles].map((source) => ({
+  name: basename(source, ".ipynb"),
+  source,
+  env: {},
+}));
+// The regional notebook again, configured by environment for a real service listening
+// on 127.0.0.1 (the reference service in another region): its credentialed cells run.
+const REGIONAL = "05-regional-service";
+const connected: Run | undefined = runsToDo.some((r) => r.name === REGIONAL)
+  ? { name: `${REGIONAL}+connected`, source: join(NOTEBOOKS, `${REGIONAL}.ipynb`), env: {} }
+  : undefined;
+if (connected) runsToDo.push(connected);
+const REGION = "eu-test-1";
 
 /** Strips anything that would reach a real service: the notebooks must run on Session.local(). */
 function kernelEnv(home: string): NodeJS.ProcessEnv {
@@ -54,35 +75,54 @@ function kernelEnv(home: string): NodeJS.ProcessEnv {
 describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in real Jupyter with the tslab kernel", () => {
   let work = "";
   let jupyterPath = "";
+  let service: RunningService | undefined;
+  let clientSecret = "";
   const runs = new Map<string, Promise<ExecutedNotebook>>();
 
   beforeAll(async () => {
     if ("missing" in jupyter) throw new Error(`Jupyter is required in CI: ${jupyter.missing}`);
-    if (!existsSync(join(REPO, "dist/src/notebook/index.js"))) {
-      throw new Error("dist/src/notebook/index.js is missing: the notebooks import the built package; run `npm run build` first (npm test does)");
+    if (!existsSync(join(REPO, "dist/src/index.js"))) {
+      throw new Error("dist/src/index.js is missing: the notebooks import the built package; run `npm run build` first (npm test does)");
     }
     work = await mkdtemp(join(tmpdir(), "mdps-notebooks-"));
     jupyterPath = await installTslabKernel(jupyter.python, join(work, "kernel"));
-    // Two kernels at a time on two cores; each notebook awaits its own slot.
-    const queue = [...all];
+    if (connected) {
+      const dataDir = join(work, "regional-service");
+      const admin = openAdmin(dataDir);
+      try {
+        const { model_id } = admin.createModel("notebooks");
+        const app = admin.addApp({ modelId: model_id, name: "notebook test", scopes: [...SCOPES] });
+        clientSecret = app.client_secret;
+        service = await startService({ dataDir, host: "127.0.0.1", port: 0, region: REGION });
+        connected.env = {
+          MDPS_BASE_URL: service.url,
+          MDPS_REGION: REGION,
+          MDPS_CLIENT_ID: app.client_id,
+          MDPS_CLIENT_SECRET: app.client_secret,
+          MDPS_MODEL_ID: model_id,
+        };
+      } finally {
+        admin.close();
+      }
+    }
+    // Two kernels at a time on two cores; each test awaits its own notebook.
+    const queue = [...runsToDo];
     const worker = async () => {
-      for (let source = queue.shift(); source; source = queue.shift()) {
-        const name = basename(source, ".ipynb");
-        const home = join(work, `home-${name}`);
+      for (let next = queue.shift(); next; next = queue.shift()) {
         const started = performance.now();
         const run = executeNotebook({
           python: jupyter.python,
           jupyterPath,
-          source,
-          dest: join(work, `${name}.executed.ipynb`),
-          cwd: join(source, ".."),
-          env: kernelEnv(home),
+          source: next.source,
+          dest: join(work, `${next.name}.executed.ipynb`),
+          cwd: join(next.source, ".."),
+          env: { ...kernelEnv(join(work, `home-${next.name}`)), ...next.env },
           cellTimeoutSeconds: 120,
           totalTimeoutMs: 200_000,
         });
-        runs.set(source, run);
+        runs.set(next.name, run);
         const done = await run;
-        console.log(`[notebooks] ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s, exit ${done.exitCode}`);
+        console.log(`[notebooks] ${next.name}: ${((performance.now() - started) / 1000).toFixed(1)} s, exit ${done.exitCode}`);
       }
     };
     const slots = Array.from({ length: PARALLEL }, worker);
@@ -92,31 +132,34 @@ describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in r
   }, 120_000);
 
   afterAll(async () => {
+    await service?.close();
     if (work && !process.env.MDPS_KEEP_NOTEBOOK_RUNS) await rm(work, { recursive: true, force: true });
   });
 
-  async function result(source: string): Promise<ExecutedNotebook> {
-    for (let i = 0; i < 3000 && !runs.has(source); i++) await new Promise((r) => setTimeout(r, 100));
-    const run = runs.get(source);
-    if (!run) throw new Error(`${source} never started`);
+  async function result(name: string): Promise<ExecutedNotebook> {
+    for (let i = 0; i < 3000 && !runs.has(name); i++) await new Promise((r) => setTimeout(r, 100));
+    const run = runs.get(name);
+    if (!run) throw new Error(`${name} never started`);
     return run;
   }
 
   it("has expectations for every notebook", () => {
-    const names = all.map((f) => basename(f, ".ipynb"));
-    expect(names.filter((n) => !(n in EXPECTATIONS))).toEqual([]);
+    expect(runsToDo.map((r) => r.name).filter((n) => !(n in EXPECTATIONS))).toEqual([]);
   });
 
-  for (const source of all) {
-    const name = basename(source, ".ipynb");
-    it(`${name}.ipynb`, async () => {
-      const notebook = await result(source);
-      expect(problems(notebook), `problems in ${name}.ipynb`).toEqual([]);
+  for (const { name, source } of runsToDo) {
+    it(name, async () => {
+      const notebook = await result(name);
+      expect(problems(notebook), `problems in ${name}`).toEqual([]);
+      if (clientSecret) expect(notebook.raw.includes(clientSecret), "the client secret appears in the notebook").toBe(false);
       const texts = cellTexts(notebook);
       const expectation = EXPECTATIONS[name];
-      if (!expectation) throw new Error(`no expectations for ${name}.ipynb: add them to test/notebooks/expectations.ts`);
+      if (!expectation) throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
       expectation({ notebook, texts, all: texts.join("\n"), svgCount: mimeCount(notebook, "image/svg+xml") });
-      if (save && source.startsWith(NOTEBOOKS)) await copyFile(join(work, `${name}.executed.ipynb`), source);
+      // Only the plain runs are saved: they are what a reader without credentials gets.
+      if (save && source.startsWith(NOTEBOOKS) && !name.includes("+")) {
+        await copyFile(join(work, `${name}.executed.ipynb`), source);
+      }
     }, 300_000);
   }
 });
