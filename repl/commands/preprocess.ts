@@ -71,12 +71,16 @@ export const preprocessCommand: Command = {
       throw new ReplError("--timeout takes whole seconds from 1 to 86400.", `Usage: ${this.usage}`);
     }
     const format = args.flags.get("format") as RecordType | undefined;
-    const job = await ws.session.preprocess(frameInput ? ws.frame(sourceName) : blob!.blob, {
+    const encrypt = args.flags.has("encrypt");
+    const frame = frameInput ? ws.frame(sourceName) : undefined;
+    // A frame sent before (same object, plain upload) is not uploaded again.
+    const reused = frame && !encrypt && format === undefined ? ws.uploadOf(frame) : undefined;
+    const job = await ws.session.preprocess(reused ?? frame ?? blob!.blob, {
       type,
       params: params as never,
       columns,
       timeout,
-      encrypt: args.flags.has("encrypt") ? true : undefined,
+      encrypt: encrypt ? true : undefined,
       upload: frameInput ? { name: sourceName, recordType: format, description: "input sent from the mdps REPL" } : undefined,
       signal: ctx.signal,
     });
@@ -86,7 +90,10 @@ export const preprocessCommand: Command = {
       frame: frameInput ? sourceName : undefined,
       features: columns,
     });
-    if (frameInput && job.input) ws.addBlob(job.input, `frame ${sourceName} (input of ${tracked.ref})`);
+    if (frame && !reused && job.input) {
+      ws.addBlob(job.input, `frame ${sourceName} (input of ${tracked.ref})`);
+      if (!encrypt && format === undefined) ws.rememberUpload(frame, job.input);
+    }
     const sent = message(`${tracked.ref}: ${tracked.label} sent (job ${job.id}).`, "info");
     if (ctx.interactive && !args.flags.has("wait")) {
       return { type: "group", items: [sent, message(`/fetch ${tracked.ref} brings the result back as a frame; /logs ${tracked.ref} follows its log.`, "muted")] };

@@ -59,6 +59,8 @@ export class Workspace {
   readonly #frames = new Map<string, { df: DataFrame; info: FrameInfo }>();
   readonly #blobs: TrackedBlob[] = [];
   readonly #jobSources = new Map<string, JobSource>();
+  /** Plain uploads of a frame object, reused by later jobs on the same frame. */
+  readonly #uploads = new WeakMap<DataFrame, Blob>();
   readonly #evaluator: JsEvaluator;
 
   constructor(session: Session, options: WorkspaceOptions = {}) {
@@ -110,6 +112,20 @@ export class Workspace {
     const tracked = { ref: `b${this.#blobs.length + 1}`, blob, source };
     this.#blobs.push(tracked);
     return tracked;
+  }
+
+  /**
+   * Remembers that `df` is stored as `blob` (unencrypted, default format), so the next
+   * job on the same frame does not upload it again. A frame changed in place by
+   * JavaScript would go stale, which is why only jobs use this and `/upload` never does.
+   */
+  rememberUpload(df: DataFrame, blob: Blob): void {
+    if (!blob.encrypted) this.#uploads.set(df, blob);
+  }
+
+  uploadOf(df: DataFrame): Blob | undefined {
+    const blob = this.#uploads.get(df);
+    return blob && !blob.deleted ? blob : undefined;
   }
 
   blobs(): readonly TrackedBlob[] {

@@ -88,7 +88,10 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
 
   it("in piped mode waits for the job and reports a failure as an error", async () => {
     const ctx = commandContext(t.workspace, { interactive: false });
+    const blobs = t.workspace.blobs().length;
     const out = await run(preprocessCommand, ctx, "customers", "PowerTransformer", "method=box-cox", "--columns", "visits");
+    // The frame went up with the first job; this one reuses that blob.
+    expect(t.workspace.blobs().length).toBe(blobs);
     expect(out.type).toBe("error");
     expect(text(out)).toContain("Job failed");
     expect(text(out)).toContain("strictly positive");

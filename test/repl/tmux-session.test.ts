@@ -1,0 +1,110 @@
+/**
+ * The whole app in a real terminal: tmux (120 x 40) runs the built `mdps repl`; keys go
+ * in with send-keys and the screen comes back with capture-pane. A session loads a
+ * file, preprocesses it, watches the job in the live panel until it finishes, and
+ * shows the result. Skipped (with a message) when tmux is missing outside CI.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../repl/workspace/sample-data.js";
+import { MDPS_BIN, requireBuild } from "./cli-process.js";
+
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+if (!hasTmux && !process.env["CI"]) {
+  console.warn("tmux-session.test: tmux is not installed, skipping the real-terminal test (it runs in CI, where tmux is required).");
+}
+
+// A private server socket, so the test never touches anyone's tmux sessions.
+const SOCKET = `mdps-test-${process.pid}`;
+const SESSION = "repl";
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+}
+
+const screen = (): string => tmux("capture-pane", "-p", "-t", SESSION);
+
+async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen();
+    if (check(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
+    await sleep(50);
+  }
+}
+
+/** Types like a person: text, then each special key on its own. */
+async function keys(...items: string[]): Promise<void> {
+  for (const item of items) {
+    if (/^(Enter|Tab|Up|Down|C-[a-z])$/.test(item)) tmux("send-keys", "-t", SESSION, item);
+    else tmux("send-keys", "-t", SESSION, "-l", item);
+    await sleep(60);
+  }
+}
+
+let dir: string;
+beforeAll(() => {
+  if (!hasTmux) return;
+  requireBuild();
+  dir = mkdtempSync(join(tmpdir(), "mdps-tmux-"));
+  // Big enough that the job runs for a while, so its panel can be watched.
+  const random = seededRandom(42);
+  const lines = ["id,a,b,c"];
+  for (let i = 0; i < 500_000; i++) lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
+  writeFileSync(join(dir, "measurements.csv"), `${lines.join("\n")}\n`);
+});
+afterAll(() => {
+  if (!hasTmux) return;
+  spawnSync("tmux", ["-L", SOCKET, "kill-server"]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasTmux)("mdps repl in a real terminal (tmux)", () => {
+  it("loads a file, preprocesses it, watches the job finish and shows the result", async () => {
+    const command = `cd '${dir}' && MDPS_HOME='${join(dir, "home")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
+    tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command);
+    await waitForScreen((s) => s.includes("mdps› "), "the prompt", 60_000);
+    expect(screen()).toContain("Frame customers (200 × 7, sample data) is loaded");
+
+    // Tab completes the command and the file name.
+    await keys("/loa", "Tab", "meas", "Tab");
+    await waitForScreen((s) => s.includes("mdps› /load measurements.csv"), "file name completion");
+    await keys("as m", "Enter");
+    await waitForScreen((s) => s.includes("Loaded measurements.csv into frame m: 500000 rows × 4 columns."), "the load");
+
+    await keys("/preprocess m Quant", "Tab", "n_q", "Tab", "100 --columns a,b,c", "Enter");
+    // The live panel: spinner, phase, progress bar, while the prompt is back.
+    await waitForScreen(
+      (s) => /Jobs[\s\S]*j1 QuantileTransformer on m .*%/.test(s) && /^mdps› +\/help for commands/m.test(s),
+      "the jobs panel above a usable prompt",
+    );
+    await waitForScreen((s) => /✔ j1 QuantileTransformer on m succeeded in/.test(s), "the job to finish", 120_000);
+    expect(screen()).not.toMatch(/│ Jobs/);
+
+    await keys("/fetch j1", "Enter");
+    await waitForScreen((s) => s.includes("Fetched the result of j1 into frame m_quantile: 500000 rows × 4 columns."), "the result");
+    await keys("/hist m_quantile b --bins 8", "Enter");
+    const hist = await waitForScreen((s) => s.includes("after: m_quantile.b"), "the histogram");
+    expect(hist).toContain("before: m.b");
+
+    // Resizing: output laid out after the resize fits the new width (panels stack).
+    tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "40");
+    await keys("/clear", "Enter");
+    await waitForScreen((s) => !s.includes("Loaded measurements.csv"), "the screen to clear");
+    await keys("/hist m_quantile b --bins 8", "Enter");
+    const narrow = await waitForScreen((s) => s.includes("after: m_quantile.b"), "the narrow histogram");
+    expect(narrow).toMatch(/^before: m\.b\s*$/m);
+    expect(narrow).toMatch(/^after: m_quantile\.b\s*$/m);
+
+    // History: Up brings back the last line.
+    await keys("Up");
+    await waitForScreen((s) => /mdps› \/hist m_quantile b --bins 8\s*$/m.test(s), "history recall");
+    await keys("C-u", "C-d");
+    await waitForScreen((s) => s.includes("EXIT:0"), "a clean exit");
+  }, 240_000);
+});
