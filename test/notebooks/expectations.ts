@@ -104,7 +104,10 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(Math.abs(Number(temperature![1]))).toBeLessThan(1e-3);
     expect(Number(temperature![2])).toBeGreaterThan(0.2);
     expect(run.svgCount).toBe(1);
-    expect(chartTitles(svgs(run)[0]!)).toEqual(expect.arrayContaining(["train", "test", "temperature", "vibration"]));
+    const svg = svgs(run)[0]!;
+    expect(chartTitles(svg)).toEqual(expect.arrayContaining(["temperature", "vibration", "pressure", "rpm"]));
+    expect(svg).toContain(">train</text>"); // the overlay's legend
+    expect(svg).toContain(">test</text>");
   },
 
   "04-blobs": (run) => {
