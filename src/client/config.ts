@@ -196,7 +196,9 @@ function loadProfile(options: ConfigOptions, env: Readonly<Record<string, string
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && explicit === undefined && !options.configFile) {
+    // Only the default location may be absent; a file named by option or MDPS_CONFIG must exist.
+    const named = options.configFile !== undefined || Boolean(env.MDPS_CONFIG);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && explicit === undefined && !named) {
       return { path, name: undefined, values: undefined };
     }
     throw new ConfigError(

@@ -80,6 +80,12 @@ describe("resolveConfig", () => {
     }
   });
 
+  it("a config file named by MDPS_CONFIG must exist; the default one may be absent", () => {
+    expect(() => resolveConfig({ env: { MDPS_CONFIG: "/nonexistent/mdps.json" } })).toThrow(/Cannot read the mdps config file \/nonexistent\/mdps.json/);
+    const dir = mkdtempSync(join(tmpdir(), "mdps-xdg-"));
+    expect(() => resolveConfig({ env: { XDG_CONFIG_HOME: dir } })).toThrow(/Missing: model API URL/);
+  });
+
   it("finds the config file at $MDPS_CONFIG, then XDG, then ~/.config", () => {
     expect(defaultConfigPath({ MDPS_CONFIG: "/a/b.json" })).toBe("/a/b.json");
     expect(defaultConfigPath({ XDG_CONFIG_HOME: "/xdg" })).toBe("/xdg/mdps/config.json");

@@ -94,7 +94,8 @@ describe("README example", () => {
       const env = {
         ...process.env,
         MDPS_HOME: join(dir, "home"),
-        MDPS_CONFIG: join(dir, "no-config.json"),
+        XDG_CONFIG_HOME: join(dir, "config"), // no config file: the environment alone
+        MDPS_CONFIG: undefined,
         MDPS_BASE_URL: url,
         MDPS_AUTH_URL: url,
         MDPS_APP_URL: url,
