@@ -9,7 +9,8 @@ export function cellText(column: Column, row: number): string {
 }
 
 export function shapeText(table: Table): string {
-  return `${table.rowCount} rows × ${table.columns.length} columns`;
+  const n = table.columns.length;
+  return `${table.rowCount} ${table.rowCount === 1 ? "row" : "rows"} × ${n} ${n === 1 ? "column" : "columns"}`;
 }
 
 /** The first `rows` rows (pandas' head), with the shape underneath. */

@@ -47,7 +47,12 @@ describe("JavaScript at the prompt", () => {
     expect(await repl.submit("/nope")).toMatchObject({ type: "error", title: "Unknown command /nope." });
     expect(await repl.submit('/load "unterminated')).toMatchObject({ type: "error", title: "A quote is not closed." });
     expect(await repl.submit("/show customers --wide")).toMatchObject({ type: "error", title: "Unknown option --wide." });
-    expect(repl.failures).toBe(before + 4);
+    // A service error shows its status, title and detail, with a hint.
+    const missing = await repl.submit("await session.job('00000000-0000-4000-8000-000000000000').status()");
+    expect(missing).toMatchObject({ type: "error", title: "404 Not Found" });
+    expect(texts(missing).join("\n")).toContain("00000000-0000-4000-8000-000000000000");
+    expect(missing.type === "error" && missing.hint).toContain("/jobs");
+    expect(repl.failures).toBe(before + 5);
     expect(await repl.submit("1 + 1")).toMatchObject({ type: "value", text: "2" });
     expect(lastOutputs(1)).toEqual([{ type: "value", text: "2" }]);
   });
