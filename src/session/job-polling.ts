@@ -7,7 +7,11 @@ import { isTerminal, type JobExecutionLogDetails, type JobExecutionLogMessage, t
 import { AbortError, TimeoutError } from "../client/errors.js";
 
 export interface WaitOptions {
-  /** Called with the record at the first poll and at every change of status, phase or progress. */
+  /**
+   * Called at every change of status, phase or progress, in order: changes that
+   * happened between two polls come from the job's event history (the record with that
+   * event's status, phase and progress).
+   */
   readonly onUpdate?: ((record: JobRecord) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Give up waiting after this many seconds (the job goes on). Default: wait as long as it runs. */
@@ -33,6 +37,13 @@ export async function pollUntilTerminal(
   const timeoutSignal = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - Date.now()));
   const signal = combine(options.signal, timeoutSignal);
   let last = "";
+  let seenEvents: string[] = [];
+  const report = (record: JobRecord) => {
+    const key = `${record.status}|${record.phase ?? ""}|${record.progress}`;
+    if (key === last) return;
+    last = key;
+    options.onUpdate?.(record);
+  };
   for (let n = 0; ; n++) {
     let record: JobRecord;
     try {
@@ -40,10 +51,16 @@ export async function pollUntilTerminal(
     } catch (error) {
       throw stopped(error, jobId, options, timeoutSignal);
     }
-    const key = `${record.status}|${record.phase ?? ""}|${record.progress}`;
-    if (key !== last) {
-      last = key;
-      options.onUpdate?.(record);
+    if (options.onUpdate) {
+      // Changes between two polls are in the job's event history: replay them in
+      // order, so every status and phase is reported even when a poll missed it.
+      const keys = record.events.map((e) => `${e.timestamp}|${e.status}|${e.phase ?? ""}|${e.progress}`);
+      const start = newStart(seenEvents, keys);
+      seenEvents = keys;
+      for (const event of record.events.slice(start)) {
+        report({ ...record, status: event.status, phase: event.phase, progress: event.progress });
+      }
+      report(record);
     }
     if (isTerminal(record.status)) return record;
     try {

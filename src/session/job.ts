@@ -87,7 +87,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     const record = await pollUntilTerminal(
       this.id,
       async (signal) => {
-        this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 1, signal });
+        // A few events are enough to replay what happened between two polls.
+        this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal });
         return this.#record;
       },
       { ...options, pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs },

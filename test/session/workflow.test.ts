@@ -54,8 +54,10 @@ describe("Session.local workflow", () => {
     expect(job.record?.status).toBe("queued");
     const final = await job.wait({ onUpdate: (r) => updates.push(r) });
     expect(final.status).toBe("succeeded");
-    expect(updates.at(-1)?.status).toBe("succeeded");
-    expect(new Set(updates.map((u) => u.status)).has("succeeded")).toBe(true);
+    // Every status and phase, in order, even those that passed between two polls.
+    const statuses = updates.map((u) => u.status).filter((s, i, all) => s !== all[i - 1]);
+    expect(statuses).toEqual(["queued", "running", "succeeded"]);
+    expect(updates.map((u) => u.phase)).toEqual(expect.arrayContaining(["reading", "fitting", "writing"]));
     expect(job.fitted?.type).toBe("StandardScaler");
     expect(job.fitted?.feature_names_in_).toEqual(["x1", "x2"]);
 
