@@ -165,7 +165,8 @@ export class Transport {
           });
         } catch (error) {
           if (body instanceof Readable) body.destroy();
-          if (bodyError !== undefined && !spec.signal?.aborted) throw bodyError;
+          // (Unless the attempt was stopped: undici then destroys the body itself.)
+          if (bodyError !== undefined && !attempt.signal.aborted) throw bodyError;
           const mapped = attempt.translate(error, call, url);
           const code = (error as { code?: string }).code;
           if (mapped instanceof ConnectionError && shouldRetryConnectionError(code, spec.idempotent)) {

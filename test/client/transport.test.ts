@@ -277,3 +277,22 @@ describe("transport: body errors", () => {
     expect(apiCalls(fixture).length).toBeLessThanOrEqual(1);
   });
 });
+
+describe("transport: upload timeouts", () => {
+  it("a stalled upload body is a TimeoutError", async () => {
+    const { client } = await serve((_req, res) => sendJson(res, 200, BLOB), { retry: { maxRetries: 0 } });
+    const err = await client.blobs
+      .upload(
+        { name: "a", recordType: "csv" },
+        () =>
+          (async function* () {
+            yield Buffer.from("a\n");
+            await new Promise((r) => setTimeout(r, 3000));
+            yield Buffer.from("1\n");
+          })(),
+        { timeoutMs: 300 },
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+  });
+});
