@@ -1,12 +1,14 @@
 /**
- * Times scikit-learn's fit_transform on the benchmark data in the same run, when
- * /usr/bin/python3 has it. The data goes through a temp file of raw float64 (row-major);
- * only fit_transform is timed, best of `repeats`, like ours, in wall-clock and CPU time.
+ * scikit-learn's side of the engine benchmark. One python process loads the same data
+ * (raw float64, row-major, through a temp file) once, then times fit_transform for each
+ * request on stdin, so every transform is timed right after ours, under the same load.
+ * Times are the best of `repeats`, in wall-clock and in process CPU time.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface, type Interface } from "node:readline";
 import { rowMajor, type BenchData } from "./engine-data.js";
 
 const PYTHON = "/usr/bin/python3";
@@ -17,54 +19,68 @@ import numpy as np
 import sklearn
 from sklearn import preprocessing as pp
 path, clean_path, rows, cols = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-plan = json.loads(sys.argv[5])
 X = np.fromfile(path, dtype=np.float64).reshape(rows, cols)
 Xc = np.fromfile(clean_path, dtype=np.float64).reshape(rows, cols)
-out = {"version": sklearn.__version__, "seconds": {}, "cpu": {}}
-for name, params, repeats in plan:
+print(json.dumps({"version": sklearn.__version__}), flush=True)
+for line in sys.stdin:
+    name, params, repeats = json.loads(line)
     data = Xc if name in ("Normalizer", "Binarizer") else X
-    best, best_cpu = float("inf"), float("inf")
+    wall, cpu = float("inf"), float("inf")
     for _ in range(repeats):
         model = getattr(pp, name)(**params)
         t0, c0 = time.perf_counter(), time.process_time()
         model.fit_transform(data)
-        best = min(best, time.perf_counter() - t0)
-        best_cpu = min(best_cpu, time.process_time() - c0)
-    out["seconds"][name] = best
-    out["cpu"][name] = best_cpu
-print(json.dumps(out))
+        wall = min(wall, time.perf_counter() - t0)
+        cpu = min(cpu, time.process_time() - c0)
+    print(json.dumps({"wall": wall, "cpu": cpu}), flush=True)
 `;
 
-export interface SklearnTimes {
-  version: string;
-  /** Best wall-clock time per transform. */
-  seconds: Record<string, number>;
-  /** Best process CPU time per transform (less disturbed by other load on the machine). */
-  cpu: Record<string, number>;
+export interface Timing {
+  /** Best wall-clock seconds. */
+  wall: number;
+  /** Best process CPU seconds (less disturbed by other load on the machine). */
+  cpu: number;
 }
-
-export type Plan = [name: string, params: Record<string, unknown>, repeats: number][];
 
 export function sklearnAvailable(): boolean {
-  const probe = spawnSync(PYTHON, ["-c", "import sklearn"], { stdio: "ignore" });
-  return probe.status === 0;
+  return spawnSync(PYTHON, ["-c", "import sklearn"], { stdio: "ignore" }).status === 0;
 }
 
-export function timeSklearn(data: BenchData, plan: Plan): SklearnTimes {
-  const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
-  try {
+export class SklearnTimer {
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly lines: AsyncIterator<string>,
+    private readonly reader: Interface,
+    private readonly dir: string,
+    readonly version: string,
+  ) {}
+
+  static async start(data: BenchData): Promise<SklearnTimer> {
+    const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
     const path = join(dir, "x.f64");
     const cleanPath = join(dir, "x-clean.f64");
     writeFileSync(path, rowMajor(data.columns));
     writeFileSync(cleanPath, rowMajor(data.finite));
-    const result = spawnSync(
-      PYTHON,
-      ["-c", SCRIPT, path, cleanPath, String(data.rows), String(data.cols), JSON.stringify(plan)],
-      { encoding: "utf8", maxBuffer: 1 << 20 },
-    );
-    if (result.status !== 0) throw new Error(`scikit-learn benchmark failed:\n${result.stderr}`);
-    return JSON.parse(result.stdout) as SklearnTimes;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    const child = spawn(PYTHON, ["-c", SCRIPT, path, cleanPath, String(data.rows), String(data.cols)]);
+    child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    const reader = createInterface({ input: child.stdout });
+    const lines = reader[Symbol.asyncIterator]();
+    const first = await lines.next();
+    if (first.done) throw new Error("the scikit-learn benchmark process exited before loading the data");
+    const { version } = JSON.parse(first.value) as { version: string };
+    return new SklearnTimer(child, lines, reader, dir, version);
+  }
+
+  async time(name: string, params: Record<string, unknown>, repeats: number): Promise<Timing> {
+    this.child.stdin.write(`${JSON.stringify([name, params, repeats])}\n`);
+    const line = await this.lines.next();
+    if (line.done) throw new Error(`the scikit-learn benchmark process exited while timing ${name}`);
+    return JSON.parse(line.value) as Timing;
+  }
+
+  close(): void {
+    this.child.stdin.end();
+    this.reader.close();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

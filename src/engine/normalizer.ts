@@ -41,7 +41,7 @@ function normalizeRows(
 ): { columns: Float64Array[]; nonFiniteNorm: boolean } {
   const rows = columns[0].length;
   const out = columns.map(() => allocColumn(rows));
-  const block = Math.max(64, Math.floor(32_768 / columns.length));
+  const block = 4096;
   const norms = new Float64Array(block);
   let nonFiniteNorm = false;
   for (let start = 0; start < rows; start += block) {

@@ -50,19 +50,14 @@ export function averagedInterp(x: number, q: Float64Array, r: Float64Array, slop
   const n = q.length;
   if (x < q[0]) return 0.5 * (r[0] + r[0]);
   if (x > q[n - 1]) return 0.5 * (r[n - 1] + r[n - 1]);
-  // j: the largest index with q[j] <= x (numpy's binary_search_with_guess result).
-  let j: number;
-  if (q[n - 1] <= x) {
-    j = n - 1;
-  } else {
-    let lo = 0;
-    let hi = n - 1; // q[lo] <= x < q[hi]
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (q[mid] <= x) lo = mid;
-      else hi = mid;
-    }
-    j = lo;
+  // j: the largest index with q[j] <= x (numpy's binary_search_with_guess result), by a
+  // branch-free binary search: random data would mispredict every step of a branchy one.
+  let j = 0;
+  let len = n;
+  while (len > 1) {
+    const half = len >>> 1;
+    j += +(q[j + half] <= x) * half;
+    len -= half;
   }
   let forward: number;
   let m: number; // the smallest index with q[m] >= x: where the reversed pass lands

@@ -15,7 +15,14 @@ export function select(a: Float64Array, k: number, lo: number, hi: number): void
  * select() for several sorted indices ks[kFrom..kTo): the middle one first over the whole
  * range, then the others inside the part on their side of it.
  */
-export function multiSelect(a: Float64Array, ks: readonly number[], kFrom: number, kTo: number, lo: number, hi: number): void {
+export function multiSelect(
+  a: Float64Array,
+  ks: readonly number[],
+  kFrom: number,
+  kTo: number,
+  lo: number,
+  hi: number,
+): void {
   if (kFrom >= kTo) return;
   const mid = (kFrom + kTo) >> 1;
   const k = ks[mid];
