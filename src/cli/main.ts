@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `mdps` command: serve, admin, demo and repl. */
+/** The `mdps` command: serve, admin, demo, repl and start. */
 import { Command } from "commander";
 import { AdminError } from "../service/index.js";
 import { packageVersion } from "../service/version.js";
@@ -7,6 +7,7 @@ import { registerAdmin } from "./admin-commands.js";
 import { registerDemo } from "./demo-command.js";
 import { registerRepl } from "./repl-command.js";
 import { registerServe } from "./serve-command.js";
+import { registerStart } from "./start-command.js";
 
 const program = new Command("mdps")
   .description("Model Data Preprocessing Service toolkit")
@@ -15,6 +16,7 @@ registerServe(program);
 registerAdmin(program);
 registerDemo(program);
 registerRepl(program);
+registerStart(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,10 +14,12 @@ export function registerRepl(program: Command): void {
     .option("--profile <name>", "connect to the service of this config-file profile (else MDPS_* variables, else local)")
     .option("--data-dir <dir>", "data dir of the local service (default $MDPS_HOME/local or ~/.mdps/local)")
     .option("--local", "use the local service even when MDPS_BASE_URL is set")
-    .action(async (flags: ReplFlags) => {
-      const { runRepl } = await import("../../repl/index.js");
-      process.exitCode = await runRepl({ profile: flags.profile, dataDir: flags.dataDir, local: flags.local });
-      // Timers or sockets left by code typed at the prompt must not keep the process alive.
-      setTimeout(() => process.exit(), 200).unref();
-    });
+    .action(startRepl);
+}
+
+export async function startRepl(flags: ReplFlags = {}): Promise<void> {
+  const { runRepl } = await import("../../repl/index.js");
+  process.exitCode = await runRepl({ profile: flags.profile, dataDir: flags.dataDir, local: flags.local });
+  // Timers or sockets left by code typed at the prompt must not keep the process alive.
+  setTimeout(() => process.exit(), 200).unref();
 }

@@ -19,4 +19,12 @@ describe("mdps demo (what npm start runs)", () => {
     // Secrets, tokens and keys are 43 base64url characters; nothing of that shape is printed.
     expect(run.stdout).not.toMatch(/(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/);
   });
+
+  it("`mdps start` (npm start) without a terminal runs the demo to the end", async () => {
+    const run = await runCli(["start"], 120_000);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/succeeded · done 100%/);
+    expect(run.stdout).toMatch(/demo finished in/);
+  });
 });
