@@ -22,6 +22,7 @@ export * from "./fitted-state.js";
 export type { FittedNumber } from "./fitted-number.js";
 export { decodeNumber, encodeNumber } from "./fitted-number.js";
 export type * from "./types.js";
+export type { FittedOf } from "./registry.js";
 
 /**
  * Fits `type` on the feature columns and transforms them, as scikit-learn's
