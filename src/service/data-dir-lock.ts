@@ -12,6 +12,7 @@ export interface DataDirLockInfo {
   pid: number;
   hostname: string;
   started_at: string;
+  region: string;
   url: string | null;
 }
 
@@ -52,13 +53,14 @@ export interface DataDirLock {
   release(): void;
 }
 
-export function acquireDataDirLock(dataDir: string): DataDirLock {
+export function acquireDataDirLock(dataDir: string, region: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
   const path = lockPath(dataDir);
   const info: DataDirLockInfo = {
     pid: process.pid,
     hostname: hostname(),
     started_at: new Date().toISOString(),
+    region,
     url: null,
   };
   for (let attempt = 0; ; attempt++) {

@@ -25,7 +25,7 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
-  const lock = acquireDataDirLock(resolved.dataDir);
+  const lock = acquireDataDirLock(resolved.dataDir, resolved.region);
   const app = Fastify(fastifyOptions(resolved));
   try {
     await app.register(mdpsApp, { service: resolved });

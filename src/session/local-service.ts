@@ -52,7 +52,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const mod: ServiceModule = await import("../service/index.js");
   const credentials = readCredentials(dataDir) ?? createCredentials(mod, dataDir);
-  const service = await mod.startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
+  const service = await startOrAttach(mod, dataDir, options);
   return {
     service,
     dataDir,
@@ -63,6 +63,31 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     },
   };
 }
+
+/**
+ * One server per data dir: when another process (a second notebook, the REPL) already
+ * serves this dir, use its server instead of failing; closing this session leaves it
+ * running.
+ */
+async function startOrAttach(mod: ServiceModule, dataDir: string, options: LocalServiceOptions): Promise<RunningService> {
+  const deadline = Date.now() + ATTACH_WAIT_MS;
+  for (;;) {
+    const holder = mod.readDataDirLock(dataDir);
+    if (holder?.url) return { url: holder.url, region: holder.region, dataDir, close: async () => {} };
+    if (!holder) {
+      try {
+        return await mod.startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
+      } catch (err) {
+        if (!(err instanceof mod.DataDirInUseError)) throw err;
+        // Lost a race with another process starting on the same dir: attach to it.
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the mdps server on ${dataDir} did not start listening within ${ATTACH_WAIT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ATTACH_WAIT_MS = 30_000;
 
 function readCredentials(dataDir: string): LocalCredentials | undefined {
   let text: string;

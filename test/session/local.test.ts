@@ -60,4 +60,22 @@ describe("Session.local", () => {
     expect(defaultLocalDataDir({ MDPS_HOME: "/data/m" })).toBe("/data/m/local");
     expect(defaultLocalDataDir({})).toMatch(/\.mdps\/local$/);
   });
+
+  it("a second Session.local() on a data dir already served uses that server; closing it leaves the server running", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const first = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
+    const second = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
+    expect(second.baseUrl).toBe(first.baseUrl);
+    expect(second.modelId).toBe(first.modelId);
+
+    const job = await second.preprocess(sampleFrame(20), { type: "StandardScaler" });
+    expect((await job.wait()).status).toBe("succeeded");
+    await second.close();
+
+    expect((await first.health()).status).toBe("healthy");
+    await first.close();
+    await expect(request(`${first.baseUrl}/api/shared/health`)).rejects.toThrow();
+  });
 });
+
