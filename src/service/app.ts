@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -34,6 +35,9 @@ export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
         }
       : false,
     bodyLimit: 1024 * 1024,
+    // Every response carries its request id (x-request-id) so a user can quote it.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
   };
 }
 
@@ -45,6 +49,9 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("grant", null);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   await app.register(errorsPlugin, { maxBlobBytes: options.service.maxBlobBytes });
   await app.register(storePlugin, { service: options.service });
   await app.register(jobsPlugin);

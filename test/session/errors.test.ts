@@ -125,7 +125,11 @@ describe("errors from the real service", () => {
 
   it("NotFound, Validation (service side), BadRequest and PayloadTooLarge", async () => {
     const session = await connect(full);
-    await expect(session.job("3d6f1f64-8a57-4d1c-9a57-0f3a0c4f7b21").status()).rejects.toBeInstanceOf(NotFoundError);
+    const missing = await session.job("3d6f1f64-8a57-4d1c-9a57-0f3a0c4f7b21").status().catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    // The service's request id reaches the error, so a user can quote it.
+    expect((missing as NotFoundError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((missing as Error).message).toContain((missing as NotFoundError).requestId);
     const bad = await session.client.preprocessing
       .send({
         model_id: session.modelId,

@@ -25,7 +25,7 @@ function chain(source: Readable, step: Transform): Readable {
  */
 export async function runPreprocessing(job: RunJobMessage, report: RunReporter): Promise<JobDone> {
   report.progress("reading", 0.02);
-  let source: Readable = createReadStream(job.inputPath);
+  let source: Readable = createReadStream(job.inputPath, { highWaterMark: 1 << 20 });
   if (job.inputKey) {
     report.progress("decrypting", 0.05);
     source = chain(source, createDecryptStream(Buffer.from(job.inputKey)));
