@@ -10,6 +10,8 @@ import type { Column } from "./table.js";
 export interface CsvColumnBuilder {
   /** The field is `s.slice(start, end)`; `row` is the 1-based data row (for errors). */
   add(s: string, start: number, end: number, row: number): void;
+  /** The same field, already parsed as the number x by the tokenizer. */
+  addNumber(x: number, s: string, start: number, end: number): void;
   finish(): Column;
 }
 
@@ -29,6 +31,9 @@ export class StringColumnBuilder implements CsvColumnBuilder {
   constructor(readonly name: string) {}
   add(s: string, start: number, end: number): void {
     this.values.push(start === end ? null : detach(s.slice(start, end)));
+  }
+  addNumber(_x: number, s: string, start: number, end: number): void {
+    this.add(s, start, end);
   }
   finish(): Column {
     return { name: this.name, kind: "string", values: this.values };
@@ -56,24 +61,91 @@ export class NumberColumnBuilder implements CsvColumnBuilder {
     if (x === undefined) throw notNumeric(this.name, row, s.slice(start, end));
     this.values.push(x);
   }
+  addNumber(x: number): void {
+    this.values.push(x);
+  }
   finish(): Column {
     return { name: this.name, kind: "number", values: this.values.finish() };
   }
 }
 
-const TEXT_BLOCK_ROWS = 4096;
+const MAX_START = 2 ** 21; // pieces are at most 1 Mi characters
+const MAX_LENGTH = 2 ** 11;
 
 /**
- * `numericColumns: "auto"`: numeric until a field says otherwise. Until then the field
- * texts are kept too, packed into joined blocks, because a column that turns out to be
- * text must pass through with its exact original bytes ("007" stays "007").
+ * The decoded pieces of a CSV, kept while some `"auto"` column is still numeric, so
+ * that such a column can recover the exact text of its fields if it turns out to be
+ * text after all. A field's place is packed into one double: piece index, start,
+ * length (2^21 * 2^21 * 2^11 < 2^53, exact).
+ */
+export class TextArchive {
+  private readonly pieces: string[] = [];
+  active = true;
+
+  add(piece: string): void {
+    if (this.active) this.pieces.push(piece);
+  }
+
+  /** Packed place of s[start..end), or -1 when s is not one of the last two pieces or the field is long. */
+  locate(s: string, start: number, end: number): number {
+    const length = end - start;
+    let index = this.pieces.length - 1;
+    if (length >= MAX_LENGTH || index < 0) return -1;
+    if (this.pieces[index] !== s) {
+      index--;
+      if (index < 0 || this.pieces[index] !== s) return -1;
+    }
+    return (index * MAX_START + start) * MAX_LENGTH + length;
+  }
+
+  text(packed: number): string {
+    const length = packed % MAX_LENGTH;
+    const rest = (packed - length) / MAX_LENGTH;
+    const start = rest % MAX_START;
+    const piece = this.pieces[(rest - start) / MAX_START] as string;
+    return piece.slice(start, start + length);
+  }
+
+  release(): void {
+    this.active = false;
+    this.pieces.length = 0;
+  }
+}
+
+/**
+ * `numericColumns: "auto"`: numeric until a field says otherwise. Until then each
+ * field's place in the archive is kept too, because a column that turns out to be
+ * text must pass through with its exact original text ("007" stays "007").
  */
 export class AutoColumnBuilder implements CsvColumnBuilder {
   private numbers: GrowableFloat64 | undefined = new GrowableFloat64();
+  private places: GrowableFloat64 | undefined = new GrowableFloat64();
+  /** Texts of fields the archive cannot locate (they spanned pieces), by row index. */
+  private loose = new Map<number, string>();
   private strings: StringColumnBuilder | undefined;
-  private blocks: string[] = [];
-  private block: string[] = [];
-  constructor(readonly name: string) {}
+
+  /** `onText` is told when the column turns out to be text. */
+  constructor(
+    readonly name: string,
+    private readonly archive: TextArchive,
+    private readonly onText: () => void = () => {},
+  ) {}
+
+  addNumber(x: number, s: string, start: number, end: number): void {
+    const numbers = this.numbers;
+    if (numbers === undefined) {
+      (this.strings as StringColumnBuilder).add(s, start, end);
+      return;
+    }
+    this.keepPlace(s, start, end, numbers.length);
+    numbers.push(x);
+  }
+
+  private keepPlace(s: string, start: number, end: number, row: number): void {
+    const place = this.archive.locate(s, start, end);
+    if (place < 0) this.loose.set(row, s.slice(start, end));
+    (this.places as GrowableFloat64).push(place);
+  }
 
   add(s: string, start: number, end: number, row: number): void {
     const numbers = this.numbers;
@@ -87,37 +159,34 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;
     }
+    this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
-    this.block.push(s.slice(start, end));
-    if (this.block.length === TEXT_BLOCK_ROWS) {
-      // One flat string per block; texts of numbers never contain "\n".
-      this.blocks.push(this.block.join("\n") + "\n");
-      this.block = [];
-    }
     void row;
+  }
+
+  get numeric(): boolean {
+    return this.numbers !== undefined;
   }
 
   private becomeText(): void {
     const strings = new StringColumnBuilder(this.name);
-    const blocks = this.blocks;
-    if (this.block.length > 0) blocks.push(this.block.join("\n") + "\n");
-    for (const block of blocks) {
-      let from = 0;
-      for (let nl = block.indexOf("\n"); nl >= 0; nl = block.indexOf("\n", from)) {
-        strings.add(block, from, nl);
-        from = nl + 1;
-      }
+    const places = this.places as GrowableFloat64;
+    for (let i = 0; i < places.length; i++) {
+      const place = places.get(i);
+      const text = place < 0 ? (this.loose.get(i) as string) : this.archive.text(place);
+      strings.add(text, 0, text.length);
     }
     this.strings = strings;
     this.numbers = undefined;
-    this.blocks = [];
-    this.block = [];
+    this.places = undefined;
+    this.loose.clear();
+    this.onText();
   }
 
   finish(): Column {
     if (this.numbers === undefined) return (this.strings as StringColumnBuilder).finish();
-    this.blocks = [];
-    this.block = [];
+    this.places = undefined;
+    this.loose.clear();
     return { name: this.name, kind: "number", values: this.numbers.finish() };
   }
 }

@@ -7,6 +7,7 @@
  * ends a record like CRLF. Text after a closing quote is an error.
  */
 import { FormatError } from "./format-error.js";
+import { numberScan, scanNumber } from "./number-text.js";
 
 const COMMA = 44;
 const QUOTE = 34;
@@ -28,6 +29,12 @@ export class CsvTokenizer {
   readonly fieldStart: number[] = [];
   readonly fieldEnd: number[] = [];
   fieldCount = 0;
+  /** Set by the reader: field k is expected to be a number (try parsing it while scanning). */
+  readonly numberHint: boolean[] = [];
+  /** fieldIsNumber[k]: the field was parsed while scanning, its value is fieldNumber[k]. */
+  readonly fieldIsNumber: boolean[] = [];
+  readonly fieldNumber: number[] = [];
+  private scannedNumber: number | undefined;
 
   private state = FIELD_START;
   /** Text of the current field gathered from earlier pieces or around escaped quotes. */
@@ -59,8 +66,22 @@ export class CsvTokenizer {
             this.from = ++i;
             break;
           }
-          this.state = UNQUOTED;
           this.from = i;
+          if (this.numberHint[this.fieldCount] === true) {
+            // One pass for the common case: a number that ends at a delimiter.
+            const x = scanNumber(s, i, n);
+            const stop = numberScan.end;
+            if (x !== undefined && stop < n) {
+              const d = s.charCodeAt(stop);
+              if (d === COMMA || d === LF || d === CR) {
+                this.scannedNumber = x;
+                this.endField(s, stop, d);
+                i = stop + 1;
+                break;
+              }
+            }
+          }
+          this.state = UNQUOTED;
           i = this.scanUnquoted(s, i);
           break;
         case UNQUOTED:
@@ -131,6 +152,13 @@ export class CsvTokenizer {
   /** Ends the current field at `end` in piece `s`, then handles its delimiter. */
   private endField(s: string, end: number, delimiter: number): void {
     const k = this.fieldCount++;
+    if (this.scannedNumber !== undefined) {
+      this.fieldIsNumber[k] = true;
+      this.fieldNumber[k] = this.scannedNumber;
+      this.scannedNumber = undefined;
+    } else {
+      this.fieldIsNumber[k] = false;
+    }
     if (this.hasPartial) {
       const text = this.partial + s.slice(this.from, end);
       this.fieldSrc[k] = text;

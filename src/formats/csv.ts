@@ -2,12 +2,22 @@
  * CSV (RFC 4180, header row, UTF-8, empty field = missing) <-> Table, streaming both
  * ways. Exact rules: docs/formats.md.
  */
-import { AutoColumnBuilder, NumberColumnBuilder, StringColumnBuilder, type CsvColumnBuilder } from "./csv-columns.js";
+import {
+  AutoColumnBuilder,
+  NumberColumnBuilder,
+  StringColumnBuilder,
+  TextArchive,
+  type CsvColumnBuilder,
+} from "./csv-columns.js";
 import { CsvTokenizer } from "./csv-parser.js";
+import { ByteChunker } from "./byte-chunker.js";
 import { FormatError } from "./format-error.js";
 import { formatNumber } from "./number-text.js";
 import { byteChunks, type Source } from "./source.js";
 import type { Column, Table } from "./table.js";
+
+/** Text is decoded and tokenized in pieces of at most this many bytes (or characters). */
+const PIECE = 1 << 20;
 
 export interface CsvReadOptions {
   /**
@@ -25,7 +35,12 @@ export interface CsvWriteOptions {
   readonly chunkBytes?: number;
 }
 
-function makeBuilders(header: string[], numericColumns: "auto" | readonly string[]): CsvColumnBuilder[] {
+function makeBuilders(
+  header: string[],
+  numericColumns: "auto" | readonly string[],
+  hint: boolean[],
+  archive: TextArchive,
+): CsvColumnBuilder[] {
   const seen = new Set<string>();
   for (const name of header) {
     if (seen.has(name)) {
@@ -33,7 +48,19 @@ function makeBuilders(header: string[], numericColumns: "auto" | readonly string
     }
     seen.add(name);
   }
-  if (numericColumns === "auto") return header.map((name) => new AutoColumnBuilder(name));
+  if (numericColumns === "auto") {
+    header.forEach((_, k) => (hint[k] = true));
+    let numeric = header.length;
+    return header.map(
+      (name, k) =>
+        new AutoColumnBuilder(name, archive, () => {
+          hint[k] = false;
+          // No column left that may need its texts back: stop keeping the text.
+          if (--numeric === 0) archive.release();
+        }),
+    );
+  }
+  archive.release();
   const missing = numericColumns.filter((name) => !seen.has(name));
   if (missing.length > 0) {
     throw new FormatError(
@@ -43,6 +70,7 @@ function makeBuilders(header: string[], numericColumns: "auto" | readonly string
     );
   }
   const numeric = new Set(numericColumns);
+  header.forEach((name, k) => (hint[k] = numeric.has(name)));
   return header.map((name) => (numeric.has(name) ? new NumberColumnBuilder(name) : new StringColumnBuilder(name)));
 }
 
@@ -55,16 +83,17 @@ function makeBuilders(header: string[], numericColumns: "auto" | readonly string
 export async function readCsv(source: Source, options: CsvReadOptions = {}): Promise<Table> {
   const numericColumns = options.numericColumns ?? "auto";
   let builders: CsvColumnBuilder[] | undefined;
+  const archive = new TextArchive();
   let width = 0;
   let rows = 0;
   const tokenizer: CsvTokenizer = new CsvTokenizer(() => {
-    const { fieldSrc, fieldStart, fieldEnd, fieldCount } = tokenizer;
+    const { fieldSrc, fieldStart, fieldEnd, fieldCount, fieldIsNumber, fieldNumber } = tokenizer;
     if (builders === undefined) {
       const header = fieldSrc.slice(0, fieldCount).map((src, k) => src.slice(fieldStart[k], fieldEnd[k]));
       if (header.length === 1 && header[0] === "") {
         throw new FormatError("the CSV starts with an empty line; the first line must be the header row");
       }
-      builders = makeBuilders(header, numericColumns);
+      builders = makeBuilders(header, numericColumns, tokenizer.numberHint, archive);
       width = fieldCount;
       return;
     }
@@ -80,19 +109,30 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
     }
     rows++;
     for (let c = 0; c < width; c++) {
-      (builders[c] as CsvColumnBuilder).add(fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number, rows);
+      const builder = builders[c] as CsvColumnBuilder;
+      if (fieldIsNumber[c] === true) {
+        builder.addNumber(fieldNumber[c] as number, fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number);
+      } else {
+        builder.add(fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number, rows);
+      }
     }
   });
 
+  const feed = (piece: string) => {
+    archive.add(piece);
+    tokenizer.feed(piece);
+  };
   if (typeof source === "string") {
     const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-    for (let i = 0; i < text.length; i += 1 << 20) tokenizer.feed(text.slice(i, i + (1 << 20)));
+    for (let i = 0; i < text.length; i += PIECE) feed(text.slice(i, i + PIECE));
   } else {
     // fatal: invalid UTF-8 is an error, not U+FFFD in the data. The BOM is dropped.
     const decoder = new TextDecoder("utf-8", { fatal: true });
     try {
-      for await (const chunk of byteChunks(source)) tokenizer.feed(decoder.decode(chunk, { stream: true }));
-      tokenizer.feed(decoder.decode());
+      for await (const chunk of byteChunks(source)) {
+        for (let i = 0; i < chunk.length; i += PIECE) feed(decoder.decode(chunk.subarray(i, i + PIECE), { stream: true }));
+      }
+      feed(decoder.decode());
     } catch (err) {
       if (err instanceof TypeError && /decode|encoded|UTF-8/i.test(err.message)) {
         throw new FormatError(`the CSV is not valid UTF-8 (after data row ${rows}); save it as UTF-8`, { row: rows });
@@ -143,22 +183,22 @@ function cellWriter(column: Column, single: boolean): (row: number) => string {
 /** Writes a Table as CSV in chunks of about 64 KiB. */
 export async function* writeCsv(table: Table, options: CsvWriteOptions = {}): AsyncGenerator<Uint8Array> {
   const eol = options.lineEnding ?? "\n";
-  const chunkChars = options.chunkBytes ?? 64 * 1024;
-  const encoder = new TextEncoder();
   const columns = table.columns;
   if (columns.length === 0) return;
+  const chunker = new ByteChunker(options.chunkBytes ?? 64 * 1024);
   const single = columns.length === 1;
-  let text = columns.map((c) => (single && c.name === "" ? '""' : csvField(c.name))).join(",") + eol;
+  chunker.push(columns.map((c) => (single && c.name === "" ? '""' : csvField(c.name))).join(",") + eol);
   const cells = columns.map((c) => cellWriter(c, single));
+  // Rows of numbers and booleans are ASCII, which encodes faster.
+  const ascii = columns.every((c) => c.kind !== "string");
   const width = cells.length;
+  const first = cells[0] as (row: number) => string;
   for (let r = 0; r < table.rowCount; r++) {
-    let line = (cells[0] as (row: number) => string)(r);
+    let line = first(r);
     for (let c = 1; c < width; c++) line += "," + (cells[c] as (row: number) => string)(r);
-    text += line + eol;
-    if (text.length >= chunkChars) {
-      yield encoder.encode(text);
-      text = "";
-    }
+    chunker.push(line + eol, ascii);
+    if (chunker.ready.length > 0) yield* chunker.drain();
   }
-  if (text.length > 0) yield encoder.encode(text);
+  chunker.finishChunk();
+  yield* chunker.drain();
 }

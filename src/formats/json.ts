@@ -3,6 +3,7 @@
  * split into runs of whole rows and each run goes to the native JSON.parse (exact for
  * numbers). Rules: docs/formats.md.
  */
+import { ByteChunker } from "./byte-chunker.js";
 import { FormatError, quoteValue } from "./format-error.js";
 import { GrowableFloat64 } from "./growable.js";
 import { JsonArrayScanner } from "./json-scanner.js";
@@ -198,22 +199,20 @@ function valueWriter(column: Column): (row: number) => string {
 
 /** Writes JSON records, one row object per line, in chunks of about 64 KiB. */
 export async function* writeJson(table: Table, options: { chunkBytes?: number } = {}): AsyncGenerator<Uint8Array> {
-  const chunkChars = options.chunkBytes ?? 64 * 1024;
-  const encoder = new TextEncoder();
+  const chunker = new ByteChunker(options.chunkBytes ?? 64 * 1024);
   const keys = table.columns.map((c, k) => `${k === 0 ? "{" : ","}${JSON.stringify(c.name)}:`);
   const values = table.columns.map(valueWriter);
+  const ascii = table.columns.every((c) => c.kind !== "string") && keys.every((k) => /^[\x00-\x7f]*$/.test(k));
   const width = keys.length;
-  let text = "[";
+  chunker.push("[");
   for (let r = 0; r < table.rowCount; r++) {
     let line = r === 0 ? "\n" : ",\n";
     if (width === 0) line += "{";
     for (let c = 0; c < width; c++) line += (keys[c] as string) + (values[c] as (row: number) => string)(r);
-    text += line + "}";
-    if (text.length >= chunkChars) {
-      yield encoder.encode(text);
-      text = "";
-    }
+    chunker.push(line + "}", ascii);
+    if (chunker.ready.length > 0) yield* chunker.drain();
   }
-  text += table.rowCount > 0 ? "\n]\n" : "]\n";
-  yield encoder.encode(text);
+  chunker.push(table.rowCount > 0 ? "\n]\n" : "]\n");
+  chunker.finishChunk();
+  yield* chunker.drain();
 }

@@ -37,6 +37,20 @@ for (let k = 0; k <= 22; k++) POW10.push(Number(`1e${k}`));
  * Everything else goes to `Number()`.
  */
 export function parseNumberRange(s: string, start: number, end: number): number | undefined {
+  const x = scanNumber(s, start, end);
+  return x === undefined || numberScan.end !== end ? nonFinite(s, start, end) : x;
+}
+
+/** Where the last scanNumber call stopped (a field is a number when that is its end). */
+export const numberScan = { end: 0 };
+
+/**
+ * Parses the longest prefix of `s[start..limit)` in decimal notation (see
+ * parseNumberRange), sets `numberScan.end` to the index after it, and returns its
+ * value, or undefined when there is no digit. Lets the CSV tokenizer parse a field
+ * and find its end in one pass.
+ */
+export function scanNumber(s: string, start: number, limit: number): number | undefined {
   let i = start;
   let c = s.charCodeAt(i);
   let negative = false;
@@ -51,11 +65,11 @@ export function parseNumberRange(s: string, start: number, end: number): number 
   let any = false; // saw a digit
   // Leading zeros are not significant. The loops below are the hot path of CSV reading:
   // one unsigned compare per character tells digits from the rest.
-  while (i < end && s.charCodeAt(i) === 48) {
+  while (i < limit && s.charCodeAt(i) === 48) {
     i++;
     any = true;
   }
-  for (; i < end; i++) {
+  for (; i < limit; i++) {
     const d = s.charCodeAt(i) - 48;
     if (d >>> 0 > 9) break;
     if (significant < 15) head = head * 10 + d;
@@ -64,17 +78,17 @@ export function parseNumberRange(s: string, start: number, end: number): number 
     significant++;
   }
   if (significant > 0) any = true;
-  if (i < end && s.charCodeAt(i) === 46) {
+  if (i < limit && s.charCodeAt(i) === 46) {
     i++;
     if (significant === 0) {
-      while (i < end && s.charCodeAt(i) === 48) {
+      while (i < limit && s.charCodeAt(i) === 48) {
         i++;
         scale--;
         any = true;
       }
     }
     const before = significant;
-    for (; i < end; i++) {
+    for (; i < limit; i++) {
       const d = s.charCodeAt(i) - 48;
       if (d >>> 0 > 9) break;
       if (significant < 15) head = head * 10 + d;
@@ -88,29 +102,34 @@ export function parseNumberRange(s: string, start: number, end: number): number 
     }
     if (significant > before) any = true;
   }
-  const tailDigits = significant <= 15 ? 0 : significant >= 19 ? 4 : significant - 15;
-  c = s.charCodeAt(i);
-  if (!any) return nonFinite(s, start, end);
-  if (i < end) {
-    if (c !== 101 && c !== 69) return nonFinite(s, start, end);
-    i++;
+  if (!any) {
+    numberScan.end = i;
+    return undefined;
+  }
+  c = i < limit ? s.charCodeAt(i) : 0;
+  if (c === 101 || c === 69) {
+    // An exponent counts only with at least one digit; otherwise the number ends at "e".
+    let j = i + 1;
     let expNegative = false;
-    c = s.charCodeAt(i);
+    c = j < limit ? s.charCodeAt(j) : 0;
     if (c === 45 || c === 43) {
       expNegative = c === 45;
-      i++;
+      j++;
     }
     let exponent = 0;
-    let expDigits = 0;
-    for (; i < end; i++) {
-      const d = s.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) return undefined;
+    const digitsFrom = j;
+    for (; j < limit; j++) {
+      const d = s.charCodeAt(j) - 48;
+      if (d >>> 0 > 9) break;
       if (exponent < 100_000) exponent = exponent * 10 + d;
-      expDigits++;
     }
-    if (expDigits === 0) return undefined;
-    scale += expNegative ? -exponent : exponent;
+    if (j > digitsFrom) {
+      i = j;
+      scale += expNegative ? -exponent : exponent;
+    }
   }
+  numberScan.end = i;
+  const tailDigits = significant <= 15 ? 0 : significant >= 19 ? 4 : significant - 15;
   let x: number | undefined;
   if (significant <= 15) {
     if (head === 0) return negative ? -0 : 0;
@@ -119,7 +138,7 @@ export function parseNumberRange(s: string, start: number, end: number): number 
   } else if (significant <= 19 && scale < 0 && scale >= -22) {
     x = divideDigits(head, tailDigits, tail, -scale);
   }
-  if (x === undefined) return Number(s.slice(start, end));
+  if (x === undefined) return Number(s.slice(start, i));
   return negative ? -x : x;
 }
 

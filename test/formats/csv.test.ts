@@ -87,11 +87,15 @@ describe("readCsv: numeric columns", () => {
   });
 
   it("auto: a column that turns out to be text keeps every field's exact text", async () => {
-    const rows = ["code"];
-    for (let i = 0; i < 10_000; i++) rows.push(i % 3 === 0 ? `00${i}` : `${i}.50`);
-    rows.push("A-1");
-    const t = await readAllWays(rows.join("\n"), {}, [4096]);
-    expect(textColumn(t, "code")).toEqual(rows.slice(1));
+    const rows = ["code,x,late"];
+    for (let i = 0; i < 3_000; i++) rows.push(`${i % 3 === 0 ? `00${i}` : `${i}.50`},${i / 7},${i === 2_000 ? "n/a" : i}`);
+    rows.push("A-1,1,2");
+    // Pieces of 1 and 7 bytes split fields and records; 4096 keeps most fields whole.
+    const t = await readAllWays(rows.join("\n"), {}, [1, 7, 4096]);
+    const field = (k: number) => rows.slice(1).map((r) => r.split(",")[k] as string);
+    expect(textColumn(t, "code")).toEqual(field(0));
+    expect(textColumn(t, "late")).toEqual(field(2));
+    expect(Array.from(numberColumn(t, "x")).slice(0, 3)).toEqual([0, 1 / 7, 2 / 7]);
   });
 
   it("does not take what Number() takes but a CSV reader should not", async () => {
