@@ -139,6 +139,13 @@ function overlaySpec(
   };
 }
 
+/** The chart's alt text: "Histograms of income, balance: before and after (StandardScaler)". */
+function describe(spec: VegaLiteSpec, sets: string, options: CompareOptions): string {
+  const values = (spec.data as { values: Array<{ feature: string }> }).values;
+  const features = [...new Set(values.map((v) => v.feature))];
+  return `Histograms of ${features.join(", ")}: ${sets}${options.title ? ` (${options.title})` : ""}`;
+}
+
 /** The spec of `compareDistributions` (two columns: before and after). */
 export function comparisonSpec(before: ColumnSource, after: ColumnSource, options: CompareOptions = {}): VegaLiteSpec {
   const [beforeLabel, afterLabel] = options.labels ?? ["before", "after"];
@@ -159,7 +166,8 @@ export async function compareDistributions(
   options: CompareOptions = {},
 ): Promise<SvgChart> {
   const spec = comparisonSpec(before, after, options);
-  return new SvgChart(await renderVegaLiteSvg(spec), spec);
+  const [beforeLabel, afterLabel] = options.labels ?? ["before", "after"];
+  return new SvgChart(await renderVegaLiteSvg(spec), spec, describe(spec, `${beforeLabel} and ${afterLabel}`, options));
 }
 
 /**
@@ -173,5 +181,5 @@ export async function plotDistributions(
   options: CompareOptions = {},
 ): Promise<SvgChart> {
   const spec = distributionsSpec(sources, options);
-  return new SvgChart(await renderVegaLiteSvg(spec), spec);
+  return new SvgChart(await renderVegaLiteSvg(spec), spec, describe(spec, Object.keys(sources).join(", "), options));
 }

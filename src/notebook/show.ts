@@ -73,7 +73,7 @@ function hasToHtml(value: unknown): value is { toHTML(): string } {
 
 /** The rich form of a value, or undefined when mdps does not know how to draw it. */
 export function richOutput(value: unknown, options: TableHtmlOptions = {}): RichOutput | undefined {
-  if (value instanceof SvgChart) return { svg: value.svg };
+  if (value instanceof SvgChart) return { html: value.html() };
   if (hasToHtml(value)) return { html: value.toHTML() };
   if (isDataFrameLike(value)) return { html: dataFrameHtml(value, options) };
   if (isTable(value)) return { html: tableHtml(value, options) };
@@ -90,10 +90,9 @@ export function richOutput(value: unknown, options: TableHtmlOptions = {}): Rich
   return undefined;
 }
 
-/** The HTML mdps would show for a value (SVG charts come back as their markup). */
+/** The HTML mdps would show for a value. */
 export function toHTML(value: unknown, options: TableHtmlOptions = {}): string | undefined {
-  const rich = richOutput(value, options);
-  return rich?.html ?? rich?.svg;
+  return richOutput(value, options)?.html;
 }
 
 /** The plain-text form `show` prints outside a notebook. */

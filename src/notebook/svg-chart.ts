@@ -1,14 +1,24 @@
 import { writeFile } from "node:fs/promises";
+import { escapeHtml } from "./html.js";
 import { INSPECT_CUSTOM, displayRich, inspectRich } from "./rich-inspect.js";
 import type { VegaLiteSpec } from "./vega-svg.js";
 
-/** A rendered chart: the SVG text plus the Vega-Lite spec it came from. */
+/**
+ * A rendered chart: the SVG text plus the Vega-Lite spec it came from.
+ *
+ * In a notebook it is shown as an `<img>` holding the SVG as a data URI rather than as
+ * an `image/svg+xml` output: notebook viewers that sanitise inline SVG (nbconvert's HTML
+ * export, GitHub's renderer) strip or blacken its elements, while an image cannot run
+ * anything and so passes intact, still sharp at any zoom.
+ */
 export class SvgChart {
   constructor(
     /** The picture as SVG markup. */
     readonly svg: string,
     /** The Vega-Lite spec, for tweaking and re-rendering elsewhere. */
     readonly spec: VegaLiteSpec,
+    /** A sentence saying what the chart shows, for screen readers and broken images. */
+    readonly alt = "chart",
   ) {}
 
   /** Width × height from the SVG's own attributes. */
@@ -18,12 +28,20 @@ export class SvgChart {
     return { width, height };
   }
 
+  /** The chart as one `<img>` element with the SVG inlined as a data URI. */
+  html(): string {
+    const { width } = this.size;
+    const data = Buffer.from(this.svg, "utf8").toString("base64");
+    const size = Number.isFinite(width) ? ` width="${width}"` : "";
+    return `<img src="data:image/svg+xml;base64,${data}"${size} alt="${escapeHtml(this.alt)}">`;
+  }
+
   /**
    * Shows the chart inline in a tslab notebook; does nothing elsewhere (use `save`).
    * Returns nothing, so it prints nothing as the last line of a cell.
    */
   show(): void {
-    displayRich({ svg: this.svg });
+    displayRich({ html: this.html() });
   }
 
   /** Writes the SVG to a file, e.g. for a report or outside notebooks. */
@@ -37,6 +55,6 @@ export class SvgChart {
 
   [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
     const { width, height } = this.size;
-    return inspectRich(() => ({ svg: this.svg }), `SvgChart(${width}×${height})`, depth, options);
+    return inspectRich(() => ({ html: this.html() }), `SvgChart(${width}×${height})`, depth, options);
   }
 }

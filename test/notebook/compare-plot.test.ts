@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { chartLabels } from "./chart-labels.js";
 import * as dfd from "danfojs-node";
 import { histogram, numericColumn, numericColumnNames } from "../../src/notebook/histogram.js";
 import { compareDistributions, comparisonSpec } from "../../src/notebook/compare-plot.js";
@@ -92,7 +93,7 @@ describe("plotDistributions", () => {
     expect(color).toHaveLength(5);
     expect(color[0]).toBe("#9ca3af");
     const chart = await plotDistributions(five, { columns: ["b"] });
-    const titles = [...chart.svg.matchAll(/aria-label="Title text '([^']*)'"/g)].map((m) => m[1]);
+    const titles = chartLabels(chart.svg);
     expect(titles).toEqual(["p", "q", "r", "s", "t", "b"]);
     expect(chart.size.height).toBeGreaterThan(chart.size.width);
   });
@@ -120,6 +121,26 @@ describe("overlay", () => {
     }
     expect(values.filter((v) => v.stage === "test" && v.end <= 0.5).every((v) => v.share === 0)).toBe(true);
     const chart = await compareDistributions(train, test, { overlay: true, labels: ["train", "test"] });
-    expect(chart.svg).toContain("stage: test"); // legend-less aria labels name the data set of each bar
+    expect(chartLabels(chart.svg)).toEqual(expect.arrayContaining(["train", "test", "t"])); // legend and row header
+  });
+});
+
+describe("SvgChart in a notebook", () => {
+  it("is an <img> with the SVG as a data URI, sized, with alt text", async () => {
+    const chart = await compareDistributions({ a: [1, 2, 3] }, { a: [0, 0.5, 1] }, { title: "MinMaxScaler" });
+    const html = chart.html();
+    const match = /^<img src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)" width="(\d+)" alt="([^"]*)">$/.exec(html);
+    expect(match).not.toBeNull();
+    expect(Buffer.from(match![1]!, "base64").toString("utf8")).toBe(chart.svg);
+    expect(Number(match![2])).toBe(chart.size.width);
+    expect(match![3]).toBe("Histograms of a: before and after (MinMaxScaler)");
+  });
+});
+
+describe("roundAttributes", () => {
+  it("rounds coordinates in attributes and leaves text alone", async () => {
+    const { roundAttributes } = await import("../../src/notebook/vega-svg.js");
+    expect(roundAttributes('<path d="M8.499999999999993,0h8.000000000000007v90Z"/><text x="1.23456">0.00512</text>'))
+      .toBe('<path d="M8.49,0h8.00v90Z"/><text x="1.23">0.00512</text>');
   });
 });

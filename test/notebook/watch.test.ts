@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chartLabels } from "./chart-labels.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,7 +79,7 @@ describe("watch a job of the real local service", () => {
     const job = await session.preprocess(frame(), { type: "MinMaxScaler", columns: ["age", "income"] });
     await watch(job, { progress: "none" });
     const chart = await plotComparison(job);
-    const titles = [...chart.svg.matchAll(/aria-label="Title text '([^']*)'"/g)].map((m) => m[1]);
+    const titles = chartLabels(chart.svg);
     expect(titles).toEqual(["age", "income", "before", "after", "MinMaxScaler"]);
     await expect(plotComparison({ ...session.job(job.id), id: job.id, result: () => job.result(), dataframe: () => job.dataframe() }))
       .rejects.toThrow("pass the input data");

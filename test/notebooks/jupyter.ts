@@ -125,9 +125,13 @@ export function cellTexts(notebook: ExecutedNotebook): string[] {
   );
 }
 
-export function mimeCount(notebook: ExecutedNotebook, mime: string): number {
-  return notebook.cells.reduce(
-    (n, cell) => n + (cell.outputs ?? []).filter((o) => o.data !== undefined && mime in o.data).length,
-    0,
+/** The SVG of every chart shown: mdps shows charts as <img> elements with an SVG data URI. */
+export function chartSvgs(notebook: ExecutedNotebook): string[] {
+  return notebook.cells.flatMap((cell) =>
+    (cell.outputs ?? []).flatMap((o) =>
+      [...joinText(o.data?.["text/html"]).matchAll(/<img src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g)].map((m) =>
+        Buffer.from(m[1]!, "base64").toString("utf8"),
+      ),
+    ),
   );
 }

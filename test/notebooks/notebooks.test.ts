@@ -19,7 +19,7 @@ import {
   executeNotebook,
   findJupyterPython,
   installTslabKernel,
-  mimeCount,
+  chartSvgs,
   problems,
   type ExecutedNotebook,
 } from "./jupyter.js";
@@ -155,7 +155,7 @@ describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in r
       const texts = cellTexts(notebook);
       const expectation = EXPECTATIONS[name];
       if (!expectation) throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
-      expectation({ notebook, texts, all: texts.join("\n"), svgCount: mimeCount(notebook, "image/svg+xml") });
+      expectation({ notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) });
       // Only the plain runs are saved: they are what a reader without credentials gets.
       if (save && source.startsWith(NOTEBOOKS) && !name.includes("+")) {
         await copyFile(join(work, `${name}.executed.ipynb`), source);
