@@ -18,9 +18,9 @@ export const INSTALL_HINT =
 
 /** A Python that can run nbclient, or the reason there is none. */
 export function findJupyterPython(): { python: string } | { missing: string } {
-  const candidates = [process.env.MDPS_JUPYTER_PYTHON, "/usr/bin/python3", "python3"].filter(
-    (c): c is string => typeof c === "string" && c.length > 0,
-  );
+  // An explicit choice is the only one tried, so a wrong setting is reported, not bypassed.
+  const chosen = process.env.MDPS_JUPYTER_PYTHON;
+  const candidates = chosen ? [chosen] : ["/usr/bin/python3", "python3"];
   for (const python of candidates) {
     const probe = spawnSync(python, ["-c", "import nbclient, nbformat, jupyter_client"], { stdio: "ignore" });
     if (probe.status === 0) return { python };
