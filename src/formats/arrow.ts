@@ -28,6 +28,23 @@ function isValid(bitmap: Uint8Array | null | undefined, nullCount: number, i: nu
   return nullCount === 0 || bitmap == null || bitmap.length === 0 || ((bitmap[i >> 3] as number) >> (i & 7)) & 1 ? true : false;
 }
 
+/** Sets NaN where the validity bitmap marks nulls, a byte (8 values) at a time. */
+function markNulls(out: Float64Array, at: number, data: Data): void {
+  const bitmap = data.nullBitmap as Uint8Array | undefined;
+  if (data.nullCount === 0 || bitmap == null || bitmap.length === 0) return;
+  const n = data.length;
+  const offset = data.offset;
+  for (let i = 0; i < n; ) {
+    const bit = offset + i;
+    if ((bit & 7) === 0 && i + 8 <= n && bitmap[bit >> 3] === 0xff) {
+      i += 8;
+      continue;
+    }
+    if ((((bitmap[bit >> 3] as number) >> (bit & 7)) & 1) === 0) out[at + i] = NaN;
+    i++;
+  }
+}
+
 function numberColumn(name: string, vector: Vector, rows: number): Column {
   const chunks = vector.data as Data[];
   const type = vector.type as DataType;
@@ -44,14 +61,15 @@ function numberColumn(name: string, vector: Vector, rows: number): Column {
   for (const data of chunks) {
     const n = data.length;
     const values = data.values as ArrayLike<number | bigint>;
-    const bitmap = data.nullBitmap as Uint8Array | undefined;
-    const nulls = data.nullCount;
-    const half = type.typeId === Type.Float && values instanceof Uint16Array;
-    for (let i = 0; i < n; i++) {
-      if (!isValid(bitmap, nulls, data.offset + i)) out[at + i] = NaN;
-      else if (half) out[at + i] = Number(vector.get(at + i));
-      else out[at + i] = Number(values[i]); // int64 beyond 2^53 rounds to the nearest double
+    if (values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array ||
+        values instanceof Int16Array || values instanceof Int8Array || values instanceof Uint32Array ||
+        values instanceof Uint16Array && type.typeId !== Type.Float || values instanceof Uint8Array) {
+      out.set(values.subarray(0, n), at);
+    } else {
+      // 64-bit integers (beyond 2^53 they round to the nearest double) and float16.
+      for (let i = 0; i < n; i++) out[at + i] = Number(vector.get(at + i) ?? NaN);
     }
+    markNulls(out, at, data);
     at += n;
   }
   return { name, kind: "number", values: out };
@@ -179,11 +197,34 @@ function validity(rows: number, missing: (i: number) => boolean): { bitmap: Uint
   return { bitmap, nulls };
 }
 
+/** validity() for a number column: NaN is missing. A plain loop: this runs over every value. */
+function nanValidity(v: Float64Array, rows: number): { bitmap: Uint8Array | undefined; nulls: number } {
+  let first = -1;
+  for (let i = 0; i < rows; i++) {
+    const x = v[i] as number;
+    if (x !== x) {
+      first = i;
+      break;
+    }
+  }
+  if (first < 0) return { bitmap: undefined, nulls: 0 };
+  const bitmap = new Uint8Array((rows + 7) >> 3).fill(0xff);
+  let nulls = 0;
+  for (let i = first; i < rows; i++) {
+    const x = v[i] as number;
+    if (x !== x) {
+      bitmap[i >> 3] = (bitmap[i >> 3] as number) & ~(1 << (i & 7));
+      nulls++;
+    }
+  }
+  return { bitmap, nulls };
+}
+
 function toArrowData(column: Column, rows: number): Data {
   switch (column.kind) {
     case "number": {
       const v = column.values;
-      const { bitmap, nulls } = validity(rows, (i) => (v[i] as number) !== (v[i] as number));
+      const { bitmap, nulls } = nanValidity(v, rows);
       // The values buffer is the column itself (no copy); NaN slots are masked by the bitmap.
       return makeData({ type: new Float64(), length: rows, nullCount: nulls, nullBitmap: bitmap, data: v });
     }
