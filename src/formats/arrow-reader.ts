@@ -1,0 +1,185 @@
+/**
+ * Arrow IPC (file or stream format) -> Table. Integer and float columns become
+ * Float64Array (nulls -> NaN), shared with the IPC buffer when a float64 column has
+ * no nulls and one record batch; utf8 -> text, bool -> boolean.
+ */
+import { Type, tableFromIPC, type Data, type DataType, type Table as ArrowTable, type Vector } from "apache-arrow";
+import { FormatError } from "./format-error.js";
+import { collectBytes, type Source } from "./source.js";
+import type { Column, Table } from "./table.js";
+
+function isValid(bitmap: Uint8Array | null | undefined, nullCount: number, i: number): boolean {
+  if (nullCount === 0 || bitmap == null || bitmap.length === 0) return true;
+  return (((bitmap[i >> 3] as number) >> (i & 7)) & 1) === 1;
+}
+
+/** Sets NaN where the validity bitmap marks nulls, a byte (8 values) at a time. */
+function markNulls(out: Float64Array, at: number, data: Data): void {
+  const bitmap = data.nullBitmap as Uint8Array | undefined;
+  if (data.nullCount === 0 || bitmap == null || bitmap.length === 0) return;
+  const n = data.length;
+  const offset = data.offset;
+  for (let i = 0; i < n; ) {
+    const bit = offset + i;
+    if ((bit & 7) === 0 && i + 8 <= n && bitmap[bit >> 3] === 0xff) {
+      i += 8;
+      continue;
+    }
+    if ((((bitmap[bit >> 3] as number) >> (bit & 7)) & 1) === 0) out[at + i] = NaN;
+    i++;
+  }
+}
+
+type PlainNumbers = Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
+
+/** Values a typed-array copy converts exactly (not 64-bit integers, not float16 bits). */
+function isPlainNumbers(values: unknown, type: DataType): values is PlainNumbers {
+  if (values instanceof Uint16Array) return type.typeId !== Type.Float; // float16 keeps raw bits in a Uint16Array
+  return (
+    values instanceof Float64Array ||
+    values instanceof Float32Array ||
+    values instanceof Int32Array ||
+    values instanceof Int16Array ||
+    values instanceof Int8Array ||
+    values instanceof Uint32Array ||
+    values instanceof Uint8Array
+  );
+}
+
+function numberColumn(name: string, vector: Vector, rows: number): Column {
+  const chunks = vector.data as Data[];
+  const type = vector.type as DataType;
+  const only = chunks[0];
+  if (chunks.length === 1 && only !== undefined && type.typeId === Type.Float && only.nullCount === 0) {
+    const values = only.values as unknown;
+    if (values instanceof Float64Array) {
+      // Zero copy: the column is a view of the IPC bytes.
+      return { name, kind: "number", values: values.length === rows ? values : values.subarray(0, rows) };
+    }
+  }
+  const out = new Float64Array(rows);
+  let at = 0;
+  for (const data of chunks) {
+    const n = data.length;
+    const values = data.values as ArrayLike<number | bigint>;
+    if (isPlainNumbers(values, type)) {
+      out.set(values.subarray(0, n), at);
+    } else {
+      // 64-bit integers (beyond 2^53 they round to the nearest double) and float16.
+      for (let i = 0; i < n; i++) out[at + i] = Number(vector.get(at + i) ?? NaN);
+    }
+    markNulls(out, at, data);
+    at += n;
+  }
+  return { name, kind: "number", values: out };
+}
+
+const UTF8 = new TextDecoder("utf-8");
+
+function stringColumn(name: string, vector: Vector, rows: number): Column {
+  const out: (string | null)[] = new Array(rows);
+  let at = 0;
+  for (const data of vector.data as Data[]) {
+    const n = data.length;
+    const offsets = data.valueOffsets as Int32Array | BigInt64Array;
+    const bytes = data.values as Uint8Array;
+    const bitmap = data.nullBitmap as Uint8Array | undefined;
+    const first = Number(offsets[0]);
+    const last = Number(offsets[n]);
+    let ascii = true;
+    for (let k = first; k < last; k++) {
+      if ((bytes[k] as number) > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    // ASCII text is decoded once and cut; otherwise each value is decoded on its own.
+    const text = ascii ? Buffer.from(bytes.buffer, bytes.byteOffset + first, last - first).toString("latin1") : "";
+    for (let i = 0; i < n; i++) {
+      if (!isValid(bitmap, data.nullCount, data.offset + i)) {
+        out[at + i] = null;
+        continue;
+      }
+      const a = Number(offsets[i]);
+      const b = Number(offsets[i + 1]);
+      out[at + i] = ascii ? text.slice(a - first, b - first) : UTF8.decode(bytes.subarray(a, b));
+    }
+    at += n;
+  }
+  return { name, kind: "string", values: out };
+}
+
+function booleanColumn(name: string, vector: Vector, rows: number): Column {
+  const out: (boolean | null)[] = new Array(rows);
+  let at = 0;
+  for (const data of vector.data as Data[]) {
+    const bits = data.values as Uint8Array;
+    const bitmap = data.nullBitmap as Uint8Array | undefined;
+    for (let i = 0; i < data.length; i++) {
+      const j = data.offset + i;
+      out[at + i] = isValid(bitmap, data.nullCount, j) ? (((bits[j >> 3] as number) >> (j & 7)) & 1) === 1 : null;
+    }
+    at += data.length;
+  }
+  return { name, kind: "boolean", values: out };
+}
+
+/** Any other column read value by value (dictionary-encoded strings, for one). */
+function genericColumn(name: string, vector: Vector, rows: number, valueType: DataType): Column {
+  const id = valueType.typeId;
+  if (id === Type.Utf8 || id === Type.LargeUtf8) {
+    const out: (string | null)[] = new Array(rows);
+    for (let i = 0; i < rows; i++) out[i] = (vector.get(i) as string | null) ?? null;
+    return { name, kind: "string", values: out };
+  }
+  if (id === Type.Int || id === Type.Float) {
+    const out = new Float64Array(rows);
+    for (let i = 0; i < rows; i++) {
+      const v = vector.get(i) as number | bigint | null;
+      out[i] = v === null ? NaN : Number(v);
+    }
+    return { name, kind: "number", values: out };
+  }
+  throw new FormatError(
+    `Arrow column "${name}" has type ${String(valueType)}, which mdps does not read; ` +
+      `store it as float64 (or another integer/float type), utf8 or bool`,
+    { column: name },
+  );
+}
+
+/** Reads an Arrow IPC file or stream. The source is gathered into one buffer first. */
+export async function readArrow(source: Source): Promise<Table> {
+  const bytes = await collectBytes(source);
+  let table: ArrowTable;
+  try {
+    table = tableFromIPC(bytes);
+  } catch (err) {
+    throw new FormatError(`the data is not a readable Arrow IPC file or stream (${(err as Error).message})`);
+  }
+  const rows = table.numRows;
+  const columns: Column[] = table.schema.fields.map((field, k) => {
+    const vector = table.getChildAt(k) as Vector;
+    const type = field.type as DataType;
+    switch (type.typeId) {
+      case Type.Float:
+      case Type.Int:
+        return numberColumn(field.name, vector, rows);
+      case Type.Utf8:
+      case Type.LargeUtf8:
+        return stringColumn(field.name, vector, rows);
+      case Type.Bool:
+        return booleanColumn(field.name, vector, rows);
+      case Type.Dictionary:
+        return genericColumn(field.name, vector, rows, (type as unknown as { dictionary: DataType }).dictionary);
+      default:
+        return genericColumn(field.name, vector, rows, type);
+    }
+  });
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c.name)) throw new FormatError(`Arrow schema names column "${c.name}" twice; names must be unique`);
+    seen.add(c.name);
+  }
+  return { columns, rowCount: rows };
+}
+
