@@ -53,7 +53,8 @@ export function inspectRich(
   depth?: number,
   options?: { readonly depth?: number | null },
 ): string {
-  const topLevel = depth === undefined || options === undefined || depth === options.depth || options.depth == null;
+  // Node passes the remaining depth; it equals the configured depth only at the top.
+  const topLevel = depth === undefined || options === undefined || depth === options.depth;
   if (topLevel && findKernel()) {
     try {
       if (displayRich(render())) return text;
