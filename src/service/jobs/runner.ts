@@ -166,47 +166,72 @@ export class JobRunner {
       return fail({ title: "Input blob not found", detail: `The input blob ${request.input_blob_id} was deleted before the job ran. Upload it again and submit a new job.` });
     }
     const tempPaths = request.output.map(() => files.tempPath());
+    // Every temp file is gone before a terminal state is written, so whoever sees the
+    // job finished also sees a clean tmp/ (the input pin first, the outputs in settle).
+    let outcome: RunOutcome | { kind: "refused"; error: JobErrorBody };
+    let message: RunJobMessage | undefined;
+    let started = 0;
     try {
       if (input.blob.encrypted && !keys?.input) {
-        return fail({ title: "Input is encrypted", detail: "The input blob is encrypted, but the request has no input_encryption_key. Submit again with the blob's key." });
+        outcome = { kind: "refused", error: { title: "Input is encrypted", detail: "The input blob is encrypted, but the request has no input_encryption_key. Submit again with the blob's key." } };
+      } else if (!input.blob.encrypted && keys?.input) {
+        outcome = { kind: "refused", error: { title: "Input is not encrypted", detail: "The request has an input_encryption_key, but the input blob is not encrypted. Submit again without input_encryption_key." } };
+      } else {
+        [outcome, message, started] = await this.runInWorker(slot, jobId, input, request, keys, tempPaths, log);
       }
-      if (!input.blob.encrypted && keys?.input) {
-        return fail({ title: "Input is not encrypted", detail: "The request has an input_encryption_key, but the input blob is not encrypted. Submit again without input_encryption_key." });
-      }
-      if (!slot.alive) await slot.restart();
-      const inputRecordType = input.blob.record_type as RecordType;
-      const message: RunJobMessage = {
-        type: "run",
-        jobId,
-        inputPath: input.path,
-        inputRecordType,
-        inputKey: keys?.input ?? null,
-        preprocessingType: request.preprocessing_type,
-        params: request.preprocessing_params,
-        featureColumns: request.feature_columns,
-        outputs: request.output.map((o, i) => ({
-          name: o.name,
-          recordType: (o.record_type ?? inputRecordType) as RecordType,
-          tempPath: tempPaths[i]!,
-          key: keys?.outputs[i] ?? null,
-        })),
-      };
-      const started = performance.now();
-      const outcome = await slot.run(
-        message,
-        (event) => {
-          if (this.closed) return;
-          if (event.type === "progress") jobs.progress(jobId, event.phase, event.progress);
-          else log(event.level, event.message);
-        },
-        request.request_timeout_seconds * 1000,
-      );
-      if (this.closed && outcome.kind === "crash") return; // terminated by close(): requeued at the next start
-      if (outcome.kind === "timeout" || outcome.kind === "crash") await slot.restart();
-      await this.settle(jobId, modelId, message, outcome, started, tempPaths, log, fail, request.request_timeout_seconds);
     } finally {
-      await Promise.all([input.path, ...tempPaths].map((p) => files.remove(p)));
+      await files.remove(input.path);
     }
+    try {
+      if (outcome.kind === "refused") return fail(outcome.error);
+      if (this.closed && outcome.kind === "crash") return; // terminated by close(): requeued at the next start
+      await this.settle(jobId, modelId, message!, outcome, started, tempPaths, log, fail, request.request_timeout_seconds);
+    } finally {
+      await Promise.all(tempPaths.map((p) => files.remove(p)));
+    }
+  }
+
+  /** Runs the job on the worker thread; a timeout or crash leaves a fresh thread behind. */
+  private async runInWorker(
+    slot: WorkerSlot,
+    jobId: string,
+    input: { blob: { record_type: string }; path: string },
+    request: StoredPreprocessingRequest,
+    keys: JobKeys | null,
+    tempPaths: string[],
+    log: (level: LogLevel, message: string) => void,
+  ): Promise<[RunOutcome, RunJobMessage, number]> {
+    const { jobs } = this.store;
+    if (!slot.alive) await slot.restart();
+    const inputRecordType = input.blob.record_type as RecordType;
+    const message: RunJobMessage = {
+      type: "run",
+      jobId,
+      inputPath: input.path,
+      inputRecordType,
+      inputKey: keys?.input ?? null,
+      preprocessingType: request.preprocessing_type,
+      params: request.preprocessing_params,
+      featureColumns: request.feature_columns,
+      outputs: request.output.map((o, i) => ({
+        name: o.name,
+        recordType: (o.record_type ?? inputRecordType) as RecordType,
+        tempPath: tempPaths[i]!,
+        key: keys?.outputs[i] ?? null,
+      })),
+    };
+    const started = performance.now();
+    const outcome = await slot.run(
+      message,
+      (event) => {
+        if (this.closed) return;
+        if (event.type === "progress") jobs.progress(jobId, event.phase, event.progress);
+        else log(event.level, event.message);
+      },
+      request.request_timeout_seconds * 1000,
+    );
+    if (!this.closed && (outcome.kind === "timeout" || outcome.kind === "crash")) await slot.restart();
+    return [outcome, message, started];
   }
 
   private async settle(
@@ -220,7 +245,8 @@ export class JobRunner {
     fail: (error: JobErrorBody) => void,
     timeoutSeconds: number,
   ): Promise<void> {
-    const { jobs } = this.store;
+    const { jobs, files } = this.store;
+    if (outcome.kind !== "done") await Promise.all(tempPaths.map((p) => files.remove(p)));
     switch (outcome.kind) {
       case "failed":
         log("error", outcome.logMessage);
