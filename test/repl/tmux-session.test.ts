@@ -66,7 +66,9 @@ afterAll(() => {
 
 describe.skipIf(!hasTmux)("mdps repl in a real terminal (tmux)", () => {
   it("loads a file, preprocesses it, watches the job finish and shows the result", async () => {
-    const command = `cd '${dir}' && MDPS_HOME='${join(dir, "home")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
+    // A person at a terminal is not in CI: Ink draws only its last frame when CI is set,
+    // which the suite's own environment (CI=true under .ci/run) would otherwise pass on.
+    const command = `cd '${dir}' && env -u CI -u CONTINUOUS_INTEGRATION MDPS_HOME='${join(dir, "home")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
     tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command);
     await waitForScreen((s) => s.includes("mdps› "), "the prompt", 60_000);
     expect(screen()).toContain("Frame customers (200 × 7, sample data) is loaded");
