@@ -19,6 +19,8 @@ import {
   type Uploadable,
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
+import { inspectRich } from "../notebook/rich-inspect.js";
+import { blobHtml } from "../notebook/render-records.js";
 
 /** Metadata of an upload or update; everything optional. */
 export interface UploadOptions extends CallOptions {
@@ -195,8 +197,13 @@ export class Blob {
     return `Blob(${this.#record.name}, ${this.#record.id})`;
   }
 
-  [inspect.custom](): string {
-    return `Blob ${inspect(this.toJSON())}`;
+  /** Compact HTML for notebooks: name, short id, format, size, tags, 🔒; never the key. */
+  toHTML(): string {
+    return blobHtml(this.#record);
+  }
+
+  [inspect.custom](depth: number, options: { depth?: number | null }): string {
+    return inspectRich(() => ({ html: this.toHTML() }), `Blob ${inspect(this.toJSON())}`, depth, options);
   }
 }
 

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { isTerminal, type JobExecutionLogDetails, type JobExecutionLogMessage, type JobRecord } from "../contract/job.js";
 import { AbortError, TimeoutError } from "../client/errors.js";
+import type { LiveStatus, ProgressMode } from "../notebook/live-status.js";
 
 export interface WaitOptions {
   /**
@@ -18,6 +19,12 @@ export interface WaitOptions {
   readonly timeout?: number | undefined;
   /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000; 200 on Session.local(). */
   readonly pollInterval?: number | undefined;
+  /**
+   * Live status while waiting: `auto` (default) shows it in a tslab notebook and
+   * nothing elsewhere; `text` prints progress lines on stderr; `none`/false shows
+   * nothing; or a LiveStatus of your own (see docs/notebooks.md).
+   */
+  readonly progress?: ProgressMode | LiveStatus | false | undefined;
 }
 
 const FIRST_POLL_MS = 25;

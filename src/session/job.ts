@@ -9,6 +9,11 @@ import { Blob, type BlobContext } from "./blob.js";
 import { followLogMessages, pollUntilTerminal, type FollowOptions, type WaitOptions } from "./job-polling.js";
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
+import { jobProgress } from "../notebook/job-progress.js";
+import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
+import { inspectRich } from "../notebook/rich-inspect.js";
+import { jobHtml } from "../notebook/render-records.js";
+import type { SvgChart } from "../notebook/svg-chart.js";
 
 export interface JobInit<T extends PreprocessingType> {
   readonly type?: T | undefined;
@@ -84,15 +89,33 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    * timed out, TimeoutError when `timeout` seconds passed, AbortError on `signal`.
    */
   async wait(options: WaitOptions = {}): Promise<JobRecord> {
-    const record = await pollUntilTerminal(
-      this.id,
-      async (signal) => {
-        // A few events are enough to replay what happened between two polls.
-        this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal });
-        return this.#record;
-      },
-      { ...options, pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs },
+    const progress = jobProgress(
+      { progress: options.progress, title: this.type },
+      (limit) => this.logs({ limit, signal: options.signal }),
     );
+    let record: JobRecord;
+    try {
+      record = await pollUntilTerminal(
+        this.id,
+        async (signal) => {
+          // A few events are enough to replay what happened between two polls.
+          this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal });
+          return this.#record;
+        },
+        {
+          ...options,
+          pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs,
+          onUpdate: (r) => {
+            options.onUpdate?.(r);
+            progress?.onUpdate(r);
+          },
+        },
+      );
+    } catch (error) {
+      progress?.stopped(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    await progress?.finish(record);
     if (record.status !== "succeeded") {
       throw new JobFailedError({
         jobId: this.id,
@@ -104,6 +127,16 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     }
     this.#result ??= await this.#ctx.client.jobs.result(this.id, { signal: options.signal });
     return record;
+  }
+
+  /** The before/after histograms of each feature (see docs/notebooks.md); waits first. */
+  async compare(options: PlotComparisonOptions = {}): Promise<SvgChart> {
+    return plotComparison(this, options);
+  }
+
+  /** Compact HTML for notebooks: transform, status, progress, timing; never a key. */
+  toHTML(): string {
+    return this.#record ? jobHtml(this.#record) : `<code>${this.toString().replace(/[<>&]/g, "")}</code>`;
   }
 
   /** The job's result (rows, columns, output blob records, fitted state); waits first. */
@@ -168,7 +201,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return `Job(${this.id}${this.#record ? `, ${this.#record.status}` : ""})`;
   }
 
-  [inspect.custom](): string {
-    return `Job ${inspect(this.toJSON())}`;
+  [inspect.custom](depth: number, options: { depth?: number | null }): string {
+    return inspectRich(() => ({ html: this.toHTML() }), `Job ${inspect(this.toJSON())}`, depth, options);
   }
 }

@@ -11,6 +11,8 @@ import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
+import { inspectRich } from "../notebook/rich-inspect.js";
+import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
 import { localValidationError } from "./local-validation.js";
 import { buildPreprocessingRequest, checkPreprocessOptions, type PreprocessOptions } from "./preprocess-request.js";
@@ -247,8 +249,13 @@ export class Session {
     return `Session(${this.isLocal ? "local " : ""}${this.baseUrl}, model ${this.modelId})`;
   }
 
-  [inspect.custom](): string {
-    return `Session ${inspect(this.toJSON())}`;
+  /** Compact HTML for notebooks: service, region, model, data dir; never a secret. */
+  toHTML(): string {
+    return sessionHtml({ baseUrl: this.baseUrl, modelId: this.modelId, region: this.region ?? null, local: this.isLocal, dataDir: this.dataDir ?? null });
+  }
+
+  [inspect.custom](depth: number, options: { depth?: number | null }): string {
+    return inspectRich(() => ({ html: this.toHTML() }), `Session ${inspect(this.toJSON())}`, depth, options);
   }
 }
 

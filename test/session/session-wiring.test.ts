@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inspect } from "node:util";
+import * as dfd from "danfojs-node";
+import { Session } from "../../src/session/session.js";
+import { setNotebookKernel } from "../../src/notebook/kernel-display.js";
+
+const outputs: string[] = [];
+const display = { html: (s: string) => outputs.push(s), text: (s: string) => outputs.push(s) };
+let dir = "";
+let session: Session;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mdps-wire-"));
+  session = await Session.local({ dataDir: dir });
+});
+afterAll(async () => {
+  setNotebookKernel(undefined);
+  await session?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it("job.wait() shows the live status in a notebook, nothing outside", async () => {
+  const df = new dfd.DataFrame({ a: [1, 2, 3, 4], b: [2, 4, 6, 9] });
+  setNotebookKernel(null);
+  const quiet = await session.preprocess(df, { type: "StandardScaler" });
+  await quiet.wait();
+  expect(outputs).toHaveLength(0);
+  setNotebookKernel({ newDisplay: () => display, display });
+  const job = await session.preprocess(df, { type: "StandardScaler" });
+  await job.wait();
+  expect(outputs.at(-1)).toContain("succeeded");
+  expect(outputs.at(-1)).toContain("StandardScaler · job");
+  const n = outputs.length;
+  await job.wait({ progress: false });
+  expect(outputs).toHaveLength(n);
+  expect(inspect(job)).toContain("Job {");
+  expect(outputs.at(-1)).toContain("mdps Job");
+  expect(inspect(session)).toContain("Session {");
+  expect(outputs.at(-1)).toContain("mdps Session");
+  const chart = await job.compare();
+  expect(chart.svg).toContain("<svg");
+  const failing = await session.preprocess(new dfd.DataFrame({ x: [-1, 2] }), { type: "PowerTransformer", params: { method: "box-cox" } });
+  await expect(failing.wait()).rejects.toThrow();
+  expect(outputs.at(-1)).toContain("failed");
+});
