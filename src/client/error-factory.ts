@@ -51,7 +51,7 @@ const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = 
   412: {
     ctor: PreconditionFailedError,
     code: "precondition_failed",
-    advice: "The blob changed since you read it: download it again, then update.",
+    advice: "Download it again, then update with its new ETag (the blob changed since you read it).",
   },
   413: {
     ctor: PayloadTooLargeError,
@@ -95,7 +95,8 @@ export function makeAPIError(res: ErrorResponse): APIError {
   const parts = [`${res.call} failed with ${res.status}${title ? ` ${title}` : ""}`];
   if (detail) parts.push(detail);
   if (isValidation) parts.push(formatFieldErrors(errors));
-  parts.push(kind?.advice ?? "See the service's documentation for this status.");
+  const advice = kind?.advice ?? "See the service's documentation for this status.";
+  if (!alreadyAdvised(detail, advice)) parts.push(advice);
   if (requestId) parts.push(`(request id ${requestId})`);
   const init: APIErrorInit = {
     status: res.status,
@@ -148,6 +149,12 @@ export function formatFieldErrors(errors: FieldErrors): string {
   return Object.entries(errors)
     .map(([field, messages]) => `${field || "(body)"}: ${messages.join("; ")}`)
     .join("; ");
+}
+
+/** The reference service's details already say what to do; the same advice twice reads badly. */
+function alreadyAdvised(detail: string | undefined, advice: string): boolean {
+  const lead = advice.split(/[;:,(]/)[0]!.trim().toLowerCase();
+  return detail !== undefined && detail.toLowerCase().includes(lead);
 }
 
 function joinSentences(parts: string[]): string {

@@ -33,7 +33,7 @@ describe("makeAPIError", () => {
     [403, PermissionDeniedError, "permission_denied", /scope/],
     [404, NotFoundError, "not_found", /Check the id/],
     [409, ConflictError, "conflict", /Wait for the job/],
-    [412, PreconditionFailedError, "precondition_failed", /download it again/],
+    [412, PreconditionFailedError, "precondition_failed", /Download it again/],
     [413, PayloadTooLargeError, "payload_too_large", /size limit/],
     [415, UnsupportedMediaTypeError, "unsupported_media_type", /content type/],
     [429, RateLimitError, "rate_limited", /wait/],
@@ -65,6 +65,16 @@ describe("makeAPIError", () => {
       expect(err.message).toMatch(advice);
     });
   }
+
+  it("does not repeat advice the service's detail already gives", () => {
+    const err = makeAPIError({
+      status: 404,
+      body: problem(404, "Not Found", "No job with id x exists in this model. Check the id; it may have been deleted."),
+      headers: {},
+      call: "GET /api/job/x/get",
+    });
+    expect(err.message.match(/Check the id/g)).toHaveLength(1);
+  });
 
   it("400 with field errors -> ValidationError naming the fields", () => {
     const err = makeAPIError({
