@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readCSV, toCSV, type DataFrame } from "danfojs-node";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { toCSV, type DataFrame } from "danfojs-node";
 import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
 import { readTable, writeTable, type Table, type TableRecordType } from "../src/formats/index.js";
 
@@ -50,59 +52,97 @@ async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-async function time<T>(label: string, f: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+/** Wall-clock and process CPU time (user + system, all threads): CPU time moves less when other work shares the cores. */
+async function time<T>(label: string, f: () => Promise<T> | T): Promise<{ ms: number; cpuMs: number; value: T }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const value = await f();
   const ms = performance.now() - started;
-  console.log(`  ${label.padEnd(46)} ${(ms / 1000).toFixed(2).padStart(7)} s`);
-  return { ms, value };
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  console.log(`  ${label.padEnd(46)} ${(ms / 1000).toFixed(2).padStart(7)} s wall ${(cpuMs / 1000).toFixed(2).padStart(7)} s cpu`);
+  return { ms, cpuMs, value };
 }
 
-const ratio = (baseline: number, ours: number) => `${(baseline / ours).toFixed(1)}x`;
+type Timed = { ms: number; cpuMs: number };
+const ratio = (baseline: Timed, ours: Timed) =>
+  `${(baseline.ms / ours.ms).toFixed(1)}x wall, ${(baseline.cpuMs / ours.cpuMs).toFixed(1)}x cpu`;
 
 async function main(): Promise<void> {
   console.log(`formats bench: ${ROWS.toLocaleString("en")} x ${COLS} float64 (0.1% NaN), node ${process.version}`);
+  // Each result is dropped before the next step, so no step pays for the garbage
+  // collector tracing an earlier step's frames (danfo's readCSV slows down tenfold near
+  // the heap limit).
   const df: DataFrame = dataFrameFromTable(sampleTable());
+  const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
+  try {
+    console.log("DataFrame -> wire bytes");
+    const outArrow = await time("ours: DataFrame -> Arrow IPC", async () => collect(writeTable("arrow", tableFromDataFrame(df))));
+    const outCsv = await time("ours: DataFrame -> CSV", async () => collect(writeTable("csv", tableFromDataFrame(df))));
+    const danfoOut = await time("danfo: toCSV(df)", () => toCSV(df) as string);
+    console.log(`  sizes: Arrow ${(outArrow.value.length / 2 ** 20).toFixed(0)} MiB, CSV ${(outCsv.value.length / 2 ** 20).toFixed(0)} MiB`);
+    const csvPath = join(dir, "frame.csv");
+    writeFileSync(csvPath, danfoOut.value);
+    danfoOut.value = "";
 
-  console.log("DataFrame -> wire bytes");
-  const outArrow = await time("ours: DataFrame -> Arrow IPC", async () => collect(writeTable("arrow", tableFromDataFrame(df))));
-  const outCsv = await time("ours: DataFrame -> CSV", async () => collect(writeTable("csv", tableFromDataFrame(df))));
-  const danfoOut = await time("danfo: toCSV(df)", () => toCSV(df) as string);
-  console.log(`  sizes: Arrow ${(outArrow.value.length / 2 ** 20).toFixed(0)} MiB, CSV ${(outCsv.value.length / 2 ** 20).toFixed(0)} MiB`);
+    console.log("wire bytes -> DataFrame");
+    const inArrow = await time("ours: Arrow IPC -> DataFrame", async () => dataFrameFromTable(await readTable("arrow", outArrow.value)));
+    check(df, inArrow.value, "arrow");
+    inArrow.value = df;
+    const inCsv = await time("ours: CSV -> DataFrame", async () => dataFrameFromTable(await readTable("csv", outCsv.value)));
+    check(df, inCsv.value, "csv");
+    inCsv.value = df;
+    outArrow.value = Buffer.alloc(0);
+    outCsv.value = Buffer.alloc(0);
+    const danfoIn = DANFO_READ ? danfoReadCsvFresh(csvPath) : undefined;
 
-  console.log("wire bytes -> DataFrame");
-  const inArrow = await time("ours: Arrow IPC -> DataFrame", async () => dataFrameFromTable(await readTable("arrow", outArrow.value)));
-  const inCsv = await time("ours: CSV -> DataFrame", async () => dataFrameFromTable(await readTable("csv", outCsv.value)));
-  check(df, inArrow.value, "arrow");
-  check(df, inCsv.value, "csv");
-  let danfoIn: number | undefined;
-  if (DANFO_READ) {
-    const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
-    try {
-      const path = join(dir, "frame.csv");
-      writeFileSync(path, danfoOut.value);
-      danfoIn = (await time("danfo: readCSV(file)", () => readCSV(path))).ms;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    console.log("ratios (danfo / ours; target >= 3x out, >= 10x in)");
+    console.log(`  out: Arrow ${ratio(danfoOut, outArrow)}; CSV ${ratio(danfoOut, outCsv)}`);
+    if (danfoIn !== undefined) console.log(`  in:  Arrow ${ratio(danfoIn, inArrow)}; CSV ${ratio(danfoIn, inCsv)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-
-  console.log("ratios (danfo time / ours; target >= 3x out, >= 10x in)");
-  console.log(`  out: Arrow ${ratio(danfoOut.ms, outArrow.ms)}, CSV ${ratio(danfoOut.ms, outCsv.ms)}`);
-  if (danfoIn !== undefined) console.log(`  in:  Arrow ${ratio(danfoIn, inArrow.ms)}, CSV ${ratio(danfoIn, inCsv.ms)}`);
 
   console.log("service path (Table <-> bytes, no DataFrame)");
   const table = tableFromDataFrame(df);
   const names = table.columns.map((c) => c.name);
   for (const type of ["csv", "arrow", "json"] as TableRecordType[]) {
-    const bytes = (await time(`write${type === "csv" ? "Csv" : type === "json" ? "Json" : "Arrow"}`, async () => collect(writeTable(type, table)))).value;
-    if (type === "arrow") await time("readArrow", () => readTable(type, bytes));
-    else {
-      await time(`read${type === "csv" ? "Csv" : "Json"} (numericColumns auto)`, () => readTable(type, bytes));
-      await time(`read${type === "csv" ? "Csv" : "Json"} (numericColumns listed)`, () => readTable(type, bytes, { numericColumns: names }));
+    const name = type === "csv" ? "Csv" : type === "json" ? "Json" : "Arrow";
+    const bytes = (await time(`write${name}`, async () => collect(writeTable(type, table)))).value;
+    if (type === "arrow") {
+      await time("readArrow", () => readTable(type, bytes));
+      continue;
     }
+    await time(`read${name} (numericColumns auto)`, () => readTable(type, bytes));
+    await time(`read${name} (numericColumns listed)`, () => readTable(type, bytes, { numericColumns: names }));
   }
-  console.log(`  peak rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`  peak rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+}
+
+/**
+ * danfo's readCSV in a fresh Node process: in this one, with a million-row frame and
+ * its copies on the heap, the garbage collector slows readCSV down several times over
+ * (measured: 22 s fresh, minutes here), which would flatter our ratio.
+ */
+function danfoReadCsvFresh(csvPath: string): Timed {
+  const danfo = createRequire(import.meta.url).resolve("danfojs-node");
+  const script = `
+    const { readCSV } = require(process.argv[1]);
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    readCSV(process.argv[2]).then((df) => {
+      const ms = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      if (df.shape[0] === 0) throw new Error("empty frame");
+      console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000 }));
+    });`;
+  const child = spawnSync(process.execPath, ["-e", script, danfo, csvPath], { encoding: "utf8", maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`danfo readCSV failed: ${child.stderr}`);
+  const timed = JSON.parse(child.stdout.trim().split("\n").pop() as string) as Timed;
+  console.log(
+    `  ${"danfo: readCSV(file), fresh process".padEnd(46)} ${(timed.ms / 1000).toFixed(2).padStart(7)} s wall ${(timed.cpuMs / 1000).toFixed(2).padStart(7)} s cpu`,
+  );
+  return timed;
 }
 
 /** The frames must be equal bit for bit (NaN where NaN), or the timing means nothing. */
