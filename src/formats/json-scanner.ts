@@ -18,6 +18,7 @@ export class JsonArrayScanner {
   private depth = 0;
   private inString = false;
   private escaped = false;
+  private afterComma = false;
   /** Text of the element still open at the end of the previous piece. */
   private pending = "";
   /** Complete elements seen, and how many of them were handed out. */
@@ -66,11 +67,18 @@ export class JsonArrayScanner {
           this.where = Where.BetweenElements;
           break;
         case Where.BetweenElements:
-          if (c === 44) break;
-          if (c === 93) {
+          // After an element: "," or "]". After "[" or ",": an element ("]" only right after "[").
+          if (this.elements > 0 && !this.afterComma) {
+            if (c === 44) this.afterComma = true;
+            else if (c === 93) this.where = Where.AfterArray;
+            else throw this.unexpected(c);
+            break;
+          }
+          if (c === 93 && this.elements === 0) {
             this.where = Where.AfterArray;
             break;
           }
+          if (c === 44 || c === 93) throw this.unexpected(c);
           if (c !== 123) {
             throw new FormatError(`JSON element ${this.elements + 1} is not an object; each element must be a row object`, {
               row: this.elements + 1,
@@ -78,6 +86,7 @@ export class JsonArrayScanner {
           }
           if (runStart < 0) runStart = i;
           openStart = i;
+          this.afterComma = false;
           this.where = Where.InElement;
           this.depth = 1;
           break;
@@ -91,6 +100,14 @@ export class JsonArrayScanner {
       this.pending = "";
     }
     if (this.where === Where.InElement) this.pending += s.slice(openStart);
+  }
+
+  private unexpected(c: number): FormatError {
+    return new FormatError(
+      `invalid JSON after row ${this.elements}: unexpected ${JSON.stringify(String.fromCharCode(c))}; ` +
+        "rows must be separated by single commas, with no comma after the last",
+      { row: this.elements },
+    );
   }
 
   end(): void {

@@ -44,6 +44,9 @@ describe("readJson", () => {
     expect((await formatError(readJson('[{"a": 1}'))).message).toMatch(/truncated/);
     expect((await formatError(readJson('[{"a": 1}] x'))).message).toMatch(/after the end/);
     expect((await formatError(readJson('[{"a": 1,}]'))).message).toMatch(/invalid JSON/);
+    for (const bad of ['[{"a": 1},]', '[,{"a": 1}]', '[{"a": 1},,{"a": 2}]', '[{"a": 1} {"a": 2}]', "[,]"]) {
+      expect((await formatError(readJson(bad))).message).toMatch(/invalid JSON/);
+    }
   });
 
   it("names column, row and value for a value of the wrong type", async () => {
