@@ -46,8 +46,15 @@ function columnValues(df: DataFrame, k: number, rows: number): ArrayLike<unknown
   const internals = df as unknown as DanfoInternals;
   const byColumn = internals.$dataIncolumnFormat;
   const fromColumns = Array.isArray(byColumn) ? byColumn[k] : undefined;
-  if (!internals.$config?.isLowMemoryMode && fromColumns !== undefined && fromColumns.length === rows) return fromColumns;
   const data = internals.$data;
+  if (!internals.$config?.isLowMemoryMode && fromColumns !== undefined && fromColumns.length === rows) {
+    // danfo keeps both layouts in step (checked for its in-place operations); a spot check
+    // of the first and last row guards against a path that does not.
+    const last = rows - 1;
+    if (rows === 0 || (Object.is(fromColumns[0], (data[0] as unknown[])[k]) && Object.is(fromColumns[last], (data[last] as unknown[])[k]))) {
+      return fromColumns;
+    }
+  }
   const out = new Array<unknown>(rows);
   for (let i = 0; i < rows; i++) out[i] = (data[i] as unknown[])[k];
   return out;

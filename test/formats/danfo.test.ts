@@ -1,4 +1,7 @@
-import { DataFrame } from "danfojs-node";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DataFrame, readCSV } from "danfojs-node";
 import { describe, expect, it } from "vitest";
 import { readCsv, writeCsv } from "../../src/formats/csv.js";
 import { dataFrameFromTable, tableFromDataFrame } from "../../src/formats/danfo.js";
@@ -79,6 +82,29 @@ describe("danfo conversion", () => {
       expect(back.column("name").values).toEqual(df.column("name").values);
     }
     void writeCsv;
+  });
+
+  it("reads frames from danfo's readCSV, low-memory frames and frames changed in place", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mdps-danfo-"));
+    try {
+      const path = join(dir, "in.csv");
+      writeFileSync(path, "x,label\n1.5,a\n,\n0.30000000000000004,c\n");
+      const read = tableFromDataFrame(await readCSV(path));
+      expect(Array.from(numberColumn(read, "x"))).toEqual([1.5, NaN, 0.30000000000000004]);
+      expect(textColumn(read, "label")).toEqual(["a", null, "c"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const low = new DataFrame({ x: [1, 2, NaN] }, { config: { lowMemoryMode: true } });
+    expect(Array.from(numberColumn(tableFromDataFrame(low), "x"))).toEqual([1, 2, NaN]);
+    const changed = new DataFrame({ x: [3, NaN, 1], y: ["c", "b", "a"] });
+    changed.fillNa(0, { columns: ["x"], inplace: true });
+    changed.sortValues("x", { inplace: true });
+    changed.addColumn("z", [true, false, null] as unknown as boolean[], { inplace: true });
+    const t = tableFromDataFrame(changed);
+    expect(Array.from(numberColumn(t, "x"))).toEqual([0, 1, 3]);
+    expect(textColumn(t, "y")).toEqual(["b", "a", "c"]);
+    expect(t.columns[2]?.values).toEqual([true, false, null]);
   });
 
   it("handles empty frames", () => {
