@@ -142,10 +142,17 @@ export async function readJson(source: Source, options: JsonReadOptions = {}): P
     }
   });
 
+  const piece = 1 << 20;
   const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
-    for await (const chunk of byteChunks(source)) scanner.feed(decoder.decode(chunk, { stream: true }));
-    scanner.feed(decoder.decode());
+    if (typeof source === "string") {
+      for (let i = 0; i < source.length; i += piece) scanner.feed(source.slice(i, i + piece));
+    } else {
+      for await (const chunk of byteChunks(source)) {
+        for (let i = 0; i < chunk.length; i += piece) scanner.feed(decoder.decode(chunk.subarray(i, i + piece), { stream: true }));
+      }
+      scanner.feed(decoder.decode());
+    }
   } catch (err) {
     if (err instanceof TypeError && /decode|encoded|UTF-8/i.test(err.message)) {
       throw new FormatError(`the JSON is not valid UTF-8 (after row ${rows})`, { row: rows });

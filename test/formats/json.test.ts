@@ -7,6 +7,7 @@ import { collect, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, ut
 async function readAllWays(text: string, options: Parameters<typeof readJson>[1] = {}): Promise<Table> {
   const bytes = utf8(text);
   const whole = await readJson(bytes, options);
+  expect(await readJson(text, options)).toEqual(whole);
   for (const size of [1, 3, 16]) expect(await readJson(pieces(bytes, size), options)).toEqual(whole);
   return whole;
 }
