@@ -75,7 +75,7 @@ export {
   type SendJobRequest,
 } from "./contract/index.js";
 
-// Notebook rendering (tslab): rich display, live job status, plots. Added by the notebook helper (issue 5).
+// Notebook rendering (tslab): rich display, live job status, plots.
 export {
   show,
   toHTML,
@@ -99,3 +99,11 @@ export {
   type PlotComparisonOptions,
   type TableHtmlOptions,
 } from "./notebook/index.js";
+
+// The engine itself, for applying a fitted state without a Session (Job.transformer() wraps it),
+// and the errors data can raise. The format readers and writers stay internal: they load
+// apache-arrow, and the Session already chooses the wire format.
+export { fitTransform, transformWith, EngineError } from "./engine/index.js";
+export type { FeatureMatrix, FittedState } from "./engine/types.js";
+export { FormatError } from "./formats/format-error.js";
+export type { Table, Column } from "./formats/table.js";
