@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { toCSV, type DataFrame } from "danfojs-node";
 import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
 import { readTable, writeTable, type Table, type TableRecordType } from "../src/formats/index.js";
+import { seededRandom } from "../src/sample-data/seeded-random.js";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -23,20 +24,9 @@ const ROWS = flag("--rows", 1_000_000);
 const COLS = flag("--cols", 10);
 const DANFO_READ = !args.includes("--no-danfo-read");
 
-/** mulberry32: the same data every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sampleTable(): Table {
-  const rand = prng(42);
+  const rand = seededRandom(42);
   const columns = Array.from({ length: COLS }, (_, c) => {
     const values = new Float64Array(ROWS);
     const scale = 10 ** (c - 3);

@@ -6,21 +6,11 @@
  * through, and a few missing values.
  */
 import type { Table } from "../../src/formats/table.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 export const SAMPLE_FRAME_NAME = "customers";
 export const SAMPLE_SEED = 20240611;
 
-/** mulberry32: tiny, fast and good enough for example data (not for cryptography). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normal(random: () => number): number {
   // Box-Muller; 1 - u keeps the logarithm away from zero.

@@ -1,5 +1,6 @@
 /** Test inputs: byte sources cut into pieces, collected outputs, hard doubles. */
 import type { Table } from "../../src/formats/table.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 export async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
@@ -13,17 +14,6 @@ export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-/** A seeded PRNG (mulberry32) so failures reproduce. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Doubles that are hard to print and parse: edges, subnormals, random bit patterns. */
 export function hardDoubles(count: number, seed = 1): Float64Array {
@@ -34,7 +24,7 @@ export function hardDoubles(count: number, seed = 1): Float64Array {
   ];
   const out = new Float64Array(count);
   out.set(fixed.slice(0, count));
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const bits = new DataView(new ArrayBuffer(8));
   for (let i = fixed.length; i < count; i++) {
     const kind = i % 3;

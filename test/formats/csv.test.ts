@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readCsv, writeCsv } from "../../src/formats/csv.js";
 import { FormatError } from "../../src/formats/format-error.js";
 import type { Table } from "../../src/formats/table.js";
-import { collect, hardDoubles, numberColumn, pieces, prng, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { collect, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
 
 const asText = async (table: Table, lineEnding?: "\n" | "\r\n") =>
   (await collect(writeCsv(table, lineEnding ? { lineEnding } : {}))).toString("utf8");
@@ -139,7 +140,7 @@ describe("CSV float64 exactness", () => {
   });
 
   it("parses like Number() on texts written by people", async () => {
-    const rand = prng(7);
+    const rand = seededRandom(7);
     const texts: string[] = [];
     for (let i = 0; i < 20_000; i++) {
       const digits = String(Math.floor(rand() * 10 ** (1 + Math.floor(rand() * 18))));

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../repl/workspace/sample-data.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 import { MDPS_BIN, requireBuild } from "./cli-process.js";
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;

@@ -3,27 +3,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 export function tempDir(prefix = "mdps-session-"): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** A deterministic pseudo-random generator (mulberry32) so data differ per seed, not per run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rows x (x1, label, x2, flag): two numeric features with a missing value, a string and a boolean passthrough. */
 export function sampleFrame(rows: number, seed = 1): DataFrame {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const x1: Array<number | null> = [];
   const x2: number[] = [];
   const label: string[] = [];
