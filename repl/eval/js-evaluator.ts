@@ -7,6 +7,7 @@
  * not shown.
  */
 import vm from "node:vm";
+import { raceAbort } from "../../src/client/race-abort.js";
 
 export interface EvalResult {
   readonly value: unknown;
@@ -77,21 +78,7 @@ function asyncScript(code: string): vm.Script {
 async function settle(value: unknown, signal: AbortSignal | undefined): Promise<unknown> {
   if (!isThenable(value)) return value;
   if (signal === undefined) return await value;
-  signal.throwIfAborted();
-  return await new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    value.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
+  return await raceAbort(value, signal);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

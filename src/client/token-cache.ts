@@ -1,4 +1,5 @@
 import type { Secret } from "./secret.js";
+import { raceAbort } from "./race-abort.js";
 
 export interface AccessToken {
   readonly token: Secret;
@@ -79,22 +80,4 @@ export class TokenCache {
     );
     return signal ? raceAbort(this.#pending, signal) : this.#pending;
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }
