@@ -36,7 +36,9 @@ export function ensureBuilt(): void {
   try {
     if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(join(ROOT, "src"))) {
       try {
+        // The same two steps as `npm run build`.
         execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "pipe" });
+        execFileSync(process.execPath, [join(ROOT, "scripts", "declarations-for-ts50.mjs"), "dist"], { cwd: ROOT, stdio: "pipe" });
       } catch (err) {
         // tsc still emits on type errors; those fail `npm run typecheck`, not these tests.
         if (!existsSync(MAIN)) throw err;
