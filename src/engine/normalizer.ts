@@ -8,11 +8,19 @@
 import type { Params } from "../contract/params.js";
 import type { NormalizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
+import { accumulateNorms } from "./row-norms.js";
 import type { FeatureMatrix } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
 import { allocColumn } from "./column-alloc.js";
 
 type Norm = Params<"Normalizer">["norm"];
+
+/**
+ * Bytes of input per block (rows x columns x 8): the block is read again from cache by
+ * the division pass, so it has to stay in L2. 256 KiB to 2 MiB measured the same; 64 KiB
+ * was 10-15% slower at 50 columns (short runs per column defeat the prefetcher).
+ */
+const BLOCK_BYTES = 256 * 1024;
 
 export function fitTransformNormalizer(
   params: Params<"Normalizer">,
@@ -40,37 +48,26 @@ function normalizeRows(
   norm: Norm,
 ): { columns: Float64Array[]; nonFiniteNorm: boolean } {
   const rows = columns[0].length;
+  const width = columns.length;
   const out = columns.map(() => allocColumn(rows));
-  const block = 4096;
+  const block = Math.min(rows, Math.max(256, Math.floor(BLOCK_BYTES / (8 * width))));
   const norms = new Float64Array(block);
   let nonFiniteNorm = false;
   for (let start = 0; start < rows; start += block) {
-    const end = Math.min(rows, start + block);
-    const len = end - start;
-    norms.fill(0);
-    for (const col of columns) {
-      if (norm === "l1") {
-        for (let k = 0; k < len; k++) norms[k] += Math.abs(col[start + k]);
-      } else if (norm === "l2") {
-        for (let k = 0; k < len; k++) {
-          const x = col[start + k];
-          norms[k] += x * x;
-        }
-      } else {
-        // Math.max keeps NaN, so a NaN cell shows in its row's norm.
-        for (let k = 0; k < len; k++) norms[k] = Math.max(norms[k], Math.abs(col[start + k]));
-      }
-    }
+    const len = Math.min(rows, start + block) - start;
+    accumulateNorms(norm, columns, norms, start, len);
     for (let k = 0; k < len; k++) {
-      const n = norm === "l2" ? Math.sqrt(norms[k]) : norms[k];
+      const n = norms[k];
       if (n - n !== 0) nonFiniteNorm = true;
       norms[k] = nonZeroScale(n);
     }
-    for (let c = 0; c < columns.length; c++) {
-      const col = columns[c];
-      const o = out[c];
-      for (let k = 0; k < len; k++) o[start + k] = col[start + k] / norms[k];
-    }
+    // Division, not a multiplication by the reciprocal: the pass reads from cache and
+    // measured no faster with it, and x / x stays exactly 1 for the row's max.
+    for (let c = 0; c < width; c++) divideBlock(columns[c], out[c], norms, start, len);
   }
   return { columns: out, nonFiniteNorm };
+}
+
+function divideBlock(col: Float64Array, o: Float64Array, norms: Float64Array, start: number, len: number): void {
+  for (let k = 0; k < len; k++) o[start + k] = col[start + k] / norms[k];
 }
