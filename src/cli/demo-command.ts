@@ -112,8 +112,6 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
       if (done.status === "succeeded") {
         const r = await http.json<JobResult>("GET", `/api/job/${jobId}/result`);
         detail(`${type.padEnd(20)} succeeded  ${fittedSummary(r.body.fitted)}`);
-      } else if (done.error?.detail.includes("not implemented yet")) {
-        detail(`${type.padEnd(20)} not in this build yet`);
       } else {
         throw new Error(`${type} ended ${done.status}: ${done.error?.title}: ${done.error?.detail}`);
       }

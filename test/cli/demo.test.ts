@@ -1,4 +1,5 @@
 import { describe, expect, it, beforeAll } from "vitest";
+import { PREPROCESSING_TYPES } from "../../src/contract/index.js";
 import { ensureBuilt, runCli } from "./built-cli.js";
 
 beforeAll(() => ensureBuilt(), 300_000);
@@ -13,6 +14,7 @@ describe("mdps demo (what npm start runs)", () => {
     }
     expect(run.stdout).toMatch(/succeeded · done 100%/);
     expect(run.stdout).toContain("mean_");
+    for (const type of PREPROCESSING_TYPES) expect(run.stdout).toMatch(new RegExp(`^\\s+${type}\\s+succeeded`, "m"));
     expect(run.stdout).toMatch(/-> 412/);
     expect(run.stdout).toMatch(/"deleted":true/);
     expect(run.stdout).toMatch(/demo finished in/);
