@@ -7,6 +7,7 @@
  *
  *   npm run build && node dist/bench/e2e.js [--rows 1000000] [--cols 10] [--no-python]
  */
+import { parseArgs } from "node:util";
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,14 +19,16 @@ import { Session } from "../src/index.js";
 import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
 import { readTable, writeTable } from "../src/formats/index.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const ROWS = flag("--rows", 1_000_000);
-const COLS = flag("--cols", 10);
-const PYTHON = !args.includes("--no-python");
+const { values: options } = parseArgs({
+  options: {
+    rows: { type: "string", default: "1000000" },
+    cols: { type: "string", default: "10" },
+    "no-python": { type: "boolean", default: false },
+  },
+});
+const ROWS = Number(options.rows);
+const COLS = Number(options.cols);
+const PYTHON = !options["no-python"];
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;

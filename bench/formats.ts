@@ -5,6 +5,7 @@
  *
  *   npm run build && node dist/bench/formats.js [--rows 1000000] [--cols 10] [--no-danfo-read]
  */
+import { parseArgs } from "node:util";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,14 +16,16 @@ import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js"
 import { readTable, writeTable, type Table, type TableRecordType } from "../src/formats/index.js";
 import { seededRandom } from "../src/sample-data/seeded-random.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const ROWS = flag("--rows", 1_000_000);
-const COLS = flag("--cols", 10);
-const DANFO_READ = !args.includes("--no-danfo-read");
+const { values: options } = parseArgs({
+  options: {
+    rows: { type: "string", default: "1000000" },
+    cols: { type: "string", default: "10" },
+    "no-danfo-read": { type: "boolean", default: false },
+  },
+});
+const ROWS = Number(options.rows);
+const COLS = Number(options.cols);
+const DANFO_READ = !options["no-danfo-read"];
 
 
 function sampleTable(): Table {

@@ -22,6 +22,7 @@ import {
 } from "../../src/index.js";
 import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
 import { column, isMissing, sampleFrame, tempDir } from "./session-fixture.js";
+import { SCOPES } from "../../src/contract/scopes.js";
 
 interface App {
   modelId: string;
@@ -45,16 +46,7 @@ function makeApp(dataDir: string, scopes: string[]): App {
   }
 }
 
-const ALL = [
-  "shared.blob.delete",
-  "shared.blob.download",
-  "shared.blob.read",
-  "shared.blob.upload",
-  "shared.blob.write",
-  "shared.health.read",
-  "ml.preprocessing.execute",
-  "ml.preprocessing.read",
-];
+const ALL: string[] = [...SCOPES];
 
 beforeAll(async () => {
   dir = tempDir();
