@@ -30,6 +30,9 @@ export interface ConnectOptions extends ClientOptions, SessionOptions {
 
 export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
 
+/** Hears about each job this session creates (see `Session.onJob`). */
+export type SessionJobListener = (job: Job) => void;
+
 export interface SendJobOptions extends CallOptions {
   /** Your own job id (UUID); sending it again with the same body returns the same job. */
   readonly jobId?: string | undefined;
@@ -57,6 +60,7 @@ export class Session {
   readonly #local: LocalService | undefined;
   readonly #blobs: Blob[] = [];
   readonly #ctx: BlobContext;
+  readonly #jobListeners = new Set<SessionJobListener>();
   #closed = false;
 
   private constructor(client: MdpsClient, options: SessionOptions, region: string | undefined, local?: LocalService) {
@@ -199,13 +203,15 @@ export class Session {
       { job_id: jobId, model_id: this.modelId, job_type: "preprocessing", payload: built.request },
       { signal: options.signal, timeoutMs: options.timeoutMs },
     );
-    return new Job<T>(this.#ctx, record.id, {
-      type: options.type,
-      record,
-      outputKeys: built.outputKeys,
-      inputShape: blob.shape,
-      input: blob,
-    });
+    return this.#announce(
+      new Job<T>(this.#ctx, record.id, {
+        type: options.type,
+        record,
+        outputKeys: built.outputKeys,
+        inputShape: blob.shape,
+        input: blob,
+      }),
+    );
   }
 
   /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
@@ -216,12 +222,41 @@ export class Session {
       { job_id: jobId, model_id: this.modelId, job_type: options.type, payload },
       { signal: options.signal, timeoutMs: options.timeoutMs },
     );
-    return new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record });
+    return this.#announce(new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record }));
   }
 
-  /** A handle on an existing job (e.g. from an earlier run). */
+  /**
+   * Calls `listener` with every job this session sends (`preprocess`, `sendJob`),
+   * once the service has accepted it and before the call resolves; returns a function
+   * that unsubscribes. A job sent twice with the same `jobId` is reported twice (same
+   * id). `job(id)` is not reported: it makes no job, only a handle on one that may
+   * have been sent long ago or elsewhere. A listener that throws does not fail the
+   * call (the job was sent); its error is reported as a process warning.
+   *
+   * @example
+   * const stop = session.onJob((job) => console.log("sent", job.type, job.id));
+   */
+  onJob(listener: SessionJobListener): () => void {
+    this.#jobListeners.add(listener);
+    return () => {
+      this.#jobListeners.delete(listener);
+    };
+  }
+
+  /** A handle on an existing job (e.g. from an earlier run). Not reported to `onJob` listeners. */
   job(id: string): Job {
     return new Job(this.#ctx, id);
+  }
+
+  #announce<J extends Job>(job: J): J {
+    for (const listener of [...this.#jobListeners]) {
+      try {
+        listener(job);
+      } catch (error) {
+        process.emitWarning(`A Session.onJob listener threw: ${error instanceof Error ? error.message : String(error)}`, "MdpsWarning");
+      }
+    }
+    return job;
   }
 
   /** Closes connections; a local session also stops its service. Safe to call twice. */
