@@ -6,6 +6,7 @@ import type { ResolvedOptions } from "./options.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { jobsPlugin } from "./plugins/jobs.js";
+import { rateLimitHook, rateLimitPlugin } from "./plugins/rate-limit.js";
 import { storePlugin } from "./plugins/store.js";
 import { blobRoutes } from "./routes/blobs.js";
 import { healthRoutes } from "./routes/health.js";
@@ -55,10 +56,14 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
   await app.register(errorsPlugin, { maxBlobBytes: options.service.maxBlobBytes });
   await app.register(storePlugin, { service: options.service });
   await app.register(jobsPlugin);
+  await app.register(rateLimitPlugin);
 
   await app.register(tokenRoutes);
   await app.register(async (api) => {
     await api.register(authPlugin);
+    // After authentication (same hook, added later), so the limit keys on the token's grant.
+    const apiLimit = rateLimitHook(api, "api", options.service.rateLimit);
+    if (apiLimit) api.addHook("onRequest", apiLimit);
     await api.register(multipart, {
       limits: { fileSize: options.service.maxBlobBytes, files: 1, fields: 64, fieldSize: 64 * 1024, parts: 80 },
     });

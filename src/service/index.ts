@@ -1,5 +1,5 @@
 /** The reference Model Data Preprocessing Service (`mdps serve`) and its admin operations. */
 export { startService, type RunningService } from "./server.js";
-export type { ServiceOptions } from "./options.js";
+export type { RateLimitOptions, ServiceOptions } from "./options.js";
 export { openAdmin, AdminError, type Admin, type ModelListing } from "./admin.js";
 export { DataDirInUseError, readDataDirLock, type DataDirLockInfo } from "./data-dir-lock.js";

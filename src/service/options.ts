@@ -20,6 +20,29 @@ export interface ServiceOptions {
   logger?: boolean;
   /** Where log lines go when `logger` is on. Default: stderr. */
   logDestination?: { write(line: string): unknown };
+  /**
+   * Request limits, answered with 429 and Retry-After; `false` turns both off.
+   * Default: 120 token requests per minute per client_id and IP address (each runs
+   * scrypt), 6000 model API calls per minute per access token.
+   */
+  rateLimit?: RateLimitOptions | false;
+}
+
+export interface RateLimitOptions {
+  /** Token requests per window per client_id + IP address; 0 disables. Default 120. */
+  tokenPerMinute?: number;
+  /** Model API calls (health included) per window per access token; 0 disables. Default 6000. */
+  apiPerMinute?: number;
+  /** The window, ms. Default 60 000; tests shorten it, and the limits then count per window. */
+  windowMs?: number;
+}
+
+export interface ResolvedRateLimit {
+  /** 0: no limit. */
+  tokenPerWindow: number;
+  /** 0: no limit. */
+  apiPerWindow: number;
+  windowMs: number;
 }
 
 export interface ResolvedOptions {
@@ -32,9 +55,28 @@ export interface ResolvedOptions {
   jobWorkers: number;
   logger: boolean;
   logDestination: { write(line: string): unknown } | undefined;
+  rateLimit: ResolvedRateLimit;
 }
 
 export const GiB = 1024 ** 3;
+
+export const DEFAULT_RATE_LIMIT: ResolvedRateLimit = { tokenPerWindow: 120, apiPerWindow: 6000, windowMs: 60_000 };
+
+function resolveRateLimit(options: RateLimitOptions | false | undefined): ResolvedRateLimit {
+  if (options === false) return { ...DEFAULT_RATE_LIMIT, tokenPerWindow: 0, apiPerWindow: 0 };
+  const count = (name: string, value: number | undefined, fallback: number): number => {
+    const v = value ?? fallback;
+    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`rateLimit.${name} must be an integer >= 0 (0 disables), got ${String(value)}`);
+    return v;
+  };
+  const windowMs = options?.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit.windowMs must be a positive integer, got ${String(windowMs)}`);
+  return {
+    tokenPerWindow: count("tokenPerMinute", options?.tokenPerMinute, DEFAULT_RATE_LIMIT.tokenPerWindow),
+    apiPerWindow: count("apiPerMinute", options?.apiPerMinute, DEFAULT_RATE_LIMIT.apiPerWindow),
+    windowMs,
+  };
+}
 
 export function resolveOptions(options: ServiceOptions): ResolvedOptions {
   if (!options.dataDir) throw new TypeError("startService needs a dataDir");
@@ -53,5 +95,6 @@ export function resolveOptions(options: ServiceOptions): ResolvedOptions {
     jobWorkers: Math.floor(positive("jobWorkers", options.jobWorkers, Math.max(1, availableParallelism() - 1))),
     logger: options.logger ?? false,
     logDestination: options.logDestination,
+    rateLimit: resolveRateLimit(options.rateLimit),
   };
 }

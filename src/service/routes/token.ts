@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { isScope, SCOPES, TOKEN_PATH, type OAuthError } from "../../contract/index.js";
+import { sendProblem } from "../plugins/errors.js";
+import { rateLimitHook } from "../plugins/rate-limit.js";
+import { HttpProblem } from "../problems.js";
 import { DECOY_HASH, verifySecret } from "../secrets.js";
 import { parseScopes } from "../store/apps.js";
 
@@ -56,6 +59,8 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof OAuthProblem) return sendOAuthError(reply, err);
+    // A 429 is not an OAuth error: it is the service's problem+json, with Retry-After.
+    if (err instanceof HttpProblem) return sendProblem(reply.header("cache-control", "no-store"), err, request.url.split("?")[0]!);
     if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" || err.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || (err.statusCode ?? 500) < 500) {
       return sendOAuthError(
         reply,
@@ -66,7 +71,9 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(500).header("cache-control", "no-store").send({ error: "server_error", error_description: "the token could not be issued; retry" });
   });
 
-  app.post(TOKEN_PATH, async (request, reply) => {
+  // preHandler: the limit keys on the form's client_id, so it runs once the form is parsed.
+  const limit = rateLimitHook(app, "token", app.serviceOptions.rateLimit);
+  app.post(TOKEN_PATH, { ...(limit ? { preHandler: limit } : {}) }, async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string>;
     const isForm = (request.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
     if (!isForm || typeof request.body !== "object" || request.body === null) {

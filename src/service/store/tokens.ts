@@ -6,6 +6,8 @@ export interface TokenGrant {
   modelId: string;
   scopes: string[];
   expiresAt: number;
+  /** sha256 of the token: what rate limits key on, so the raw token is never kept. */
+  tokenHash: string;
 }
 
 /** Access tokens: opaque random strings, stored only as sha256 digests. */
@@ -27,9 +29,10 @@ export class TokenStore {
 
   /** The grant of a live token of this region, or undefined. */
   verify(token: string): TokenGrant | undefined {
+    const tokenHash = tokenDigest(token);
     const row = this.db
       .prepare("SELECT client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = ?")
-      .get(tokenDigest(token)) as
+      .get(tokenHash) as
       | { client_id: string; model_id: string; scopes: string; region: string; expires_at: number }
       | undefined;
     if (!row || row.region !== this.region || row.expires_at <= Date.now()) return undefined;
@@ -38,6 +41,7 @@ export class TokenStore {
       modelId: row.model_id,
       scopes: row.scopes.split(" ").filter(Boolean),
       expiresAt: row.expires_at,
+      tokenHash,
     };
   }
 
