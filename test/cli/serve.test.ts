@@ -66,6 +66,23 @@ describe("mdps serve and mdps admin", () => {
     expect(server.stdout()).toBe(`listening on ${server.url}\n`);
   });
 
+  it("--api-rate-limit and --token-rate-limit set the limits; a bad value is a one-line error", async () => {
+    const dataDir = await tempDir();
+    const server = await serve(["--data-dir", dataDir, "--api-rate-limit", "5", "--token-rate-limit", "7"]);
+    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
+    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "a", "--scopes", "shared.health.read", "--json"]);
+    const exchanged = await exchange(server.url, { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret });
+    expect(exchanged.headers.get("x-ratelimit-limit")).toBe("7");
+    const health = await fetch(`${server.url}/api/shared/health`, { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+    expect(health.status).toBe(200);
+    expect(health.headers.get("x-ratelimit-limit")).toBe("5");
+
+    const bad = await runCli(["serve", "--data-dir", dataDir, "--api-rate-limit", "-1"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toMatch(/api-rate-limit/);
+  });
+
   it("stops cleanly on SIGINT", async () => {
     const server = await serve(["--data-dir", await tempDir()]);
     server.child.kill("SIGINT");
