@@ -56,7 +56,13 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     return () => this.#finishListeners.delete(listener);
   }
 
+  /**
+   * Starts watching a job and gives it the next short name. A job already tracked
+   * (same id: sent again with the same id, or reported twice) keeps its row and name.
+   */
   track(handle: J, label: string, initial?: Partial<Pick<JobRecord, "status" | "phase" | "progress">>): TrackedJob {
+    const known = this.#jobs.find((j) => j.id === handle.id);
+    if (known !== undefined) return known;
     const job: TrackedJob = {
       ref: `j${++this.#counter}`,
       id: handle.id,
@@ -71,6 +77,13 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     this.#handles.set(job.ref, handle);
     this.#replace(job);
     this.#done.set(job.ref, this.#watch(job.ref, handle));
+    return job;
+  }
+
+  /** Says better what a tracked job runs on (its row keeps its name, state and watcher). */
+  relabel(ref: string, label: string): TrackedJob {
+    const job = { ...this.#get(ref), label };
+    this.#replace(job);
     return job;
   }
 

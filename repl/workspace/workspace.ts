@@ -62,11 +62,15 @@ export class Workspace {
   /** Plain uploads of a frame object, reused by later jobs on the same frame. */
   readonly #uploads = new WeakMap<DataFrame, Blob>();
   readonly #evaluator: JsEvaluator;
+  readonly #stopWatchingSession: () => void;
 
   constructor(session: Session, options: WorkspaceOptions = {}) {
     this.session = session;
     this.cwd = options.cwd ?? process.cwd();
     this.#evaluator = new JsEvaluator({ session, dfd });
+    // Every job the session sends is tracked, whoever sent it: /preprocess, or
+    // JavaScript (`await session.preprocess(...)`, `session.sendJob(...)`).
+    this.#stopWatchingSession = session.onJob((job) => this.#trackSent(job));
   }
 
   /** One line saying what this session talks to. */
@@ -141,9 +145,15 @@ export class Workspace {
     return matches.length === 1 ? matches[0] : undefined;
   }
 
-  /** Tracks a job just sent: the jobs panel shows it until it finishes. */
+  /**
+   * Says what a job just sent by a command ran on. The session already reported the
+   * job (it is tracked, with its short name), so this only names it better: the
+   * job keeps its row, and is never tracked twice.
+   */
   startJob(job: Job, source: JobSource): TrackedJob {
-    const tracked = this.jobs.track(job, `${source.type} on ${source.source}`, job.record);
+    const label = `${source.type} on ${source.source}`;
+    const known = this.jobs.find(job.id);
+    const tracked = known ? this.jobs.relabel(known.ref, label) : this.jobs.track(job, label, job.record);
     this.#jobSources.set(tracked.ref, source);
     return tracked;
   }
@@ -160,7 +170,7 @@ export class Workspace {
       const refs = this.jobs.jobs.map((j) => j.ref);
       throw new ReplError(
         `No job "${text}" in this session.`,
-        refs.length > 0 ? `Jobs: ${refs.join(", ")} (or a job id). /jobs lists them.` : "Start one with /preprocess.",
+        refs.length > 0 ? `Jobs: ${refs.join(", ")} (or a job id). /jobs lists them.` : "Start one with /preprocess, or with session.preprocess(...) in JavaScript.",
       );
     }
     return { job, handle };
@@ -194,8 +204,28 @@ export class Workspace {
   }
 
   async close(): Promise<void> {
+    this.#stopWatchingSession();
     this.jobs.close();
     await this.session.close();
+  }
+
+  /** A job the session reported: tracked at once, labelled with what is known of its input. */
+  #trackSent(job: Job): void {
+    if (this.jobs.find(job.id) !== undefined) return;
+    const type = job.type ?? "job";
+    const input = this.#inputName(job);
+    const tracked = this.jobs.track(job, `${type}${input ? ` on ${input}` : ""} (JavaScript)`, job.record);
+    this.#jobSources.set(tracked.ref, { type, source: input ?? "JavaScript" });
+  }
+
+  /** The input as a blob ref of this workspace (`b1`), else the input blob's name; a DataFrame's upload has no useful name. */
+  #inputName(job: Job): string | undefined {
+    const request = job.record?.request as { input_blob_id?: unknown } | undefined;
+    const id = job.input?.id ?? (typeof request?.input_blob_id === "string" ? request.input_blob_id : undefined);
+    const known = id === undefined ? undefined : this.#blobs.find((b) => b.blob.id === id);
+    if (known) return known.ref;
+    if (job.input === undefined) return undefined;
+    return /^dataframe-\d{4}-/.test(job.input.name) ? undefined : job.input.name;
   }
 
   #entry(name: string): { df: DataFrame; info: FrameInfo } {

@@ -82,12 +82,68 @@ describe("history", () => {
   });
 });
 
+describe("jobs sent from JavaScript", () => {
+  it("are tracked like /preprocess jobs: named, listed by /jobs, finished in the transcript, usable by /logs and /fetch", async () => {
+    const before = t.workspace.jobs.jobs.length;
+    const sent = await repl.submit('const sj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age", "income"] })');
+    expect(sent.type).toBe("value");
+    const ref = `j${before + 1}`;
+    // Tracked before the line even returned, with the next short name.
+    expect(t.workspace.jobs.jobs.at(-1)).toMatchObject({ ref, label: "StandardScaler (JavaScript)" });
+    expect(await repl.submit("sj.id")).toMatchObject({ text: `'${t.workspace.jobs.jobs.at(-1)!.id}'` });
+
+    await t.workspace.jobs.waitFor(ref);
+    const finished = repl.snapshot().items.find((i) => i.kind === "job" && i.job.ref === ref);
+    expect(finished?.kind === "job" && finished.job).toMatchObject({ status: "succeeded", label: "StandardScaler (JavaScript)" });
+
+    const jobs = await repl.submit("/jobs");
+    if (jobs.type !== "table") throw new Error(jobs.type);
+    expect(jobs.rows.find((r) => r[0] === ref)?.slice(0, 5)).toEqual([ref, "StandardScaler (JavaScript)", "succeeded", "done", "100%"]);
+
+    const logs = await repl.submit(`/logs ${ref} --no-follow`);
+    expect(texts(logs).join("\n")).not.toContain("No job");
+    expect(repl.snapshot().items.some((i) => i.kind === "output" && i.output.type === "logs")).toBe(true);
+
+    const fetched = await repl.submit(`/fetch ${ref} as js_std`);
+    expect(texts(fetched)).toContain(`Fetched the result of ${ref} into frame js_std: 200 rows × 7 columns.`);
+    const age = t.workspace.table("js_std").columns.find((c) => c.name === "age")!.values as Float64Array;
+    expect(Math.abs(age.reduce((a, b) => a + b, 0) / age.length)).toBeLessThan(1e-12);
+    expect(t.workspace.frameInfo("js_std")).toMatchObject({ job: ref, features: ["age", "income"] });
+  });
+
+  it("tracks session.sendJob too, once per job id, and /preprocess jobs only once", async () => {
+    const before = t.workspace.jobs.jobs.length;
+    const send =
+      'await session.sendJob({ jobId: "5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50", type: "preprocessing", ' +
+      'payload: { input_blob_id: sj.input.id, preprocessing_type: "MaxAbsScaler", output: [{ name: "out" }] } })';
+    expect((await repl.submit(send)).type).toBe("value");
+    // Sent again with the same id: the same job, not a second row.
+    expect((await repl.submit(send)).type).toBe("value");
+    const sendRef = `j${before + 1}`;
+    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([[sendRef, "MaxAbsScaler (JavaScript)"]]);
+
+    await repl.submit("/preprocess customers MinMaxScaler --columns rating");
+    const ppRef = `j${before + 2}`;
+    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([
+      [sendRef, "MaxAbsScaler (JavaScript)"],
+      [ppRef, "MinMaxScaler on customers"],
+    ]);
+    expect(t.workspace.jobSource(ppRef)).toMatchObject({ type: "MinMaxScaler", frame: "customers" });
+
+    const fetched = await repl.submit(`/fetch ${sendRef}`);
+    expect(texts(fetched)).toContain(`Fetched the result of ${sendRef} into frame result_maxabs: 200 rows × 7 columns.`);
+    await t.workspace.jobs.waitFor(ppRef);
+    const finished = repl.snapshot().items.filter((i) => i.kind === "job" && (i.job.ref === sendRef || i.job.ref === ppRef));
+    expect(finished).toHaveLength(2);
+  });
+});
+
 describe("transcript", () => {
   it("adds finished jobs, and /clear empties it", async () => {
     await repl.submit("/preprocess customers MaxAbsScaler --columns spend");
     const ref = t.workspace.jobs.jobs.at(-1)!.ref;
     await t.workspace.jobs.waitFor(ref);
-    const item = repl.snapshot().items.find((i) => i.kind === "job");
+    const item = repl.snapshot().items.find((i) => i.kind === "job" && i.job.ref === ref);
     expect(item?.kind === "job" && item.job).toMatchObject({ ref, status: "succeeded" });
     const epoch = repl.snapshot().epoch;
     await repl.submit("/clear");

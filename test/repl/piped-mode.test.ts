@@ -72,6 +72,23 @@ describe("mdps repl with piped stdin", () => {
     expect(stdout).toContain("strictly positive");
   }, 120_000);
 
+  it("tracks jobs sent from JavaScript: /fetch works on them, and a failed one counts as a failure", async () => {
+    const { code, stdout } = await runScript(
+      [
+        'const pj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age"] })',
+        "/fetch j1 as js_std",
+        "/jobs",
+        'await session.preprocess(customers, { type: "PowerTransformer", params: { method: "box-cox" }, columns: ["visits"] })',
+      ].join("\n"),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/j1 StandardScaler \(JavaScript\): succeeded in /);
+    expect(stdout).toContain("Fetched the result of j1 into frame js_std: 200 rows × 7 columns.");
+    expect(stdout).toMatch(/j1 +StandardScaler \(J\S* +succeeded +done +100%/);
+    expect(stdout).toMatch(/j2 PowerTransformer \(JavaScript\): failed in /);
+    expect(stdout).toContain("strictly positive");
+  }, 120_000);
+
   it("stops at /quit, and does not write the script into the history", async () => {
     const { code, stdout } = await runScript("/health\n/quit\n/show customers\n");
     expect(code).toBe(0);

@@ -8,6 +8,11 @@ import { render as inkRender } from "ink-testing-library";
 export interface Rendered {
   /** The whole screen as last drawn (static output included), without colours. */
   screen(): string;
+  /**
+   * Every frame drawn so far, oldest first, without colours: for what was on screen
+   * only for a moment (a fast job's row in the jobs panel).
+   */
+  frames(): string[];
   /** Types text or key sequences (`KEYS.tab`, `KEYS.enter`, ...), one chunk per argument. */
   type(...chunks: string[]): Promise<void>;
   rerender(tree: ReactElement): void;
@@ -43,6 +48,7 @@ export function render(tree: ReactElement, options: { columns?: number } = {}): 
   }
   return {
     screen: () => (instance.frames.join("") === "" ? "" : (instance.lastFrame() ?? "")).replace(ANSI, ""),
+    frames: () => instance.frames.map((frame) => frame.replace(ANSI, "")),
     async type(...chunks: string[]) {
       for (const chunk of chunks) {
         await act(async () => {
