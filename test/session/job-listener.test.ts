@@ -4,20 +4,14 @@
  * resolves; `job(id)` and failed sends are not; unsubscribing stops the calls; a
  * throwing listener does not fail the send.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Session, ValidationError, type Job } from "../../src/index.js";
-import { sampleFrame, tempDir } from "./session-fixture.js";
+import { sampleFrame, useLocalSession } from "./session-fixture.js";
 
-let dir: ReturnType<typeof tempDir>;
+const local = useLocalSession();
 let session: Session;
-
-beforeAll(async () => {
-  dir = tempDir();
-  session = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
-});
-afterAll(async () => {
-  await session?.close();
-  dir?.remove();
+beforeAll(() => {
+  session = local();
 });
 
 describe("Session.onJob", () => {

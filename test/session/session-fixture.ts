@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
+import { afterAll, beforeAll } from "vitest";
+import { Session } from "../../src/index.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 export function tempDir(prefix = "mdps-session-"): { path: string; remove(): void } {
@@ -42,4 +44,25 @@ export function standardize(values: ReadonlyArray<number | null | undefined>): A
 
 export function isMissing(v: unknown): boolean {
   return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v));
+}
+
+/**
+ * One Session.local() on a temp data dir for a whole test file, closed and removed
+ * after it. Call at the top level of the file; the returned getter gives the session.
+ */
+export function useLocalSession(): () => Session {
+  let dir: ReturnType<typeof tempDir> | undefined;
+  let session: Session | undefined;
+  beforeAll(async () => {
+    dir = tempDir();
+    session = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
+  });
+  afterAll(async () => {
+    await session?.close();
+    dir?.remove();
+  });
+  return () => {
+    if (!session) throw new Error("useLocalSession: the session starts in beforeAll");
+    return session;
+  };
 }

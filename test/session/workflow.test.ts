@@ -16,19 +16,15 @@ import {
   ValidationError,
   type JobRecord,
 } from "../../src/index.js";
-import { column, isMissing, sampleFrame, standardize, tempDir } from "./session-fixture.js";
+import { column, isMissing, sampleFrame, standardize, tempDir, useLocalSession } from "./session-fixture.js";
 
-let dir: ReturnType<typeof tempDir>;
+const local = useLocalSession();
 let session: Session;
-
-beforeAll(async () => {
-  dir = tempDir();
-  session = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
+beforeAll(() => {
+  session = local();
 });
-afterAll(async () => {
-  await session?.close();
-  dir?.remove();
-});
+const files = tempDir();
+afterAll(() => files.remove());
 
 describe("Session.local workflow", () => {
   it("round-trips a DataFrame through a blob exactly (arrow on the wire)", async () => {
@@ -100,7 +96,7 @@ describe("Session.local workflow", () => {
   });
 
   it("preprocesses a CSV file path, and reports logs", async () => {
-    const path = join(dir.path, "input.csv");
+    const path = join(files.path, "input.csv");
     writeFileSync(path, "a,b,name\n1,10,x\n2,20,y\n3,30,z\n4,,w\n");
     const job = await session.preprocess(path, { type: "MinMaxScaler", params: { feature_range: [-1, 1] } });
     expect(job.input?.recordType).toBe("csv");
