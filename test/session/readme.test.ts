@@ -57,6 +57,11 @@ function checkOutput(stdout: string): void {
 }
 
 describe("README example", () => {
+  it("README.md shows the same script as docs/session.md", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(readme).toContain(example("local"));
+  });
+
   it("runs on Session.local()", async () => {
     const { dir, script } = prepare("local");
     const env = { ...process.env, MDPS_HOME: join(dir, "home") };
