@@ -1,4 +1,6 @@
 /** Test inputs: byte sources cut into pieces, collected outputs, hard doubles. */
+import { expect } from "vitest";
+import { FormatError } from "../../src/formats/format-error.js";
 import type { Table } from "../../src/formats/table.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
@@ -61,4 +63,14 @@ export function textColumn(table: Table, name: string): ReadonlyArray<string | n
   const c = table.columns.find((x) => x.name === name);
   if (c === undefined || c.kind !== "string") throw new Error(`no string column ${name}`);
   return c.values;
+}
+
+/** The FormatError a read rejects with (fails the test when it resolves or throws something else). */
+export async function formatError(promise: Promise<unknown>): Promise<FormatError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(FormatError);
+  return err as FormatError;
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readCsv, writeCsv } from "../../src/formats/csv.js";
-import { FormatError } from "../../src/formats/format-error.js";
 import type { Table } from "../../src/formats/table.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
-import { collect, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
+import { collect, formatError, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
 
 const asText = async (table: Table, lineEnding?: "\n" | "\r\n") =>
   (await collect(writeCsv(table, lineEnding ? { lineEnding } : {}))).toString("utf8");
@@ -15,15 +14,6 @@ async function readAllWays(text: string, options: Parameters<typeof readCsv>[1] 
   expect(await readCsv(text, options)).toEqual(whole);
   for (const size of sizes) expect(await readCsv(pieces(bytes, size), options)).toEqual(whole);
   return whole;
-}
-
-async function formatError(promise: Promise<unknown>): Promise<FormatError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FormatError);
-  return err as FormatError;
 }
 
 describe("readCsv: RFC 4180", () => {

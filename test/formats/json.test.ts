@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FormatError } from "../../src/formats/format-error.js";
 import { readJson, writeJson } from "../../src/formats/json.js";
 import type { Table } from "../../src/formats/table.js";
-import { collect, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
+import { collect, formatError, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
 
 async function readAllWays(text: string, options: Parameters<typeof readJson>[1] = {}): Promise<Table> {
   const bytes = utf8(text);
@@ -10,15 +9,6 @@ async function readAllWays(text: string, options: Parameters<typeof readJson>[1]
   expect(await readJson(text, options)).toEqual(whole);
   for (const size of [1, 3, 16]) expect(await readJson(pieces(bytes, size), options)).toEqual(whole);
   return whole;
-}
-
-async function formatError(promise: Promise<unknown>): Promise<FormatError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FormatError);
-  return err as FormatError;
 }
 
 describe("readJson", () => {
