@@ -1,9 +1,10 @@
-#!/usr/bin/env node
 /**
  * Writes the small sample datasets the notebooks use. Synthetic, from a fixed seed, so
  * running it again gives the same bytes (and the notebooks the same numbers):
  *
- *   node notebooks/data/generate.mjs
+ *   node --import tsx notebooks/data/generate.mjs
+ *
+ * (tsx, a devDependency, lets it use the project's own seeded generator from src/.)
  *
  * customers.csv          600 rows: skewed, bounded, signed and integer features plus text
  * sensors_train.csv      800 readings of machines, for fitting
@@ -12,20 +13,10 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom as rng } from "../../src/sample-data/seeded-random.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** mulberry32: a tiny seeded PRNG, good enough for sample data. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sampler(seed) {
   const u = rng(seed);
