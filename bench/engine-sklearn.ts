@@ -2,7 +2,8 @@
  * scikit-learn's side of the engine benchmark. One python process loads the same data
  * (raw float64, row-major, through a temp file) once, then times fit_transform for each
  * request on stdin, so every transform is timed right after ours, under the same load.
- * Times are the best of `repeats`, in wall-clock and in process CPU time.
+ * "copy" times numpy's own copy of the data: the floor for any transform that returns new
+ * memory. Returns every repeat's time, in wall-clock and in process CPU seconds.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,24 +23,30 @@ path, clean_path, rows, cols = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(s
 X = np.fromfile(path, dtype=np.float64).reshape(rows, cols)
 Xc = np.fromfile(clean_path, dtype=np.float64).reshape(rows, cols)
 print(json.dumps({"version": sklearn.__version__}), flush=True)
+
+def run(name, params, data):
+    if name == "copy":
+        return data.copy()
+    return getattr(pp, name)(**params).fit_transform(data)
+
 for line in sys.stdin:
-    name, params, repeats = json.loads(line)
+    name, params, repeats, warmup = json.loads(line)
     data = Xc if name in ("Normalizer", "Binarizer") else X
-    wall, cpu = float("inf"), float("inf")
+    if warmup:
+        run(name, params, data)
+    walls, cpus = [], []
     for _ in range(repeats):
-        model = getattr(pp, name)(**params)
         t0, c0 = time.perf_counter(), time.process_time()
-        model.fit_transform(data)
-        wall = min(wall, time.perf_counter() - t0)
-        cpu = min(cpu, time.process_time() - c0)
-    print(json.dumps({"wall": wall, "cpu": cpu}), flush=True)
+        run(name, params, data)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    print(json.dumps({"wall": walls, "cpu": cpus}), flush=True)
 `;
 
-export interface Timing {
-  /** Best wall-clock seconds. */
-  wall: number;
-  /** Best process CPU seconds (less disturbed by other load on the machine). */
-  cpu: number;
+/** Seconds per repeat, in wall-clock time and in process CPU time (the steadier one when other work shares the machine). */
+export interface Timings {
+  wall: number[];
+  cpu: number[];
 }
 
 export function sklearnAvailable(): boolean {
@@ -71,11 +78,12 @@ export class SklearnTimer {
     return new SklearnTimer(child, lines, reader, dir, version);
   }
 
-  async time(name: string, params: Record<string, unknown>, repeats: number): Promise<Timing> {
-    this.child.stdin.write(`${JSON.stringify([name, params, repeats])}\n`);
+  /** Times `name` (a scikit-learn transform, or "copy") `repeats` times, after one untimed run when `warmup`. */
+  async time(name: string, params: Record<string, unknown>, repeats: number, warmup: boolean): Promise<Timings> {
+    this.child.stdin.write(`${JSON.stringify([name, params, repeats, warmup])}\n`);
     const line = await this.lines.next();
     if (line.done) throw new Error(`the scikit-learn benchmark process exited while timing ${name}`);
-    return JSON.parse(line.value) as Timing;
+    return JSON.parse(line.value) as Timings;
   }
 
   close(): void {

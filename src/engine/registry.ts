@@ -4,7 +4,7 @@ import type { PreprocessingType } from "../contract/transform-types.js";
 import type { EngineFitted } from "./fitted-state.js";
 import { applyBinarizer, fitTransformBinarizer } from "./binarizer.js";
 import { applyMaxAbsScaler, fitMaxAbsScaler } from "./max-abs-scaler.js";
-import { applyMinMaxScaler, fitMinMaxScaler } from "./min-max-scaler.js";
+import { applyMinMaxScaler, fitTransformMinMaxScaler } from "./min-max-scaler.js";
 import { applyNormalizer, fitTransformNormalizer } from "./normalizer.js";
 import { applyPowerTransformer, fitTransformPowerTransformer } from "./power-transformer.js";
 import { applyQuantileTransformer, fitQuantileTransformer } from "./quantile-transformer.js";
@@ -51,7 +51,7 @@ function fitThenApply<T extends PreprocessingType>(
 export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> } = {
   Binarizer: { fitTransform: fitTransformBinarizer, transform: applyBinarizer, checksOwnValues: true },
   MaxAbsScaler: fitThenApply(fitMaxAbsScaler, applyMaxAbsScaler, true),
-  MinMaxScaler: fitThenApply(fitMinMaxScaler, applyMinMaxScaler, true),
+  MinMaxScaler: { fitTransform: fitTransformMinMaxScaler, transform: applyMinMaxScaler, checksOwnValues: true },
   Normalizer: { fitTransform: fitTransformNormalizer, transform: applyNormalizer, checksOwnValues: true },
   // Fitting already computes every transformed value; it standardises from the encoded
   // state like applyPowerTransformer, so the two still agree bit for bit.
