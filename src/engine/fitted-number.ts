@@ -21,6 +21,11 @@ export function decodeNumber(x: FittedNumber): number {
   return x;
 }
 
+/** A number as transformWith reads it back from the fitted state (-0 is stored as 0). */
+export function asStored(x: number): number {
+  return decodeNumber(encodeNumber(x));
+}
+
 export function encodeArray(values: ArrayLike<number>): FittedNumber[] {
   const out = new Array<FittedNumber>(values.length);
   for (let i = 0; i < values.length; i++) out[i] = encodeNumber(values[i]);

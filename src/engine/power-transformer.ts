@@ -10,7 +10,8 @@ import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { PowerTransformerFitted } from "./fitted-state.js";
 import { boxCoxColumn, boxCoxObjective, yeoJohnsonColumn, yeoJohnsonObjective } from "./power-functions.js";
 import { copyNonNaN } from "./percentile.js";
-import { columnMoments, scaleColumn, scaleFromVariance } from "./standard-scaler.js";
+import { centerAndScale } from "./column-kernels.js";
+import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
 type Method = Params<"PowerTransformer">["method"];
@@ -89,7 +90,7 @@ function standardize(fitted: PowerTransformerFitted, transformed: Float64Array[]
   const width = fitted.n_features_in_;
   const mean = fittedColumns(fitted.mean_, width, "mean_");
   const scale = fittedColumns(fitted.scale_, width, "scale_");
-  return transformed.map((col, c) => scaleColumn(col, mean[c], scale[c]));
+  return transformed.map((col, c) => centerAndScale(col, mean[c], scale[c]));
 }
 
 /** scikit-learn checks nanmin over all feature columns <= 0 before fitting or transforming. */

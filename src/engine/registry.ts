@@ -3,7 +3,7 @@ import type { Params } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import type { EngineFitted } from "./fitted-state.js";
 import { applyBinarizer, fitTransformBinarizer } from "./binarizer.js";
-import { applyMaxAbsScaler, fitMaxAbsScaler } from "./max-abs-scaler.js";
+import { applyMaxAbsScaler, fitTransformMaxAbsScaler } from "./max-abs-scaler.js";
 import { applyMinMaxScaler, fitTransformMinMaxScaler } from "./min-max-scaler.js";
 import { applyNormalizer, fitTransformNormalizer } from "./normalizer.js";
 import { applyPowerTransformer, fitTransformPowerTransformer } from "./power-transformer.js";
@@ -50,7 +50,7 @@ function fitThenApply<T extends PreprocessingType>(
 
 export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> } = {
   Binarizer: { fitTransform: fitTransformBinarizer, transform: applyBinarizer, checksOwnValues: true },
-  MaxAbsScaler: fitThenApply(fitMaxAbsScaler, applyMaxAbsScaler, true),
+  MaxAbsScaler: { fitTransform: fitTransformMaxAbsScaler, transform: applyMaxAbsScaler, checksOwnValues: true },
   MinMaxScaler: { fitTransform: fitTransformMinMaxScaler, transform: applyMinMaxScaler, checksOwnValues: true },
   Normalizer: { fitTransform: fitTransformNormalizer, transform: applyNormalizer, checksOwnValues: true },
   // Fitting already computes every transformed value; it standardises from the encoded

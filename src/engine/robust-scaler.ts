@@ -7,7 +7,7 @@ import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { RobustScalerFitted } from "./fitted-state.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { copyNonNaN, selectStatistics } from "./percentile.js";
-import { scaleColumn } from "./standard-scaler.js";
+import { centerAndScale } from "./column-kernels.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
@@ -50,5 +50,5 @@ export function applyRobustScaler(fitted: RobustScalerFitted, columns: readonly 
   const width = fitted.n_features_in_;
   const center = fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null;
   const scale = fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => scaleColumn(col, center ? center[c] : null, scale ? scale[c] : null));
+  return columns.map((col, c) => centerAndScale(col, center ? center[c] : null, scale ? scale[c] : null));
 }

@@ -4,7 +4,7 @@
  * constant-feature test, and (x - mean) / scale.
  */
 import type { Params } from "../contract/params.js";
-import { allocColumn } from "./column-alloc.js";
+import { centerAndScale } from "./column-kernels.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -94,26 +94,10 @@ export function fitStandardScaler(
   };
 }
 
-/** (x - mean) / scale, each step only when its flag is on; NaN stays NaN. */
-export function scaleColumn(col: Float64Array, mean: number | null, scale: number | null): Float64Array {
-  const n = col.length;
-  const out = allocColumn(n);
-  if (mean !== null && scale !== null) {
-    for (let i = 0; i < n; i++) out[i] = (col[i] - mean) / scale;
-  } else if (mean !== null) {
-    for (let i = 0; i < n; i++) out[i] = col[i] - mean;
-  } else if (scale !== null) {
-    for (let i = 0; i < n; i++) out[i] = col[i] / scale;
-  } else {
-    out.set(col);
-  }
-  return out;
-}
-
 export function applyStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const { with_mean, with_std } = fitted.params;
   const width = fitted.n_features_in_;
   const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
   const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => scaleColumn(col, mean ? mean[c] : null, scale ? scale[c] : null));
+  return columns.map((col, c) => centerAndScale(col, mean ? mean[c] : null, scale ? scale[c] : null));
 }
