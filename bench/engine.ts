@@ -6,7 +6,9 @@
  *   npm run build && node dist/bench/engine.js [--only=StandardScaler,RobustScaler] [--sizes=1000000x10]
  *
  * Both sides get one untimed run at full size first (so the JIT, the allocator and the
- * page cache are warm on both), then `repeats` timed runs; the table shows the best and
+ * page cache are warm on both), then timed runs in alternating rounds (a round of ours,
+ * a round of scikit-learn's, and again), so a slow spell of the machine falls on both
+ * sides rather than on one; the table shows the best and
  * the median of each side and their ratios (ours / scikit-learn), in wall-clock time, and
  * the ratio of the best process CPU times (the steadier one when other work shares the
  * machine). The first row, "copy", is no transform: a bare copy of the data into new
@@ -24,22 +26,24 @@ interface Entry {
   params: Record<string, unknown>;
   /** Ratio ours / scikit-learn the issue asks for (best of the repeats, wall clock). */
   target: number | undefined;
+  /** Timed runs per round, on each side. */
   repeats: number;
+  rounds: number;
   warmup: boolean;
 }
 
 // random_state fixes QuantileTransformer's subsample on both sides (1e6 rows > 10,000).
 // PowerTransformer takes ~10 s a run on each side and is compute-bound: one run, no warm-up.
 const ENTRIES: Entry[] = [
-  { type: "copy", params: {}, target: undefined, repeats: 15, warmup: true },
-  { type: "Binarizer", params: {}, target: 0.5, repeats: 15, warmup: true },
-  { type: "MaxAbsScaler", params: {}, target: 0.5, repeats: 15, warmup: true },
-  { type: "MinMaxScaler", params: {}, target: 0.5, repeats: 15, warmup: true },
-  { type: "Normalizer", params: {}, target: 0.5, repeats: 15, warmup: true },
-  { type: "RobustScaler", params: {}, target: 0.5, repeats: 7, warmup: true },
-  { type: "StandardScaler", params: {}, target: 0.5, repeats: 15, warmup: true },
-  { type: "QuantileTransformer", params: { random_state: 0 }, target: 1.0, repeats: 3, warmup: true },
-  { type: "PowerTransformer", params: {}, target: 1.0, repeats: 1, warmup: false },
+  { type: "copy", params: {}, target: undefined, repeats: 5, rounds: 3, warmup: true },
+  { type: "Binarizer", params: {}, target: 0.5, repeats: 5, rounds: 3, warmup: true },
+  { type: "MaxAbsScaler", params: {}, target: 0.5, repeats: 5, rounds: 3, warmup: true },
+  { type: "MinMaxScaler", params: {}, target: 0.5, repeats: 5, rounds: 3, warmup: true },
+  { type: "Normalizer", params: {}, target: 0.5, repeats: 5, rounds: 3, warmup: true },
+  { type: "RobustScaler", params: {}, target: 0.5, repeats: 3, rounds: 2, warmup: true },
+  { type: "StandardScaler", params: {}, target: 0.5, repeats: 5, rounds: 3, warmup: true },
+  { type: "QuantileTransformer", params: { random_state: 0 }, target: 1.0, repeats: 3, rounds: 1, warmup: true },
+  { type: "PowerTransformer", params: {}, target: 1.0, repeats: 1, rounds: 1, warmup: false },
 ];
 
 function option(name: string): string | undefined {
@@ -64,8 +68,8 @@ function runOurs(data: BenchData, entry: Entry): void {
  * Yields to the event loop between runs, as the service does between jobs, so memory
  * freed by one run can be returned before the next (Python frees at once by refcount).
  */
-async function timeOurs(data: BenchData, entry: Entry): Promise<Timings> {
-  if (entry.warmup) runOurs(data, entry);
+async function timeOurs(data: BenchData, entry: Entry, warmup: boolean): Promise<Timings> {
+  if (warmup) runOurs(data, entry);
   const times: Timings = { wall: [], cpu: [] };
   for (let r = 0; r < entry.repeats; r++) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -78,6 +82,11 @@ async function timeOurs(data: BenchData, entry: Entry): Promise<Timings> {
     times.cpu.push((c1.user + c1.system) / 1e6);
   }
   return times;
+}
+
+function append(to: Timings, from: Timings): void {
+  to.wall.push(...from.wall);
+  to.cpu.push(...from.cpu);
 }
 
 const best = (xs: number[]) => Math.min(...xs);
@@ -114,10 +123,10 @@ async function main(): Promise<void> {
   const withSklearn = sklearnAvailable();
   // Compile every transform on small data first, so no timed or warm-up run pays for it.
   const warm = makeData(20_000, 4, 7);
-  for (const e of entries) await timeOurs(warm, { ...e, repeats: 2, warmup: false });
+  for (const e of entries) await timeOurs(warm, { ...e, repeats: 2 }, false);
 
   console.log(`node ${process.version}; scikit-learn: ${withSklearn ? "yes" : "not available (/usr/bin/python3)"}`);
-  console.log("seconds; best and median of the repeats after one untimed run; ratio = ours / scikit-learn");
+  console.log("seconds; best and median of all timed runs after one untimed run; ratio = ours / scikit-learn");
   console.log(
     "                                   ours            scikit-learn     ratio of       cpu",
   );
@@ -127,8 +136,13 @@ async function main(): Promise<void> {
     const sklearn = withSklearn ? await SklearnTimer.start(data) : undefined;
     try {
       for (const e of entries) {
-        const ours = await timeOurs(data, e);
-        const theirs = await sklearn?.time(e.type, e.params, e.repeats, e.warmup);
+        const ours: Timings = { wall: [], cpu: [] };
+        const theirs: Timings | undefined = sklearn && { wall: [], cpu: [] };
+        for (let round = 0; round < e.rounds; round++) {
+          const warmup = e.warmup && round === 0;
+          append(ours, await timeOurs(data, e, warmup));
+          if (sklearn && theirs) append(theirs, await sklearn.time(e.type, e.params, e.repeats, warmup));
+        }
         console.log(row(e, `${rows}x${cols}`, ours, theirs));
       }
     } finally {
