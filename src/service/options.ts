@@ -21,9 +21,9 @@ export interface ServiceOptions {
   /** Where log lines go when `logger` is on. Default: stderr. */
   logDestination?: { write(line: string): unknown };
   /**
-   * Request limits, answered with 429 and Retry-After; `false` turns both off.
-   * Default: 120 token requests per minute per client_id and IP address (each runs
-   * scrypt), 6000 model API calls per minute per access token.
+   * Request limits, answered with 429 and Retry-After; `false` turns them all off.
+   * Default: 120 token requests per minute per client_id and IP address and 300 per IP
+   * address (each runs scrypt), 6000 model API calls per minute per access token.
    */
   rateLimit?: RateLimitOptions | false;
 }
@@ -31,6 +31,11 @@ export interface ServiceOptions {
 export interface RateLimitOptions {
   /** Token requests per window per client_id + IP address; 0 disables. Default 120. */
   tokenPerMinute?: number;
+  /**
+   * Token requests per window per IP address, whatever the client_id; 0 disables.
+   * Default 300. Bounds a caller who invents a new client_id for every attempt.
+   */
+  tokenPerAddressPerMinute?: number;
   /** Model API calls (health included) per window per access token; 0 disables. Default 6000. */
   apiPerMinute?: number;
   /** The window, ms. Default 60 000; tests shorten it, and the limits then count per window. */
@@ -40,6 +45,8 @@ export interface RateLimitOptions {
 export interface ResolvedRateLimit {
   /** 0: no limit. */
   tokenPerWindow: number;
+  /** 0: no limit. */
+  tokenPerAddressWindow: number;
   /** 0: no limit. */
   apiPerWindow: number;
   windowMs: number;
@@ -60,10 +67,15 @@ export interface ResolvedOptions {
 
 export const GiB = 1024 ** 3;
 
-export const DEFAULT_RATE_LIMIT: ResolvedRateLimit = { tokenPerWindow: 120, apiPerWindow: 6000, windowMs: 60_000 };
+export const DEFAULT_RATE_LIMIT: ResolvedRateLimit = {
+  tokenPerWindow: 120,
+  tokenPerAddressWindow: 300,
+  apiPerWindow: 6000,
+  windowMs: 60_000,
+};
 
 function resolveRateLimit(options: RateLimitOptions | false | undefined): ResolvedRateLimit {
-  if (options === false) return { ...DEFAULT_RATE_LIMIT, tokenPerWindow: 0, apiPerWindow: 0 };
+  if (options === false) return { ...DEFAULT_RATE_LIMIT, tokenPerWindow: 0, tokenPerAddressWindow: 0, apiPerWindow: 0 };
   const count = (name: string, value: number | undefined, fallback: number): number => {
     const v = value ?? fallback;
     if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`rateLimit.${name} must be an integer >= 0 (0 disables), got ${String(value)}`);
@@ -73,6 +85,11 @@ function resolveRateLimit(options: RateLimitOptions | false | undefined): Resolv
   if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit.windowMs must be a positive integer, got ${String(windowMs)}`);
   return {
     tokenPerWindow: count("tokenPerMinute", options?.tokenPerMinute, DEFAULT_RATE_LIMIT.tokenPerWindow),
+    tokenPerAddressWindow: count(
+      "tokenPerAddressPerMinute",
+      options?.tokenPerAddressPerMinute,
+      DEFAULT_RATE_LIMIT.tokenPerAddressWindow,
+    ),
     apiPerWindow: count("apiPerMinute", options?.apiPerMinute, DEFAULT_RATE_LIMIT.apiPerWindow),
     windowMs,
   };

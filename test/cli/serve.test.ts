@@ -66,9 +66,9 @@ describe("mdps serve and mdps admin", () => {
     expect(server.stdout()).toBe(`listening on ${server.url}\n`);
   });
 
-  it("--api-rate-limit and --token-rate-limit set the limits; a bad value is a one-line error", async () => {
+  it("--api-rate-limit, --token-rate-limit and --token-address-rate-limit set the limits; a bad value is a one-line error", async () => {
     const dataDir = await tempDir();
-    const server = await serve(["--data-dir", dataDir, "--api-rate-limit", "5", "--token-rate-limit", "7"]);
+    const server = await serve(["--data-dir", dataDir, "--api-rate-limit", "5", "--token-rate-limit", "7", "--token-address-rate-limit", "2"]);
     const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
     const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "a", "--scopes", "shared.health.read", "--json"]);
     const exchanged = await exchange(server.url, { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret });
@@ -76,6 +76,12 @@ describe("mdps serve and mdps admin", () => {
     const health = await fetch(`${server.url}/api/shared/health`, { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
     expect(health.status).toBe(200);
     expect(health.headers.get("x-ratelimit-limit")).toBe("5");
+    // The address's budget of 2 is spent by the exchange above and this one.
+    const wrong = { grant_type: "client_credentials", client_id: "someone-else", client_secret: "guess" };
+    expect((await exchange(server.url, wrong)).status).toBe(401);
+    const limited = await exchange(server.url, wrong);
+    expect(limited.status).toBe(429);
+    expect(limited.body.detail).toContain("the limit is 2 per minute");
 
     const bad = await runCli(["serve", "--data-dir", dataDir, "--api-rate-limit", "-1"]);
     expect(bad.code).toBe(1);

@@ -80,6 +80,47 @@ describe("rate limits: token endpoint", () => {
   });
 });
 
+describe("rate limits: token endpoint, per address", () => {
+  it("bounds a caller who invents a new client_id for every attempt", async () => {
+    const service = await harness.start({ rateLimit: { tokenPerAddressPerMinute: 3, windowMs: 3000 } });
+    const app = harness.app(service.dataDir);
+
+    // Each invented client_id has a fresh per-client budget, but they share the address's.
+    for (let i = 0; i < 3; i++) {
+      const guess = await exchange(service.url, { ...form(app), client_id: `invented-${i}` });
+      expect(guess.status).toBe(401);
+      // The X-RateLimit headers stay the per-client budget's (120), as documented.
+      expect(guess.headers.get("x-ratelimit-limit")).toBe("120");
+    }
+    const limited = await exchange(service.url, { ...form(app), client_id: "invented-3" });
+    expect(limited.status).toBe(429);
+    const seconds = retryAfterSeconds(limited.headers);
+    expect(limited.body).toMatchObject({ status: 429, instance: "/api/authorization/exchange", retry_after_seconds: seconds });
+    expect(limited.body.detail).toContain("token requests from this address (all client_ids together)");
+    expect(limited.body.detail).toContain("the limit is 3 per 3 s");
+    expect(limited.body.detail).toContain("--token-address-rate-limit");
+
+    // A real client from the same address waits too, and gets through once the window has passed.
+    expect((await exchange(service.url, form(app))).status).toBe(429);
+    await new Promise((r) => setTimeout(r, seconds * 1000 + 100));
+    const token = await exchange(service.url, form(app));
+    expect(token.status).toBe(200);
+    expect((await new Api(service.url, token.body.access_token, app.modelId).call("GET", "/api/shared/health")).status).toBe(200);
+  });
+
+  it("lets a few invented client_ids through under the default, and is off with 0", async () => {
+    const byDefault = await harness.start();
+    const app = harness.app(byDefault.dataDir);
+    for (let i = 0; i < 5; i++) expect((await exchange(byDefault.url, { ...form(app), client_id: `invented-${i}` })).status).toBe(401);
+    const off = await harness.start({ rateLimit: { tokenPerAddressPerMinute: 0, tokenPerMinute: 0 } });
+    const other = harness.app(off.dataDir);
+    const reply = await exchange(off.url, form(other));
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("x-ratelimit-limit")).toBeNull();
+    expect(reply.headers.get("retry-after")).toBeNull();
+  });
+});
+
 describe("rate limits: model API", () => {
   it("limits calls per access token across endpoints; another token is unaffected", async () => {
     const service = await harness.start({ rateLimit: { apiPerMinute: 3 } });
@@ -152,8 +193,8 @@ describe("rate limits: configuration", () => {
 
   it.each([
     ["false", false as const],
-    ["0", { tokenPerMinute: 0, apiPerMinute: 0 }],
-  ])("rateLimit %s disables both limits", async (_name, rateLimit) => {
+    ["0", { tokenPerMinute: 0, tokenPerAddressPerMinute: 0, apiPerMinute: 0 }],
+  ])("rateLimit %s disables every limit", async (_name, rateLimit) => {
     const service = await harness.start({ rateLimit });
     const app = harness.app(service.dataDir);
     let token = "";
@@ -175,6 +216,7 @@ describe("rate limits: configuration", () => {
     const dataDir = await harness.tempDir();
     await expect(startService({ dataDir, rateLimit: { apiPerMinute: -1 } })).rejects.toThrow(/rateLimit.apiPerMinute must be an integer >= 0 \(0 disables\)/);
     await expect(startService({ dataDir, rateLimit: { tokenPerMinute: 1.5 } })).rejects.toThrow(/rateLimit.tokenPerMinute/);
+    await expect(startService({ dataDir, rateLimit: { tokenPerAddressPerMinute: -3 } })).rejects.toThrow(/rateLimit.tokenPerAddressPerMinute/);
     await expect(startService({ dataDir, rateLimit: { windowMs: 0 } })).rejects.toThrow(/rateLimit.windowMs must be a positive integer/);
   });
 });

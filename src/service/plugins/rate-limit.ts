@@ -14,7 +14,7 @@ export const rateLimitPlugin = sharedPlugin(async (app: FastifyInstance) => {
   await app.register(fastifyRateLimit, { global: false });
 }, "mdps-rate-limit");
 
-type Kind = "token" | "api";
+type Kind = "token" | "tokenAddress" | "api";
 
 const WHAT: Record<Kind, { subject: string; flag: string; option: string; advice: string }> = {
   token: {
@@ -22,6 +22,12 @@ const WHAT: Record<Kind, { subject: string; flag: string; option: string; advice
     flag: "--token-rate-limit",
     option: "tokenPerMinute",
     advice: "Reuse a token until it expires (expires_in) instead of requesting one per call.",
+  },
+  tokenAddress: {
+    subject: "token requests from this address (all client_ids together)",
+    flag: "--token-address-rate-limit",
+    option: "tokenPerAddressPerMinute",
+    advice: "Reuse each token until it expires (expires_in); clients behind one address share this budget.",
   },
   api: {
     subject: "model API calls with this access token",
@@ -60,22 +66,35 @@ function clientIdOf(request: FastifyRequest): string {
   return colon < 0 ? "" : decoded.slice(0, Math.min(colon, 256));
 }
 
+const LIMITS: Record<Kind, { max(limits: ResolvedRateLimit): number; key(request: FastifyRequest): string }> = {
+  // Each token request runs scrypt, so this bounds both guessing and CPU use per client.
+  token: { max: (l) => l.tokenPerWindow, key: (request) => `${request.ip} ${clientIdOf(request)}` },
+  // The same per address alone: a caller inventing a client_id per attempt still pays.
+  tokenAddress: { max: (l) => l.tokenPerAddressWindow, key: (request) => `address ${request.ip}` },
+  // The token's sha256 (the grant set by authentication): the raw token is never stored.
+  api: { max: (l) => l.apiPerWindow, key: (request) => request.grant?.tokenHash ?? `ip ${request.ip}` },
+};
+
 /**
- * The limiter hook of one kind, or undefined when that limit is off (0). Token
- * requests are keyed by IP + client_id: each one runs scrypt, so this bounds both
- * guessing and CPU use per client. Model API calls are keyed by the token's sha256
- * (the grant set by authentication): the raw token is never stored or logged.
+ * The limiter hook of one kind, or undefined when that limit is off (0). The plugin
+ * runs one `rateLimit` hook per request and sets the X-RateLimit headers from it, so
+ * the address's limit, which shares a route with the client's, is a bare counter
+ * (`createRateLimit`): it only ever answers the 429, and the headers on a token reply
+ * stay the client's budget.
  */
 export function rateLimitHook(app: FastifyInstance, kind: Kind, limits: ResolvedRateLimit): onRequestAsyncHookHandler | undefined {
-  const max = kind === "token" ? limits.tokenPerWindow : limits.apiPerWindow;
+  const max = LIMITS[kind].max(limits);
   if (max === 0) return undefined;
+  const options = { max, timeWindow: limits.windowMs, keyGenerator: LIMITS[kind].key };
+  if (kind === "tokenAddress") {
+    const count = app.createRateLimit(options);
+    return async (request) => {
+      const result = await count(request);
+      if (!result.isAllowed && result.isExceeded) throw rateLimitProblem(kind, result.max, limits.windowMs, result.ttl);
+    };
+  }
   return app.rateLimit({
-    max,
-    timeWindow: limits.windowMs,
-    keyGenerator:
-      kind === "token"
-        ? (request) => `${request.ip} ${clientIdOf(request)}`
-        : (request) => request.grant?.tokenHash ?? `ip ${request.ip}`,
+    ...options,
     errorResponseBuilder: (_request, context) => rateLimitProblem(kind, context.max, limits.windowMs, context.ttl),
   });
 }

@@ -71,9 +71,14 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(500).header("cache-control", "no-store").send({ error: "server_error", error_description: "the token could not be issued; retry" });
   });
 
-  // preHandler: the limit keys on the form's client_id, so it runs once the form is parsed.
-  const limit = rateLimitHook(app, "token", app.serviceOptions.rateLimit);
-  app.post(TOKEN_PATH, { ...(limit ? { preHandler: limit } : {}) }, async (request, reply) => {
+  // preHandler: the client's limit keys on the form's client_id, so it runs once the form
+  // is parsed. The address's limit first, so the X-RateLimit headers left on the reply
+  // are the client's.
+  const limits = [
+    rateLimitHook(app, "tokenAddress", app.serviceOptions.rateLimit),
+    rateLimitHook(app, "token", app.serviceOptions.rateLimit),
+  ].flatMap((hook) => (hook ? [hook] : []));
+  app.post(TOKEN_PATH, { ...(limits.length > 0 ? { preHandler: limits } : {}) }, async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string>;
     const isForm = (request.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
     if (!isForm || typeof request.body !== "object" || request.body === null) {
