@@ -71,12 +71,21 @@ interface Grid {
   cell(row: number, column: number): unknown;
 }
 
+/**
+ * danfo names every fractional number column "float32", but it keeps the values as JS
+ * numbers, float64, and mdps never rounds them (only danfo's own tensor maths, such as
+ * its scalers, computes in float32). The table says what the cells hold.
+ */
+function displayedDtype(danfoDtype: string): string {
+  return danfoDtype === "float32" ? "float64" : danfoDtype;
+}
+
 function gridOfDataFrame(df: DataFrameLike): Grid {
   const rows = df.shape[0] ?? 0;
   return {
     rows,
     names: df.columns,
-    dtypes: df.dtypes,
+    dtypes: df.dtypes.map(displayedDtype),
     label: (row) => String(df.index[row] ?? row),
     cell: (row, column) => {
       const values = df.values[row];
