@@ -1,3 +1,4 @@
+import { displayedDtype } from "../../src/formats/danfo-dtype.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText, statsTable } from "../format/frame-preview.js";
 import { message, type Command } from "./types.js";
@@ -20,7 +21,7 @@ export const describeCommand: Command = {
       items: [
         message(`${name}: ${shapeText(table)}, from ${info.origin}`),
         previewTable(table, 5),
-        statsTable(table, df.dtypes as string[]),
+        statsTable(table, (df.dtypes as string[]).map(displayedDtype)),
       ],
     };
   },

@@ -112,7 +112,14 @@ export class Workspace {
     return entry ? (entry.df.columns as string[]) : [];
   }
 
+  /** Lists `blob` under the next `b` ref; a blob listed already keeps its ref and takes the new description. */
   addBlob(blob: Blob, source: string): TrackedBlob {
+    const index = this.#blobs.findIndex((b) => b.blob.id === blob.id);
+    if (index >= 0) {
+      const updated = { ...this.#blobs[index], source };
+      this.#blobs[index] = updated;
+      return updated;
+    }
     const tracked = { ref: `b${this.#blobs.length + 1}`, blob, source };
     this.#blobs.push(tracked);
     return tracked;
@@ -213,8 +220,16 @@ export class Workspace {
   #trackSent(job: Job): void {
     if (this.jobs.find(job.id) !== undefined) return;
     const type = job.type ?? "job";
-    const input = this.#inputName(job);
-    const tracked = this.jobs.track(job, `${type}${input ? ` on ${input}` : ""} (JavaScript)`, job.record);
+    const label = (input: string | undefined) => `${type}${input ? ` on ${input}` : ""} (JavaScript)`;
+    let input = this.#inputName(job);
+    const tracked = this.jobs.track(job, label(input), job.record);
+    // A blob the job brought along (a DataFrame the session uploaded, or an upload made in
+    // JavaScript) joins /blobs, so it can be reused, fetched or deleted like any other.
+    // /preprocess describes its own inputs right after this.
+    if (job.input !== undefined && !this.#blobs.some((b) => b.blob.id === job.input!.id)) {
+      input = this.addBlob(job.input, `input of ${tracked.ref} (JavaScript)`).ref;
+      this.jobs.relabel(tracked.ref, label(input));
+    }
     this.#jobSources.set(tracked.ref, { type, source: input ?? "JavaScript" });
   }
 

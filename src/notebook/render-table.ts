@@ -4,6 +4,7 @@
  * public `shape`, `columns`, `dtypes`, `index` and row-major `values`), so this module
  * never loads danfo, and on mdps's own columnar `Table`.
  */
+import { displayedDtype } from "../formats/danfo-dtype.js";
 import type { Table } from "../formats/table.js";
 import {
   BOX_STYLE,
@@ -69,15 +70,6 @@ interface Grid {
   dtypes: readonly string[];
   label(row: number): string;
   cell(row: number, column: number): unknown;
-}
-
-/**
- * danfo names every fractional number column "float32", but it keeps the values as JS
- * numbers, float64, and mdps never rounds them (only danfo's own tensor maths, such as
- * its scalers, computes in float32). The table says what the cells hold.
- */
-function displayedDtype(danfoDtype: string): string {
-  return danfoDtype === "float32" ? "float64" : danfoDtype;
 }
 
 function gridOfDataFrame(df: DataFrameLike): Grid {

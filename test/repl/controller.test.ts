@@ -85,20 +85,29 @@ describe("history", () => {
 describe("jobs sent from JavaScript", () => {
   it("are tracked like /preprocess jobs: named, listed by /jobs, finished in the transcript, usable by /logs and /fetch", async () => {
     const before = t.workspace.jobs.jobs.length;
+    const blobsBefore = t.workspace.blobs().length;
     const sent = await repl.submit('const sj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age", "income"] })');
     expect(sent.type).toBe("value");
     const ref = `j${before + 1}`;
-    // Tracked before the line even returned, with the next short name.
-    expect(t.workspace.jobs.jobs.at(-1)).toMatchObject({ ref, label: "StandardScaler (JavaScript)" });
+    const input = `b${blobsBefore + 1}`;
+    // Tracked before the line even returned, with the next short name; the DataFrame's
+    // upload is listed by /blobs as its input.
+    expect(t.workspace.jobs.jobs.at(-1)).toMatchObject({ ref, label: `StandardScaler on ${input} (JavaScript)` });
+    const blobs = await repl.submit("/blobs");
+    if (blobs.type !== "table") throw new Error(blobs.type);
+    const listed = blobs.rows.find((r) => r[0] === input);
+    expect(listed).toBeDefined();
+    expect(listed).toContain(`input of ${ref} (JavaScript)`);
+    expect(listed).toContain(t.workspace.blobs().at(-1)!.blob.id);
     expect(await repl.submit("sj.id")).toMatchObject({ text: `'${t.workspace.jobs.jobs.at(-1)!.id}'` });
 
     await t.workspace.jobs.waitFor(ref);
     const finished = repl.snapshot().items.find((i) => i.kind === "job" && i.job.ref === ref);
-    expect(finished?.kind === "job" && finished.job).toMatchObject({ status: "succeeded", label: "StandardScaler (JavaScript)" });
+    expect(finished?.kind === "job" && finished.job).toMatchObject({ status: "succeeded", label: `StandardScaler on ${input} (JavaScript)` });
 
     const jobs = await repl.submit("/jobs");
     if (jobs.type !== "table") throw new Error(jobs.type);
-    expect(jobs.rows.find((r) => r[0] === ref)?.slice(0, 5)).toEqual([ref, "StandardScaler (JavaScript)", "succeeded", "done", "100%"]);
+    expect(jobs.rows.find((r) => r[0] === ref)?.slice(0, 5)).toEqual([ref, `StandardScaler on ${input} (JavaScript)`, "succeeded", "done", "100%"]);
 
     const logs = await repl.submit(`/logs ${ref} --no-follow`);
     expect(texts(logs).join("\n")).not.toContain("No job");
@@ -120,12 +129,16 @@ describe("jobs sent from JavaScript", () => {
     // Sent again with the same id: the same job, not a second row.
     expect((await repl.submit(send)).type).toBe("value");
     const sendRef = `j${before + 1}`;
-    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([[sendRef, "MaxAbsScaler (JavaScript)"]]);
+    // Its input is the blob the previous test's job uploaded, listed already: named, not added again.
+    const input = t.workspace.blobs().find((b) => b.source.endsWith("(JavaScript)"))!.ref;
+    const blobCount = t.workspace.blobs().length;
+    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([[sendRef, `MaxAbsScaler on ${input} (JavaScript)`]]);
+    expect(t.workspace.blobs()).toHaveLength(blobCount);
 
     await repl.submit("/preprocess customers MinMaxScaler --columns rating");
     const ppRef = `j${before + 2}`;
     expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([
-      [sendRef, "MaxAbsScaler (JavaScript)"],
+      [sendRef, `MaxAbsScaler on ${input} (JavaScript)`],
       [ppRef, "MinMaxScaler on customers"],
     ]);
     expect(t.workspace.jobSource(ppRef)).toMatchObject({ type: "MinMaxScaler", frame: "customers" });

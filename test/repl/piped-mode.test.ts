@@ -78,14 +78,17 @@ describe("mdps repl with piped stdin", () => {
         'const pj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age"] })',
         "/fetch j1 as js_std",
         "/jobs",
+        "/blobs",
         'await session.preprocess(customers, { type: "PowerTransformer", params: { method: "box-cox" }, columns: ["visits"] })',
       ].join("\n"),
     );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/j1 StandardScaler \(JavaScript\): succeeded in /);
+    expect(stdout).toMatch(/j1 StandardScaler on b1 \(JavaScript\): succeeded in /);
     expect(stdout).toContain("Fetched the result of j1 into frame js_std: 200 rows × 7 columns.");
-    expect(stdout).toMatch(/j1 +StandardScaler \(J\S* +succeeded +done +100%/);
-    expect(stdout).toMatch(/j2 PowerTransformer \(JavaScript\): failed in /);
+    expect(stdout).toMatch(/j1 +StandardScaler on \S+( \S+)? +succeeded +done +100%/);
+    // The DataFrame's upload is listed as the job's input.
+    expect(stdout).toMatch(/b1 +dataframe-\S+ +\S+ .*input of j1 \(JavaScript\)/);
+    expect(stdout).toMatch(/j2 PowerTransformer on b2 \(JavaScript\): failed in /);
     expect(stdout).toContain("strictly positive");
   }, 120_000);
 

@@ -44,6 +44,7 @@ describe("/describe", () => {
     expect(texts(out)[0]).toBe("small: 6 rows × 2 columns, from small.csv");
     const stats = tables(out).find((tb) => tb.title === "Summary")!;
     const x = stats.rows.find((r) => r[0] === "x")!;
+    expect(x[1]).toBe("float64"); // danfo labels it float32; the values are float64
     // pandas: Series([1, 2, 3, 4, 10, None]).describe()
     expect(x.slice(2, 11)).toEqual(["5", "1", "4", "3.53553", "1", "2", "3", "4", "10"]);
     const label = stats.rows.find((r) => r[0] === "label")!;

@@ -78,14 +78,14 @@ describe("App", () => {
   it("shows a job sent from JavaScript in the panel and in /jobs, and /fetch brings it back", async () => {
     const drawn = view.frames().length;
     await view.type('const qj = await session.preprocess(customers, { type: "QuantileTransformer", params: { n_quantiles: 50 }, columns: ["income"] })', KEYS.enter);
-    await waitFor(() => expect(view.screen()).toMatch(/✔ j2 QuantileTransformer \(JavaScript\) succeeded in/));
+    await waitFor(() => expect(view.screen()).toMatch(/✔ j2 QuantileTransformer on b\d+ \(JavaScript\) succeeded in/));
     // While it ran, the panel showed it (however short that was): spinner, status or phase, progress, time.
-    const panelRow = /│ Jobs[\s\S]*│ \S j2 QuantileTransformer \(JavaScript\) +[a-z_]+ +.*\d+%.* \d/;
+    const panelRow = /│ Jobs[\s\S]*│ \S j2 QuantileTransformer on b\d+ \(JavaScript\) +[a-z_]+ +.*\d+%.* \d/;
     expect(view.frames().slice(drawn).some((frame) => panelRow.test(frame))).toBe(true);
     expect(view.screen()).not.toMatch(/│ Jobs/);
 
     await view.type("/jobs", KEYS.enter);
-    await waitFor(() => expect(view.screen()).toMatch(/j2\s+QuantileTransformer \(J\S*\s+succeeded\s+done\s+100%/));
+    await waitFor(() => expect(view.screen()).toMatch(/j2\s+QuantileTransformer on \S*\s+succeeded\s+done\s+100%/));
     await view.type("/fetch j2", KEYS.enter);
     await waitFor(() => expect(view.screen()).toContain("Fetched the result of j2 into frame result_quantile: 200 rows × 7 columns."));
   });
