@@ -2,8 +2,9 @@
  * scikit-learn's side of the engine benchmark. One python process loads the same data
  * (raw float64, row-major, through a temp file) once, then times fit_transform for each
  * request on stdin, so every transform is timed right after ours, under the same load.
- * "copy" times numpy's own copy of the data: the floor for any transform that returns new
- * memory. Returns every repeat's time, in wall-clock and in process CPU seconds.
+ * "copy" times numpy's own copy of the data (the floor for any transform that returns new
+ * memory), "read" a sum over it. Returns every repeat's time, in wall-clock and in
+ * process CPU seconds.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +28,8 @@ print(json.dumps({"version": sklearn.__version__}), flush=True)
 def run(name, params, data):
     if name == "copy":
         return data.copy()
+    if name == "read":
+        return data.sum()
     return getattr(pp, name)(**params).fit_transform(data)
 
 for line in sys.stdin:

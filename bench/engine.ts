@@ -20,6 +20,7 @@ import { fitTransform } from "../src/engine/index.js";
 import { allocColumn } from "../src/engine/column-alloc.js";
 import { makeData, type BenchData } from "./engine-data.js";
 import { SklearnTimer, sklearnAvailable, type Timings } from "./engine-sklearn.js";
+import { append, best, fmt, median, option, timeRuns } from "./timing.js";
 
 interface Entry {
   type: PreprocessingType | "copy";
@@ -46,11 +47,6 @@ const ENTRIES: Entry[] = [
   { type: "PowerTransformer", params: {}, target: 1.0, repeats: 1, rounds: 1, warmup: false },
 ];
 
-function option(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
-}
-
 function runOurs(data: BenchData, entry: Entry): void {
   if (entry.type === "copy") {
     data.columns.map((col) => {
@@ -63,39 +59,6 @@ function runOurs(data: BenchData, entry: Entry): void {
   const columns = entry.type === "Normalizer" || entry.type === "Binarizer" ? data.finite : data.columns;
   fitTransform(entry.type, entry.params, { names: data.names, columns });
 }
-
-/**
- * Yields to the event loop between runs, as the service does between jobs, so memory
- * freed by one run can be returned before the next (Python frees at once by refcount).
- */
-async function timeOurs(data: BenchData, entry: Entry, warmup: boolean): Promise<Timings> {
-  if (warmup) runOurs(data, entry);
-  const times: Timings = { wall: [], cpu: [] };
-  for (let r = 0; r < entry.repeats; r++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    runOurs(data, entry);
-    const t1 = performance.now();
-    const c1 = process.cpuUsage(c0);
-    times.wall.push((t1 - t0) / 1000);
-    times.cpu.push((c1.user + c1.system) / 1e6);
-  }
-  return times;
-}
-
-function append(to: Timings, from: Timings): void {
-  to.wall.push(...from.wall);
-  to.cpu.push(...from.cpu);
-}
-
-const best = (xs: number[]) => Math.min(...xs);
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-const fmt = (x: number | undefined, digits = 3) => (x === undefined ? "-" : x.toFixed(digits));
 
 function row(e: Entry, size: string, ours: Timings, theirs: Timings | undefined): string {
   const ratio = theirs && best(ours.wall) / best(theirs.wall);
@@ -123,7 +86,7 @@ async function main(): Promise<void> {
   const withSklearn = sklearnAvailable();
   // Compile every transform on small data first, so no timed or warm-up run pays for it.
   const warm = makeData(20_000, 4, 7);
-  for (const e of entries) await timeOurs(warm, { ...e, repeats: 2 }, false);
+  for (const e of entries) await timeRuns(() => runOurs(warm, e), 2, false);
 
   console.log(`node ${process.version}; scikit-learn: ${withSklearn ? "yes" : "not available (/usr/bin/python3)"}`);
   console.log("seconds; best and median of all timed runs after one untimed run; ratio = ours / scikit-learn");
@@ -140,7 +103,7 @@ async function main(): Promise<void> {
         const theirs: Timings | undefined = sklearn && { wall: [], cpu: [] };
         for (let round = 0; round < e.rounds; round++) {
           const warmup = e.warmup && round === 0;
-          append(ours, await timeOurs(data, e, warmup));
+          append(ours, await timeRuns(() => runOurs(data, e), e.repeats, warmup));
           if (sklearn && theirs) append(theirs, await sklearn.time(e.type, e.params, e.repeats, warmup));
         }
         console.log(row(e, `${rows}x${cols}`, ours, theirs));
