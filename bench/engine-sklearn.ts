@@ -81,7 +81,7 @@ export class SklearnTimer {
     return new SklearnTimer(child, lines, reader, dir, version);
   }
 
-  /** Times `name` (a scikit-learn transform, or "copy") `repeats` times, after one untimed run when `warmup`. */
+  /** Times `name` (a scikit-learn transform, "copy" or "read") `repeats` times, after one untimed run when `warmup`. */
   async time(name: string, params: Record<string, unknown>, repeats: number, warmup: boolean): Promise<Timings> {
     this.child.stdin.write(`${JSON.stringify([name, params, repeats, warmup])}\n`);
     const line = await this.lines.next();
