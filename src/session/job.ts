@@ -10,6 +10,7 @@ import { followLogMessages, pollUntilTerminal, type FollowOptions, type WaitOpti
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
 import { jobProgress } from "../notebook/job-progress.js";
+import { listenForKernelInterrupt } from "../notebook/kernel-interrupt.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { jobHtml } from "../notebook/render-records.js";
@@ -94,6 +95,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
       (limit) => this.logs({ limit, signal: options.signal }),
     );
     let record: JobRecord;
+    const interrupt = listenForKernelInterrupt();
     try {
       record = await pollUntilTerminal(
         this.id,
@@ -110,10 +112,13 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
             progress?.onUpdate(r);
           },
         },
+        interrupt?.signal,
       );
     } catch (error) {
       progress?.stopped(error instanceof Error ? error.message : String(error));
       throw error;
+    } finally {
+      interrupt?.release();
     }
     await progress?.finish(record);
     if (record.status !== "succeeded") {

@@ -42,6 +42,16 @@ function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS
   });
 }
 
+/** Strips anything that would reach a real service: the notebooks must run on Session.local(). */
+export function kernelEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith("MDPS_") && !key.startsWith("VITEST") && key !== "NODE_OPTIONS") env[key] = value;
+  }
+  // A private home: Session.local()'s default data dir and any config file land in the temp dir.
+  return { ...env, HOME: home, XDG_DATA_HOME: join(home, ".local/share"), XDG_CONFIG_HOME: join(home, ".config") };
+}
+
 /** Installs the tslab kernel spec under `prefix`; use `${prefix}/share/jupyter` as JUPYTER_PATH. */
 export async function installTslabKernel(python: string, prefix: string): Promise<string> {
   const tslab = join(REPO, "node_modules/.bin/tslab");
@@ -100,6 +110,38 @@ export async function executeNotebook(options: {
   const raw = existsSync(options.dest) ? await readFile(options.dest, "utf8") : "{\"cells\":[]}";
   const cells = (JSON.parse(raw) as { cells: Cell[] }).cells;
   return { exitCode: result.code, runnerStderr: result.stderr, cells, raw };
+}
+
+export interface InterruptReport {
+  setup: string;
+  interrupted_while_running: boolean;
+  cell_ended_s: number | null;
+  alive: boolean;
+  outcome?: string;
+  updates_over_1500ms?: string;
+  status_after?: string;
+  closed?: string;
+}
+
+/** Runs interrupt_wait.py: a cell waiting on a job, stopped with the kernel's interrupt. */
+export async function interruptWaitingCell(options: {
+  python: string;
+  jupyterPath: string;
+  cwd: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<InterruptReport> {
+  const script = join(REPO, "test/notebooks/interrupt_wait.py");
+  const result = await run(options.python, [script, "--cwd", options.cwd, "--data-dir", options.dataDir], {
+    cwd: options.cwd,
+    env: { ...options.env, JUPYTER_PATH: options.jupyterPath },
+    timeoutMs: 240_000,
+  });
+  const line = result.stdout.trim().split("\n").at(-1) ?? "";
+  if (result.code !== 0 || !line.startsWith("{")) {
+    throw new Error(`interrupt_wait.py exited ${result.code}: ${result.stderr.slice(-2000)}${result.stdout.slice(-500)}`);
+  }
+  return JSON.parse(line) as InterruptReport;
 }
 
 /** Every problem a reader of the notebook would see: error outputs and stderr text. */

@@ -19,6 +19,7 @@ import {
   executeNotebook,
   findJupyterPython,
   installTslabKernel,
+  kernelEnv,
   chartSvgs,
   problems,
   type ExecutedNotebook,
@@ -61,16 +62,6 @@ const connected: Run | undefined = runsToDo.some((r) => r.name === REGIONAL)
   : undefined;
 if (connected) runsToDo.push(connected);
 const REGION = "eu-test-1";
-
-/** Strips anything that would reach a real service: the notebooks must run on Session.local(). */
-function kernelEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith("MDPS_") && !key.startsWith("VITEST") && key !== "NODE_OPTIONS") env[key] = value;
-  }
-  // A private home: Session.local()'s default data dir and any config file land in the temp dir.
-  return { ...env, HOME: home, XDG_DATA_HOME: join(home, ".local/share"), XDG_CONFIG_HOME: join(home, ".config") };
-}
 
 describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in real Jupyter with the tslab kernel", () => {
   let work = "";

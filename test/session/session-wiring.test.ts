@@ -6,6 +6,7 @@ import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
 import { Session } from "../../src/session/session.js";
 import { setNotebookKernel } from "../../src/notebook/kernel-display.js";
+import { AbortError } from "../../src/client/errors.js";
 
 const outputs: string[] = [];
 const display = { html: (s: string) => outputs.push(s), text: (s: string) => outputs.push(s) };
@@ -45,3 +46,32 @@ it("job.wait() shows the live status in a notebook, nothing outside", async () =
   await expect(failing.wait()).rejects.toThrow();
   expect(outputs.at(-1)).toContain("failed");
 });
+
+it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves no listener behind", async () => {
+  setNotebookKernel({ newDisplay: () => display, display });
+  const listeners = process.listenerCount("SIGINT");
+  const n = 50_000;
+  const df = new dfd.DataFrame({ a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n), b: Array.from({ length: n }, (_, i) => (i % 97) / 7) });
+  const job = await session.preprocess(df, { type: "PowerTransformer" });
+  const waiting = job.wait().catch((e: unknown) => e);
+  // The wait listens from the next turn of the event loop (see kernel-interrupt.ts).
+  await new Promise((r) => setImmediate(r));
+  expect(process.listenerCount("SIGINT")).toBe(listeners + 1);
+  process.emit("SIGINT");
+  const err = await waiting;
+  expect(err).toBeInstanceOf(AbortError);
+  expect((err as Error).message).toContain("the kernel was interrupted");
+  expect((err as Error).message).toContain("job.wait() again");
+  expect(outputs.at(-1)).toContain("stopped waiting");
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+  // The job went on: waiting again follows it to the end.
+  expect((await job.wait()).status).toBe("succeeded");
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+
+  // Outside a notebook a wait never listens for SIGINT (Ctrl+C must still end a script).
+  setNotebookKernel(null);
+  const plain = await session.preprocess(new dfd.DataFrame({ a: [1, 2, 3] }), { type: "MaxAbsScaler" });
+  const pending = plain.wait();
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+  await pending;
+}, 60_000);

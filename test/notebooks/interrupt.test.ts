@@ -1,0 +1,54 @@
+/**
+ * Jupyter's stop button on a cell that waits on a job, in a real kernel: the cell ends,
+ * the kernel lives on, the wait stops polling and says why, and the job goes on. (A SIGINT
+ * listener added while tslab runs a cell's synchronous part once made the next interrupt
+ * kill the kernel: see src/notebook/kernel-interrupt.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO, findJupyterPython, installTslabKernel, interruptWaitingCell, kernelEnv, type InterruptReport } from "./jupyter.js";
+
+const jupyter = findJupyterPython();
+const inCI = Boolean(process.env.CI);
+
+describe.skipIf("missing" in jupyter && !inCI)("interrupting a tslab kernel while a job wait runs", () => {
+  let work = "";
+  let report: InterruptReport;
+
+  beforeAll(async () => {
+    if ("missing" in jupyter) throw new Error(`Jupyter is required in CI: ${jupyter.missing}`);
+    if (!existsSync(join(REPO, "dist/src/index.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
+    work = await mkdtemp(join(tmpdir(), "mdps-interrupt-"));
+    const jupyterPath = await installTslabKernel(jupyter.python, join(work, "kernel"));
+    report = await interruptWaitingCell({
+      python: jupyter.python,
+      jupyterPath,
+      cwd: join(REPO, "notebooks"),
+      dataDir: join(work, "data"),
+      env: kernelEnv(join(work, "home")),
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("ends the cell at once and keeps the kernel alive", () => {
+    expect(report.setup).toBe("ready");
+    expect(report.interrupted_while_running).toBe(true);
+    expect(report.cell_ended_s).not.toBeNull();
+    expect(report.cell_ended_s!).toBeLessThan(5);
+    expect(report.alive).toBe(true);
+  });
+
+  it("stops the wait with a message, stops polling, and the job goes on", () => {
+    expect(report.outcome).toMatch(/^Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\. The job goes on; job\.wait\(\) again to resume\.$/);
+    const [before, after] = report.updates_over_1500ms!.split(" ").map(Number);
+    expect(after).toBe(before);
+    expect(report.status_after).toBe("succeeded");
+    expect(report.closed).toBe("closed");
+  });
+});

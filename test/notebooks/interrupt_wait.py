@@ -1,0 +1,110 @@
+"""Presses a tslab kernel's stop button while a cell waits on an mdps job.
+
+Usage: interrupt_wait.py --cwd DIR --data-dir DIR
+
+Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 400,000 rows),
+then a cell that waits on the job while counting its updates, interrupts the kernel the
+way Jupyter does (SIGINT) once the wait has reported the job running, and reads back what
+happened. Prints one line of JSON. Run with the Python that has Jupyter (Debian:
+/usr/bin/python3) and JUPYTER_PATH pointing at a tslab kernel spec.
+"""
+import argparse
+import json
+import os
+import time
+
+import jupyter_client
+
+SETUP = """
+import { Session } from "mdps";
+import * as dfd from "danfojs-node";
+const session = await Session.local({ dataDir: %s });
+const n = 400000;
+const df = new dfd.DataFrame({
+  a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n),
+  b: Array.from({ length: n }, (_, i) => (i %% 97) / 7),
+});
+let outcome = "pending";
+let updates = 0;
+const job = await session.preprocess(df, { type: "PowerTransformer" });
+"ready"
+"""
+
+WAIT = """
+await job.wait({ onUpdate: () => { updates++; } }).then(
+  () => { outcome = "finished"; },
+  (e) => { outcome = e.message; },
+);
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cwd", required=True)
+    ap.add_argument("--data-dir", required=True)
+    args = ap.parse_args()
+    os.chdir(args.cwd)
+    km, kc = jupyter_client.manager.start_new_kernel(kernel_name="tslab", startup_timeout=120)
+    try:
+
+        def run(code: str, timeout: float = 120) -> str:
+            msg_id = kc.execute(code)
+            texts = []
+            while True:
+                msg = kc.get_iopub_msg(timeout=timeout)
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                kind = msg["msg_type"]
+                if kind == "stream":
+                    texts.append(msg["content"]["text"])
+                elif kind == "error":
+                    texts.append("ERROR " + msg["content"]["evalue"])
+                elif kind == "status" and msg["content"]["execution_state"] == "idle":
+                    return "".join(texts).strip()
+
+        report = {"setup": run(SETUP % json.dumps(args.data_dir))}
+        wait_id = kc.execute(WAIT)
+        # Interrupt once the live status shows the job running (its first updates are in).
+        running = False
+        deadline = time.time() + 60
+        while not running and time.time() < deadline:
+            msg = kc.get_iopub_msg(timeout=60)
+            if msg["parent_header"].get("msg_id") != wait_id:
+                continue
+            html = msg["content"].get("data", {}).get("text/html", "")
+            running = "running" in html
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                break
+        report["interrupted_while_running"] = running
+        km.interrupt_kernel()
+        started = time.time()
+        report["cell_ended_s"] = None
+        while time.time() - started < 30:
+            try:
+                msg = kc.get_iopub_msg(timeout=1)
+            except Exception:
+                if not km.is_alive():
+                    break
+                continue
+            if msg["parent_header"].get("msg_id") != wait_id:
+                continue
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                report["cell_ended_s"] = round(time.time() - started, 3)
+                break
+        report["alive"] = km.is_alive()
+        if report["alive"]:
+            time.sleep(0.3)
+            report["outcome"] = run("outcome")
+            report["updates_over_1500ms"] = run(
+                "const before = updates; await new Promise((r) => setTimeout(r, 1500)); [before, updates].join(' ')"
+            )
+            report["status_after"] = run("(await job.wait({ progress: false })).status")
+            report["closed"] = run('await session.close(); "closed"')
+        print(json.dumps(report))
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+if __name__ == "__main__":
+    main()
