@@ -68,6 +68,23 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   expect((await job.wait()).status).toBe("succeeded");
   expect(process.listenerCount("SIGINT")).toBe(listeners);
 
+  // Many waits at once share one listener (no MaxListenersExceededWarning), and one
+  // interrupt stops them all.
+  const warnings: Error[] = [];
+  const onWarning = (w: Error) => warnings.push(w);
+  process.on("warning", onWarning);
+  const many = await Promise.all(Array.from({ length: 12 }, () => session.preprocess(df, { type: "PowerTransformer" })));
+  const all = many.map((j) => j.wait({ progress: false }).catch((e: unknown) => e));
+  await new Promise((r) => setImmediate(r));
+  expect(process.listenerCount("SIGINT")).toBe(listeners + 1);
+  process.emit("SIGINT");
+  for (const e of await Promise.all(all)) expect((e as Error).message).toContain("the kernel was interrupted");
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+  await new Promise((r) => setTimeout(r, 50));
+  process.off("warning", onWarning);
+  expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
+  await Promise.all(many.map((j) => j.wait({ progress: false })));
+
   // Outside a notebook a wait never listens for SIGINT (Ctrl+C must still end a script).
   setNotebookKernel(null);
   const plain = await session.preprocess(new dfd.DataFrame({ a: [1, 2, 3] }), { type: "MaxAbsScaler" });
