@@ -24,6 +24,18 @@ function columns(rows: number, width: number, withNaN: boolean): Float64Array[] 
 }
 
 const names = (width: number) => Array.from({ length: width }, (_, c) => `f${c}`);
+
+/** The cells (column, row) where `actual` differs from `expected`; one expect per case keeps 7000-row cases fast. */
+function mismatches(actual: Float64Array[], expected: (c: number, i: number) => number, same = Object.is): string[] {
+  const found: string[] = [];
+  actual.forEach((col, c) =>
+    col.forEach((x, i) => {
+      const want = expected(c, i);
+      if (!same(x, want)) found.push(`column ${c}, row ${i}: ${x} instead of ${want}`);
+    }),
+  );
+  return found.slice(0, 5);
+}
 const numbers = (values: FittedNumber[] | null) => values!.map(decodeNumber);
 
 // 1-9 cover every remainder mod 4 with and without a full iteration; 7000 rows of 10
@@ -36,14 +48,14 @@ describe("unrolled loops give the plain formula for every row count", () => {
     const { columns: out, fitted } = fitTransform("MinMaxScaler", { feature_range: [-2, 3] }, { names: names(3), columns: cols });
     const scale = numbers(fitted.scale_);
     const min = numbers(fitted.min_);
-    cols.forEach((col, c) => col.forEach((x, i) => expect(out[c][i]).toBe(x * scale[c] + min[c])));
+    expect(mismatches(out, (c, i) => cols[c][i] * scale[c] + min[c])).toEqual([]);
   });
 
   it.each(ROW_COUNTS)("MaxAbsScaler, %i rows: x / scale_", (rows) => {
     const cols = columns(rows, 3, true);
     const { columns: out, fitted } = fitTransform("MaxAbsScaler", {}, { names: names(3), columns: cols });
     const scale = numbers(fitted.scale_);
-    cols.forEach((col, c) => col.forEach((x, i) => expect(out[c][i]).toBe(x / scale[c])));
+    expect(mismatches(out, (c, i) => cols[c][i] / scale[c])).toEqual([]);
   });
 
   it.each(ROW_COUNTS)("StandardScaler, %i rows: (x - mean_) / scale_", (rows) => {
@@ -51,7 +63,7 @@ describe("unrolled loops give the plain formula for every row count", () => {
     const { columns: out, fitted } = fitTransform("StandardScaler", {}, { names: names(3), columns: cols });
     const mean = numbers(fitted.mean_);
     const scale = numbers(fitted.scale_);
-    cols.forEach((col, c) => col.forEach((x, i) => expect(out[c][i]).toBe((x - mean[c]) / scale[c])));
+    expect(mismatches(out, (c, i) => (cols[c][i] - mean[c]) / scale[c])).toEqual([]);
   });
 
   it.each(ROW_COUNTS)("Normalizer l1, l2 and max, %i rows of 10: x / the row's norm", (rows) => {
@@ -63,15 +75,10 @@ describe("unrolled loops give the plain formula for every row count", () => {
     };
     for (const [norm, of] of Object.entries(norms) as [keyof typeof norms, (row: number[]) => number][]) {
       const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: cols }).columns;
-      for (let i = 0; i < rows; i++) {
-        const row = cols.map((col) => col[i]);
-        const n = of(row) || 1; // a zero row stays zero (zero-scale rule)
-        row.forEach((x, c) => {
-          // The norm's sum runs in another order than this reduce: equal to the last bits.
-          const expected = x / n;
-          expect(Math.abs(out[c][i] - expected)).toBeLessThanOrEqual(1e-15 * Math.abs(expected));
-        });
-      }
+      const rowNorms = Array.from({ length: rows }, (_, i) => of(cols.map((col) => col[i])) || 1); // a zero row stays zero
+      // The norm's sum runs in another order than this reduce: equal to the last bits.
+      const close = (x: number, want: number) => Math.abs(x - want) <= 1e-15 * Math.abs(want);
+      expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
     }
   });
 });
