@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { rowMajor, type BenchData } from "./engine-data.js";
+import type { Timings } from "./timing.js";
 
 const PYTHON = "/usr/bin/python3";
 
@@ -45,12 +46,6 @@ for line in sys.stdin:
         cpus.append(time.process_time() - c0)
     print(json.dumps({"wall": walls, "cpu": cpus}), flush=True)
 `;
-
-/** Seconds per repeat, in wall-clock time and in process CPU time (the steadier one when other work shares the machine). */
-export interface Timings {
-  wall: number[];
-  cpu: number[];
-}
 
 export function sklearnAvailable(): boolean {
   return spawnSync(PYTHON, ["-c", "import sklearn"], { stdio: "ignore" }).status === 0;

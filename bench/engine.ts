@@ -15,12 +15,13 @@
  * memory on each side (Float64Array.set into fresh columns, numpy's X.copy()), the floor
  * for any transform that returns new columns. Never asserted in tests.
  */
+import { parseArgs } from "node:util";
 import type { PreprocessingType } from "../src/contract/transform-types.js";
 import { fitTransform } from "../src/engine/index.js";
 import { allocColumn } from "../src/engine/column-alloc.js";
 import { makeData, type BenchData } from "./engine-data.js";
-import { SklearnTimer, sklearnAvailable, type Timings } from "./engine-sklearn.js";
-import { append, best, fmt, median, option, timeRuns } from "./timing.js";
+import { SklearnTimer, sklearnAvailable } from "./engine-sklearn.js";
+import { append, best, emptyTimings, fmt, median, timeRuns, type Timings } from "./timing.js";
 
 interface Entry {
   type: PreprocessingType | "copy";
@@ -80,9 +81,10 @@ function row(e: Entry, size: string, ours: Timings, theirs: Timings | undefined)
 }
 
 async function main(): Promise<void> {
-  const only = option("only")?.split(",");
+  const { values: options } = parseArgs({ options: { only: { type: "string" }, sizes: { type: "string", default: "1000000x10,100000x50" } } });
+  const only = options.only?.split(",");
   const entries = ENTRIES.filter((e) => !only || e.type === "copy" || only.includes(e.type));
-  const sizes = (option("sizes") ?? "1000000x10,100000x50").split(",").map((s) => s.split("x").map(Number));
+  const sizes = options.sizes.split(",").map((s) => s.split("x").map(Number));
   const withSklearn = sklearnAvailable();
   // Compile every transform on small data first, so no timed or warm-up run pays for it.
   const warm = makeData(20_000, 4, 7);
@@ -99,8 +101,8 @@ async function main(): Promise<void> {
     const sklearn = withSklearn ? await SklearnTimer.start(data) : undefined;
     try {
       for (const e of entries) {
-        const ours: Timings = { wall: [], cpu: [] };
-        const theirs: Timings | undefined = sklearn && { wall: [], cpu: [] };
+        const ours = emptyTimings();
+        const theirs = sklearn && emptyTimings();
         for (let round = 0; round < e.rounds; round++) {
           const warmup = e.warmup && round === 0;
           append(ours, await timeRuns(() => runOurs(data, e), e.repeats, warmup));

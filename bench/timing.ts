@@ -1,5 +1,14 @@
 /** Timing helpers shared by the benchmarks that compare against scikit-learn's timer. */
-import type { Timings } from "./engine-sklearn.js";
+
+/** Seconds per run, in wall-clock time and in process CPU time (the steadier one when other work shares the machine). */
+export interface Timings {
+  wall: number[];
+  cpu: number[];
+}
+
+export function emptyTimings(): Timings {
+  return { wall: [], cpu: [] };
+}
 
 /**
  * Times `run` `repeats` times, after one untimed call when `warmup`. Yields to the event
@@ -8,7 +17,7 @@ import type { Timings } from "./engine-sklearn.js";
  */
 export async function timeRuns(run: () => unknown, repeats: number, warmup: boolean): Promise<Timings> {
   if (warmup) run();
-  const times: Timings = { wall: [], cpu: [] };
+  const times = emptyTimings();
   for (let r = 0; r < repeats; r++) {
     await new Promise((resolve) => setImmediate(resolve));
     const c0 = process.cpuUsage();
@@ -36,8 +45,3 @@ export function median(xs: readonly number[]): number {
 }
 
 export const fmt = (x: number | undefined, digits = 3) => (x === undefined ? "-" : x.toFixed(digits));
-
-export function option(name: string): string | undefined {
-  const prefix = `--${name}=`;
-  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
-}
