@@ -47,7 +47,7 @@ export async function pollUntilTerminal(
   const max = Math.max(FIRST_POLL_MS, options.pollInterval ?? 1000);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout * 1000;
   const timeoutSignal = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-  const signal = combine(combine(options.signal, timeoutSignal), interrupt);
+  const signal = combine(options.signal, timeoutSignal, interrupt);
   let last = "";
   let seenEvents: string[] = [];
   const report = (record: JobRecord) => {
@@ -110,10 +110,10 @@ function stopped(
   return error;
 }
 
-function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return AbortSignal.any([a, b]);
+/** One signal that aborts with any of them; undefined when there is none. */
+function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
 export interface FollowOptions {
