@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const BENCHMARKS = ["engine.js", "normalizer-floor.js", "formats.js", "e2e.js"];
+const BENCHMARKS = ["engine.js", "formats.js", "e2e.js"];
 
 let failed = 0;
 for (const name of BENCHMARKS) {

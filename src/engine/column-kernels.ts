@@ -1,5 +1,6 @@
 /**
- * The elementwise passes of the scalers, each writing a new column. Memory-bound: every
+ * The elementwise pass of StandardScaler, RobustScaler and PowerTransformer, writing a new
+ * column (MinMaxScaler and MaxAbsScaler use the SIMD kernels, simd/). Memory-bound: every
  * loop takes four values per iteration and loads all four before storing, which V8 runs
  * 20-25% faster than one value per iteration on 8 MB columns (measured). The arithmetic
  * is scikit-learn's, step for step, so the results match it to the last bit.
@@ -32,24 +33,5 @@ export function centerAndScale(col: Float64Array, center: number | null, scale: 
     out[i + 3] = z / s;
   }
   for (; i < n; i++) out[i] = (col[i] - c) / s;
-  return out;
-}
-
-/** x·scale + shift, as MinMaxScaler transforms (`X *= scale_; X += min_`). */
-export function scaleAndShift(col: Float64Array, scale: number, shift: number): Float64Array {
-  const out = allocColumn(col.length);
-  const n = col.length;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    const w = col[i] * scale;
-    const x = col[i + 1] * scale;
-    const y = col[i + 2] * scale;
-    const z = col[i + 3] * scale;
-    out[i] = w + shift;
-    out[i + 1] = x + shift;
-    out[i + 2] = y + shift;
-    out[i + 3] = z + shift;
-  }
-  for (; i < n; i++) out[i] = col[i] * scale + shift;
   return out;
 }

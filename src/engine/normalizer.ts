@@ -1,24 +1,25 @@
 /**
  * Normalizer (sklearn-semantics.md section 5): each row divided by its own l1, l2 or max
  * norm over the feature columns, with the zero-scale rule. Stateless. The data is
- * column-major, so rows are handled in blocks small enough to stay in cache: the norms
- * of a block are accumulated column by column, then the same block is divided, and
- * every input value is read from memory once.
+ * column-major, so rows are handled in blocks small enough to stay in cache: a block of
+ * every column is copied into the SIMD kernels' memory, its norms are accumulated column
+ * by column, the block is divided in place and copied out, and every input value is read
+ * from memory once.
  */
 import type { Params } from "../contract/params.js";
 import type { NormalizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
-import { accumulateNorms } from "./row-norms.js";
 import type { FeatureMatrix } from "./types.js";
-import { nonZeroScale } from "./zero-scale.js";
 import { allocColumn } from "./column-alloc.js";
+import { DATA_START, evenLength, kernelsWithRoom, type Kernels } from "./simd/wasm-kernels.js";
 
 type Norm = Params<"Normalizer">["norm"];
 
 /**
- * Bytes of input per block (rows x columns x 8): the block is read again from cache by
- * the division pass, so it has to stay in L2. 256 KiB to 2 MiB measured the same; 64 KiB
- * was 10-15% slower at 50 columns (short runs per column defeat the prefetcher).
+ * Bytes of input per block (rows x columns x 8): the copy of the block is read three
+ * times (norms, division, copy out), so it has to stay in L2. 256 KiB to 1.5 MiB measured
+ * the same within the noise; 64 KiB was 10-15% slower at 50 columns (short runs per
+ * column defeat the prefetcher).
  */
 const BLOCK_BYTES = 256 * 1024;
 
@@ -43,6 +44,12 @@ export function applyNormalizer(fitted: NormalizerFitted, columns: readonly Floa
   return normalizeRows(columns, fitted.params.norm).columns;
 }
 
+const ACCUMULATE = {
+  l1: "norms_sum_abs",
+  l2: "norms_sum_sq",
+  max: "norms_max_abs",
+} as const satisfies Record<Norm, keyof Kernels>;
+
 function normalizeRows(
   columns: readonly Float64Array[],
   norm: Norm,
@@ -50,40 +57,27 @@ function normalizeRows(
   const rows = columns[0].length;
   const width = columns.length;
   const out = columns.map(() => allocColumn(rows));
-  const block = Math.min(rows, Math.max(256, Math.floor(BLOCK_BYTES / (8 * width))));
-  const norms = new Float64Array(block);
+  const block = evenLength(Math.min(rows, Math.max(256, Math.floor(BLOCK_BYTES / (8 * width)))));
+  // The scratch: `width` columns of `block` doubles, then the block's norms.
+  const stride = block * 8;
+  const norms = DATA_START + width * stride;
+  const { kernels, heap } = kernelsWithRoom((width + 1) * stride);
+  const accumulate = kernels[ACCUMULATE[norm]];
   let nonFiniteNorm = false;
   for (let start = 0; start < rows; start += block) {
-    const len = Math.min(rows, start + block) - start;
-    accumulateNorms(norm, columns, norms, start, len);
-    for (let k = 0; k < len; k++) {
-      const n = norms[k];
-      if (n - n !== 0) nonFiniteNorm = true;
-      norms[k] = nonZeroScale(n);
+    const len = Math.min(rows - start, block);
+    for (let c = 0; c < width; c++) {
+      const at = (DATA_START + c * stride) / 8;
+      heap.set(columns[c].subarray(start, start + len), at);
+      if (len & 1) heap[at + len] = 0; // the kernels take pairs; a zero adds nothing to a norm
     }
-    // Division, not a multiplication by the reciprocal: the pass reads from cache and
-    // measured no faster with it, and x / x stays exactly 1 for the row's max.
-    for (let c = 0; c < width; c++) divideBlock(columns[c], out[c], norms, start, len);
+    accumulate(DATA_START, stride, width, norms, evenLength(len));
+    if (kernels.finish_norms(norms, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
+    kernels.divide_rows(DATA_START, stride, width, norms, evenLength(len));
+    for (let c = 0; c < width; c++) {
+      const at = (DATA_START + c * stride) / 8;
+      out[c].set(heap.subarray(at, at + len), start);
+    }
   }
   return { columns: out, nonFiniteNorm };
-}
-
-/**
- * Four rows per iteration, all four loads before the four stores: 30-35% faster than one
- * row per iteration at 1M x 10 (best of 25 runs, old and new in one process), same bits.
- */
-function divideBlock(col: Float64Array, o: Float64Array, norms: Float64Array, start: number, len: number): void {
-  let k = 0;
-  for (; k + 3 < len; k += 4) {
-    const i = start + k;
-    const a = col[i];
-    const b = col[i + 1];
-    const c = col[i + 2];
-    const d = col[i + 3];
-    o[i] = a / norms[k];
-    o[i + 1] = b / norms[k + 1];
-    o[i + 2] = c / norms[k + 2];
-    o[i + 3] = d / norms[k + 3];
-  }
-  for (; k < len; k++) o[start + k] = col[start + k] / norms[k];
 }

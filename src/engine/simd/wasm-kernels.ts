@@ -1,0 +1,78 @@
+/**
+ * The SIMD kernels of kernels.wat, loaded once per thread. Why WebAssembly: V8 compiles a
+ * typed-array loop to scalar code, one double per instruction, and divides with scalar
+ * divsd; numpy's loops, which scikit-learn's memory-bound transforms are made of, use
+ * SIMD. Normalizer does one division per value, and in plain JavaScript it stayed at
+ * 0.55-0.8 of scikit-learn's time whatever the loop shape; two doubles per instruction
+ * bring it, and MinMaxScaler and MaxAbsScaler, well under half (docs/PERFORMANCE.md).
+ *
+ * WebAssembly reaches only its own memory, so callers copy a block of input in
+ * (TypedArray.set, a memcpy, as fast as the copy any transform returning new columns
+ * pays anyway), run kernels on it while it sits in cache, and copy the result out into
+ * the new column. The memory grows to the largest block asked for and stays: the
+ * callers bound their blocks (a few MiB).
+ */
+import { KERNELS_WASM_BASE64 } from "./kernels-wasm.js";
+
+/** Pointers are byte offsets into the memory, 16-byte aligned; lengths are even numbers of doubles. */
+export interface Kernels {
+  norms_sum_sq(data: number, stride: number, width: number, norms: number, len: number): void;
+  norms_sum_abs(data: number, stride: number, width: number, norms: number, len: number): void;
+  norms_max_abs(data: number, stride: number, width: number, norms: number, len: number): void;
+  /** 1 if a norm was NaN or infinite. */
+  finish_norms(norms: number, len: number, sqrt: number): number;
+  divide_rows(data: number, stride: number, width: number, norms: number, len: number): void;
+  bounds(p: number, len: number): void;
+  abs_max(p: number, len: number): void;
+  scale_shift(p: number, len: number, s: number, m: number): void;
+  scale_shift_clip(p: number, len: number, s: number, m: number, a: number, b: number): void;
+  divide_by(p: number, len: number, s: number): void;
+}
+
+/** Byte offset of the data area; bytes 0-31 hold the running bounds of `bounds` and `abs_max`. */
+export const DATA_START = 64;
+const PAGE_BYTES = 65536;
+
+// Node has WebAssembly, but neither lib ES2023 nor @types/node 20 types its classes.
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { readonly exports: Record<string, unknown> };
+}
+const { Module, Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+interface Loaded {
+  readonly kernels: Kernels;
+  readonly memory: WasmMemory;
+}
+
+let loaded: Loaded | undefined;
+
+function load(): Loaded {
+  if (loaded === undefined) {
+    const bytes = Uint8Array.from(atob(KERNELS_WASM_BASE64), (ch) => ch.charCodeAt(0));
+    // Synchronous compile: the module is 1 KB, and the engine's API is synchronous.
+    const { exports } = new Instance(new Module(bytes));
+    loaded = { kernels: exports as unknown as Kernels, memory: exports.memory as WasmMemory };
+  }
+  return loaded;
+}
+
+/**
+ * The kernels, with room for `bytes` of data from DATA_START, and a view of the whole
+ * memory (a new view each call: growing the memory detaches the old one).
+ */
+export function kernelsWithRoom(bytes: number): { kernels: Kernels; heap: Float64Array } {
+  const { kernels, memory } = load();
+  const missing = DATA_START + bytes - memory.buffer.byteLength;
+  if (missing > 0) memory.grow(Math.ceil(missing / PAGE_BYTES));
+  return { kernels, heap: new Float64Array(memory.buffer) };
+}
+
+/** Doubles rounded up to an even count, the kernels' unit. */
+export function evenLength(len: number): number {
+  return len + (len & 1);
+}

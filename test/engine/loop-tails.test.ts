@@ -1,0 +1,136 @@
+/**
+ * The memory-bound transforms run four rows per JavaScript loop iteration or two per SIMD
+ * instruction, plus a tail, and Normalizer and long columns of MinMaxScaler and
+ * MaxAbsScaler go through in blocks. The golden fixtures mostly have row counts that are
+ * even and fit one block, so this checks every remainder, and several blocks, against the
+ * plain per-value formula on the fitted state's own numbers.
+ */
+import { describe, expect, it } from "vitest";
+import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/engine/index.js";
+
+/** Seeded values in [-50, 50), some exactly 0, some NaN where `withNaN`. */
+function columns(rows: number, width: number, withNaN: boolean): Float64Array[] {
+  let state = 12345;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  return Array.from({ length: width }, () =>
+    Float64Array.from({ length: rows }, () => {
+      const u = next();
+      if (withNaN && u < 0.05) return NaN;
+      return u < 0.1 ? 0 : u * 100 - 50;
+    }),
+  );
+}
+
+const names = (width: number) => Array.from({ length: width }, (_, c) => `f${c}`);
+
+/** The cells (column, row) where `actual` differs from `expected`; one expect per case keeps 7000-row cases fast. */
+function mismatches(actual: Float64Array[], expected: (c: number, i: number) => number, same = Object.is): string[] {
+  const found: string[] = [];
+  actual.forEach((col, c) =>
+    col.forEach((x, i) => {
+      const want = expected(c, i);
+      if (!same(x, want)) found.push(`column ${c}, row ${i}: ${x} instead of ${want}`);
+    }),
+  );
+  return found.slice(0, 5);
+}
+const numbers = (values: FittedNumber[] | null) => values!.map(decodeNumber);
+
+// 1-9 cover every remainder mod 4 with and without a full iteration; 7000 and 7001 rows
+// of 10 columns span three Normalizer blocks (3276 rows each) with an even and an odd
+// tail in the last.
+const ROW_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1023, 7000, 7001];
+// Past 2 MiB (262,144 rows) a column goes through the kernels block by block (32,768 rows
+// each), once for its bounds and once for the scaling: ten full blocks and a one-row tail.
+const LONG_COLUMN = 10 * 32768 + 1;
+
+describe("loops give the plain formula for every row count", () => {
+  it.each([...ROW_COUNTS, LONG_COLUMN])("MinMaxScaler, %i rows: x * scale_ + min_", (rows) => {
+    const cols = columns(rows, 3, true);
+    const { columns: out, fitted } = fitTransform("MinMaxScaler", { feature_range: [-2, 3] }, { names: names(3), columns: cols });
+    const scale = numbers(fitted.scale_);
+    const min = numbers(fitted.min_);
+    expect(mismatches(out, (c, i) => cols[c][i] * scale[c] + min[c])).toEqual([]);
+  });
+
+  it.each([...ROW_COUNTS, LONG_COLUMN])("MinMaxScaler with clip, %i rows: x * scale_ + min_ clipped", (rows) => {
+    const cols = columns(rows, 2, true);
+    const params = { feature_range: [-2, 3] as [number, number], clip: true };
+    const { fitted } = fitTransform("MinMaxScaler", params, { names: names(2), columns: cols });
+    // New data past the training range, as a test set would be, so the clip has work.
+    const wider = cols.map((col) => col.map((x) => x * 1.5));
+    const out = transformWith(fitted, { names: names(2), columns: wider });
+    const scale = numbers(fitted.scale_);
+    const min = numbers(fitted.min_);
+    const clipped = (y: number) => (y < -2 ? -2 : y > 3 ? 3 : y);
+    expect(mismatches(out, (c, i) => clipped(wider[c][i] * scale[c] + min[c]))).toEqual([]);
+  });
+
+  it.each([...ROW_COUNTS, LONG_COLUMN])("MaxAbsScaler, %i rows: x / scale_", (rows) => {
+    const cols = columns(rows, 3, true);
+    const { columns: out, fitted } = fitTransform("MaxAbsScaler", {}, { names: names(3), columns: cols });
+    const scale = numbers(fitted.scale_);
+    expect(mismatches(out, (c, i) => cols[c][i] / scale[c])).toEqual([]);
+  });
+
+  it.each(ROW_COUNTS)("StandardScaler, %i rows: (x - mean_) / scale_", (rows) => {
+    const cols = columns(rows, 3, true);
+    const { columns: out, fitted } = fitTransform("StandardScaler", {}, { names: names(3), columns: cols });
+    const mean = numbers(fitted.mean_);
+    const scale = numbers(fitted.scale_);
+    expect(mismatches(out, (c, i) => (cols[c][i] - mean[c]) / scale[c])).toEqual([]);
+  });
+
+  it.each(ROW_COUNTS)("Normalizer l1, l2 and max, %i rows of 10: x / the row's norm", (rows) => {
+    const cols = columns(rows, 10, false);
+    const norms = {
+      l1: (row: number[]) => row.reduce((s, x) => s + Math.abs(x), 0),
+      l2: (row: number[]) => Math.sqrt(row.reduce((s, x) => s + x * x, 0)),
+      max: (row: number[]) => row.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
+    };
+    for (const [norm, of] of Object.entries(norms) as [keyof typeof norms, (row: number[]) => number][]) {
+      const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: cols }).columns;
+      const rowNorms = Array.from({ length: rows }, (_, i) => of(cols.map((col) => col[i])) || 1); // a zero row stays zero
+      // The norm's sum runs in another order than this reduce: equal to the last bits.
+      const close = (x: number, want: number) => Math.abs(x - want) <= 1e-15 * Math.abs(want);
+      expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
+    }
+  });
+});
+
+describe("what the first pass finds in a later block or the tail", () => {
+  const longColumn = (at: number, value: number) => {
+    const col = columns(LONG_COLUMN, 1, false)[0];
+    col[at] = value;
+    return { names: ["f0"], columns: [col] };
+  };
+
+  it.each([["MinMaxScaler", -Infinity], ["MaxAbsScaler", Infinity]] as const)(
+    "%s names %d in the last row of a long column",
+    (type, value) => {
+      const features = longColumn(LONG_COLUMN - 1, value);
+      expect(() => fitTransform(type, {}, features)).toThrow(`holds ${value === Infinity ? "infinity" : "-infinity"} at row ${LONG_COLUMN}`);
+    },
+  );
+
+  it("an all-NaN long column gives NaN state and NaN output, as numpy's nanmin/nanmax do", () => {
+    const features = { names: ["f0"], columns: [new Float64Array(LONG_COLUMN).fill(NaN)] };
+    const minMax = fitTransform("MinMaxScaler", {}, features);
+    expect(numbers(minMax.fitted.data_min_)).toEqual([NaN]);
+    expect(minMax.columns[0].every(Number.isNaN)).toBe(true);
+    const maxAbs = fitTransform("MaxAbsScaler", {}, features);
+    expect(numbers(maxAbs.fitted.max_abs_)).toEqual([NaN]);
+    expect(maxAbs.columns[0].every(Number.isNaN)).toBe(true);
+  });
+
+  it.each(["l1", "l2", "max"] as const)("Normalizer (%s) names NaN in the odd last row of the last block", (norm) => {
+    const cols = columns(7001, 10, false);
+    cols[3][7000] = NaN;
+    expect(() => fitTransform("Normalizer", { norm }, { names: names(10), columns: cols })).toThrow(
+      /Column "f3" has a missing value at row 7001/,
+    );
+  });
+});
