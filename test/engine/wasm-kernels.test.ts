@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { committedModuleText, kernelsModuleText } from "../../scripts/build-wasm.js";
 import { fitTransform } from "../../src/engine/index.js";
-import { DATA_START, kernelsWithRoom } from "../../src/engine/simd/wasm-kernels.js";
+import { DATA_START, kernelsWithRoom, privateKernels } from "../../src/engine/simd/wasm-kernels.js";
 
 describe("SIMD kernels", () => {
   it("the committed module is scripts/build-wasm.ts's output for kernels.wat", async () => {
@@ -39,5 +39,55 @@ describe("SIMD kernels", () => {
     heap.set([1, NaN, -4, 2], at);
     kernels.norms_max_abs(DATA_START, 16, 2, DATA_START + 32, 2);
     expect([heap[at + 4], heap[at + 5]]).toEqual([4, NaN]);
+  });
+
+  it("exp is Math.exp bit for bit: edge cases, every range fdlibm branches on, any bit pattern", () => {
+    const edges = [0, -0, 1, -1, Infinity, -Infinity, NaN, 709.782712893384, 709.7827128933841, -745.1332191019411,
+      -745.1332191019412, 0.34657359027997264, 0.3465735912322998, 1.0397207708399179, 1.0397205352783203,
+      2 ** -28, -(2 ** -28), 2 ** -29, 1e-300, 5e-324, -708.3964185322641, -1021 * Math.LN2, -1022 * Math.LN2,
+      1024 * Math.LN2 - 1e-9, 709.0, -709.0, 0.5, -0.5, 2, -2, 10, -10, 100, -100];
+    let state = 7;
+    const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const bits = new Uint32Array(2);
+    const anyDouble = () => {
+      bits[0] = random() * 2 ** 32;
+      bits[1] = random() * 2 ** 32;
+      return new Float64Array(bits.buffer)[0];
+    };
+    const ranges: (() => number)[] = [
+      () => (random() - 0.5) * 2, // no reduction and k = ±1
+      () => (random() - 0.5) * 60,
+      () => (random() - 0.5) * 1500, // overflow and underflow
+      () => -708 - random() * 38, // subnormal results
+      () => 709 + random() * 0.8, // k = 1024
+      () => (random() - 0.5) * 1e-7, // around 2^-28
+      anyDouble,
+    ];
+    const values = [...edges, ...ranges.flatMap((next) => Array.from({ length: 20001 }, next))];
+    const n = values.length; // odd, so the lone last value is covered too
+    const { kernels, heap } = privateKernels(2 * (n + 1) * 8);
+    heap.set(values, DATA_START / 8);
+    const dst = DATA_START + (n + 1) * 8;
+    kernels.exp_affine_sum(DATA_START, n, 1, 0, 1, dst);
+    const wrong = values
+      .map((x, i) => ({ x, got: heap[dst / 8 + i], want: Math.exp(x) }))
+      .filter(({ got, want }) => !Object.is(got, want) && !(Number.isNaN(got) && Number.isNaN(want)));
+    expect(n % 2).toBe(1);
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("exp_affine_sum returns the sum of what it writes; squared_deviation_sum is Σ(x - mean)²", () => {
+    const { kernels, heap } = privateKernels(64 * 8);
+    const values = [0.5, 1.5, -2, 3.25, 0, 7];
+    heap.set(values, DATA_START / 8);
+    const dst = DATA_START + 16 * 8;
+    for (const n of [5, 6]) {
+      const sum = kernels.exp_affine_sum(DATA_START, n, 0.7, 1, -0.7, dst);
+      const written = Array.from(heap.subarray(dst / 8, dst / 8 + n));
+      expect(written).toEqual(values.slice(0, n).map((x) => (Math.exp(0.7 * x) - 1) / -0.7));
+      expect(sum).toBeCloseTo(written.reduce((a, b) => a + b), 14);
+      const mean = sum / n;
+      expect(kernels.squared_deviation_sum(dst, n, mean)).toBeCloseTo(written.reduce((a, v) => a + (v - mean) ** 2, 0), 14);
+    }
   });
 });

@@ -6,7 +6,7 @@
 ;; Every pointer is a byte offset into the exported memory, 16-byte aligned; every length
 ;; is a number of doubles and even (the caller pads an odd block with one neutral value).
 ;; Bytes 0-31 hold the running bounds of `bounds` and `abs_max`: low lanes at 0, high
-;; lanes at 16. Data starts at byte 64.
+;; lanes at 16; bytes 64-479 the constants of `exp_affine_sum`. Data starts at byte 512.
 (module
   (memory (export "memory") 1)
 
@@ -189,6 +189,159 @@
       (v128.store (local.get $p) (f64x2.div (v128.load (local.get $p)) (local.get $sv)))
       (local.set $p (i32.add (local.get $p) (i32.const 16)))
       (br $rows))))
+
+;; ---- PowerTransformer: exp, bit for bit V8's Math.exp, two lanes at a time ----
+
+;; ---- PowerTransformer ----
+
+  ;; dst[i] = (exp(a·src[i]) - s) / d for any n; returns Σ dst[i] (two running sums).
+  ;; exp is computed with the steps of V8's ieee754::exp (fdlibm's e_exp.c as V8 ships
+  ;; it): the same reduction x = k·ln2 + r, the same rational approximation, the same
+  ;; scaling by 2^k, every operation in the same order, so each lane is the double
+  ;; Math.exp returns; fdlibm's branches become lane selects. It is written inside the
+  ;; loop because V8 does not inline WebAssembly calls (a call per pair cost 40%).
+  ;; With a = 1, s = 0, d = 1 it is exp itself, which the tests hold against Math.exp.
+  (func (export "exp_affine_sum") (param $src i32) (param $n i32) (param $a f64) (param $s f64) (param $d f64) (param $dst i32) (result f64)
+    (local $end i32) (local $pair i32) (local $x v128) (local $e v128) (local $v v128) (local $sum v128)
+    (local $reduce v128) (local $t v128) (local $hi v128) (local $lo v128) (local $r v128)
+    (local $rr v128) (local $c v128) (local $q v128) (local $y v128) (local $k v128)
+    (local $subnormal v128) (local $scaled v128) (local $out v128)
+    (local $av v128) (local $sv v128) (local $dv v128)
+    ;; The constants go to memory (bytes 64-479) and are loaded from there in the loop:
+    ;; V8 rebuilds a v128.const, or a local holding one, at every use (3-4 instructions).
+    (v128.store offset=64 (i32.const 0) (v128.const i64x2 0x3FD62E4300000000 0x3FD62E4300000000))
+    (v128.store offset=80 (i32.const 0) (v128.const f64x2 1.44269504088896338700e+00 1.44269504088896338700e+00))
+    (v128.store offset=96 (i32.const 0) (v128.const f64x2 -0.5 -0.5))
+    (v128.store offset=112 (i32.const 0) (v128.const f64x2 0.5 0.5))
+    (v128.store offset=128 (i32.const 0) (v128.const f64x2 6.93147180369123816490e-01 6.93147180369123816490e-01))
+    (v128.store offset=144 (i32.const 0) (v128.const f64x2 1.90821492927058770002e-10 1.90821492927058770002e-10))
+    (v128.store offset=160 (i32.const 0) (v128.const f64x2 1.66666666666666019037e-01 1.66666666666666019037e-01))
+    (v128.store offset=176 (i32.const 0) (v128.const f64x2 -2.77777777770155933842e-03 -2.77777777770155933842e-03))
+    (v128.store offset=192 (i32.const 0) (v128.const f64x2 6.61375632143793436117e-05 6.61375632143793436117e-05))
+    (v128.store offset=208 (i32.const 0) (v128.const f64x2 -1.65339022054652515390e-06 -1.65339022054652515390e-06))
+    (v128.store offset=224 (i32.const 0) (v128.const f64x2 4.13813679705723846039e-08 4.13813679705723846039e-08))
+    (v128.store offset=240 (i32.const 0) (v128.const f64x2 2 2))
+    (v128.store offset=256 (i32.const 0) (v128.const f64x2 1 1))
+    (v128.store offset=272 (i32.const 0) (v128.const f64x2 6755399441055744 6755399441055744))
+    (v128.store offset=288 (i32.const 0) (v128.const i64x2 -1021 -1021))
+    (v128.store offset=304 (i32.const 0) (v128.const i64x2 2023 2023))
+    (v128.store offset=320 (i32.const 0) (v128.const i64x2 1023 1023))
+    (v128.store offset=336 (i32.const 0) (v128.const f64x2 9.33263618503218878990e-302 9.33263618503218878990e-302))
+    (v128.store offset=352 (i32.const 0) (v128.const f64x2 8.988465674311579539e307 8.988465674311579539e307))
+    (v128.store offset=368 (i32.const 0) (v128.const i64x2 1024 1024))
+    (v128.store offset=384 (i32.const 0) (v128.const i64x2 0x3E30000000000000 0x3E30000000000000))
+    (v128.store offset=400 (i32.const 0) (v128.const f64x2 2.718281828459045 2.718281828459045))
+    (v128.store offset=416 (i32.const 0) (v128.const f64x2 inf inf))
+    (v128.store offset=432 (i32.const 0) (v128.const f64x2 7.09782712893383973096e+02 7.09782712893383973096e+02))
+    (v128.store offset=448 (i32.const 0) (v128.const f64x2 -7.45133219101941108420e+02 -7.45133219101941108420e+02))
+    (v128.store offset=464 (i32.const 0) (v128.const i64x2 -1 0))
+    (local.set $av (f64x2.splat (local.get $a)))
+    (local.set $sv (f64x2.splat (local.get $s)))
+    (local.set $dv (f64x2.splat (local.get $d)))
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $n) (i32.const 3))))
+    (block $done (loop $pairs
+      (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+      ;; a last odd value goes through alone, in both lanes; only lane 0 is kept
+      (local.set $pair (i32.le_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
+      (local.set $x (f64x2.mul (local.get $av)
+        (if (result v128) (local.get $pair)
+          (then (v128.load (local.get $src)))
+          (else (v128.load64_splat (local.get $src))))))
+        ;; |x| > 0.5·ln2 (fdlibm: hx > 0x3FD62E42) is reduced by k = trunc(x/ln2 ± 0.5);
+        ;; that gives ±1 up to 1.5·ln2, where fdlibm subtracts ±ln2 directly: the same values
+        (local.set $reduce (f64x2.ge (f64x2.abs (local.get $x)) (v128.load offset=64 (i32.const 0))))
+        (local.set $t (v128.and (local.get $reduce)
+          (f64x2.trunc
+            (f64x2.add
+              (f64x2.mul (local.get $x) (v128.load offset=80 (i32.const 0)))
+              (v128.bitselect (v128.load offset=96 (i32.const 0)) (v128.load offset=112 (i32.const 0))
+                (f64x2.lt (local.get $x) (v128.const f64x2 0 0)))))))
+        ;; k = 0 leaves hi = x and lo = 0, so r = x
+        (local.set $hi (f64x2.sub (local.get $x)
+          (f64x2.mul (local.get $t) (v128.load offset=128 (i32.const 0)))))
+        (local.set $lo (f64x2.mul (local.get $t) (v128.load offset=144 (i32.const 0))))
+        (local.set $r (f64x2.sub (local.get $hi) (local.get $lo)))
+        (local.set $rr (f64x2.mul (local.get $r) (local.get $r)))
+        (local.set $c (f64x2.sub (local.get $r) (f64x2.mul (local.get $rr)
+          (f64x2.add (v128.load offset=160 (i32.const 0)) (f64x2.mul (local.get $rr)
+          (f64x2.add (v128.load offset=176 (i32.const 0)) (f64x2.mul (local.get $rr)
+          (f64x2.add (v128.load offset=192 (i32.const 0)) (f64x2.mul (local.get $rr)
+          (f64x2.add (v128.load offset=208 (i32.const 0)) (f64x2.mul (local.get $rr)
+            (v128.load offset=224 (i32.const 0)))))))))))))
+        ;; k = 0: 1 - ((r·c)/(c - 2) - r); otherwise 1 - ((lo - (r·c)/(2 - c)) - hi), then 2^k
+        (local.set $q (f64x2.div (f64x2.mul (local.get $r) (local.get $c))
+          (v128.bitselect
+            (f64x2.sub (v128.load offset=240 (i32.const 0)) (local.get $c))
+            (f64x2.sub (local.get $c) (v128.load offset=240 (i32.const 0)))
+            (local.get $reduce))))
+        (local.set $y (f64x2.sub (v128.load offset=256 (i32.const 0))
+          (f64x2.sub (f64x2.sub (local.get $lo) (local.get $q)) (local.get $hi))))
+        ;; k as an integer: t + 1.5·2^52 holds it in its low bits (|k| < 1100, exact)
+        (local.set $k (i64x2.sub
+          (f64x2.add (local.get $t) (v128.load offset=272 (i32.const 0)))
+          (v128.load offset=272 (i32.const 0))))
+        ;; 2^k as a double, or 2^(k+1000) then 2^-1000 for a subnormal result
+        (local.set $subnormal (i64x2.lt_s (local.get $k) (v128.load offset=288 (i32.const 0))))
+        (local.set $scaled (f64x2.mul (local.get $y)
+          (i64x2.shl
+            (i64x2.add (local.get $k)
+              (v128.bitselect (v128.load offset=304 (i32.const 0)) (v128.load offset=320 (i32.const 0)) (local.get $subnormal)))
+            (i32.const 52))))
+        (local.set $scaled (v128.bitselect
+          (f64x2.mul (local.get $scaled) (v128.load offset=336 (i32.const 0)))
+          (local.get $scaled)
+          (local.get $subnormal)))
+        (local.set $scaled (v128.bitselect
+          (f64x2.mul (f64x2.mul (local.get $y) (v128.load offset=240 (i32.const 0))) (v128.load offset=352 (i32.const 0)))
+          (local.get $scaled)
+          (i64x2.eq (local.get $k) (v128.load offset=368 (i32.const 0)))))
+        (local.set $out (v128.bitselect
+          (local.get $scaled)
+          (f64x2.sub (v128.load offset=256 (i32.const 0)) (f64x2.sub (local.get $q) (local.get $r)))
+          (local.get $reduce)))
+        ;; fdlibm's early returns: |x| < 2^-28, exp(1), overflow, underflow, NaN
+        (local.set $out (v128.bitselect
+          (f64x2.add (v128.load offset=256 (i32.const 0)) (local.get $x)) (local.get $out)
+          (f64x2.lt (f64x2.abs (local.get $x)) (v128.load offset=384 (i32.const 0)))))
+        (local.set $out (v128.bitselect
+          (v128.load offset=400 (i32.const 0)) (local.get $out)
+          (f64x2.eq (local.get $x) (v128.load offset=256 (i32.const 0)))))
+        (local.set $out (v128.bitselect
+          (v128.load offset=416 (i32.const 0)) (local.get $out)
+          (f64x2.gt (local.get $x) (v128.load offset=432 (i32.const 0)))))
+        (local.set $out (v128.bitselect
+          (v128.const f64x2 0 0) (local.get $out)
+          (f64x2.lt (local.get $x) (v128.load offset=448 (i32.const 0)))))
+        (local.set $e (v128.bitselect (f64x2.add (local.get $x) (local.get $x)) (local.get $out)
+          (f64x2.ne (local.get $x) (local.get $x))))
+      (local.set $v (f64x2.div (f64x2.sub (local.get $e) (local.get $sv)) (local.get $dv)))
+      (if (local.get $pair)
+        (then
+          (v128.store (local.get $dst) (local.get $v))
+          (local.set $sum (f64x2.add (local.get $sum) (local.get $v))))
+        (else
+          (v128.store64_lane 0 (local.get $dst) (local.get $v))
+          (local.set $sum (f64x2.add (local.get $sum) (v128.and (local.get $v) (v128.load offset=464 (i32.const 0)))))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+      (br $pairs)))
+    (f64.add (f64x2.extract_lane 0 (local.get $sum)) (f64x2.extract_lane 1 (local.get $sum))))
+
+  ;; Σ (src[i] - mean)² for any n (two running sums)
+  (func (export "squared_deviation_sum") (param $src i32) (param $n i32) (param $mean f64) (result f64)
+    (local $end i32) (local $mv v128) (local $v v128) (local $sum v128)
+    (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
+    (local.set $mv (f64x2.splat (local.get $mean)))
+    (block $done (loop $pairs
+      (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+      (local.set $v (f64x2.sub (v128.load (local.get $src)) (local.get $mv)))
+      (local.set $sum (f64x2.add (local.get $sum) (f64x2.mul (local.get $v) (local.get $v))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (br $pairs)))
+    (if (i32.and (local.get $n) (i32.const 1)) (then
+      (local.set $v (f64x2.sub (v128.load64_zero (local.get $src)) (local.get $mv)))
+      (local.set $sum (f64x2.add (local.get $sum) (v128.and (f64x2.mul (local.get $v) (local.get $v)) (v128.const i64x2 -1 0))))))
+    (f64.add (f64x2.extract_lane 0 (local.get $sum)) (f64x2.extract_lane 1 (local.get $sum))))
 
   (func $zero (param $p i32) (param $end i32)
     (block $done (loop $fill

@@ -27,10 +27,14 @@ export interface Kernels {
   scale_shift(p: number, len: number, s: number, m: number): void;
   scale_shift_clip(p: number, len: number, s: number, m: number, a: number, b: number): void;
   divide_by(p: number, len: number, s: number): void;
+  /** dst[i] = (Math.exp(a·src[i]) - s) / d, with exp bit for bit Math.exp's; returns Σ dst[i]; any n. */
+  exp_affine_sum(src: number, n: number, a: number, s: number, d: number, dst: number): number;
+  /** Σ (src[i] - mean)²; any n. */
+  squared_deviation_sum(src: number, n: number, mean: number): number;
 }
 
-/** Byte offset of the data area; bytes 0-31 hold the running bounds of `bounds` and `abs_max`. */
-export const DATA_START = 64;
+/** Byte offset of the data area; below it, the running bounds of `bounds` and `abs_max` and exp's constants. */
+export const DATA_START = 512;
 const PAGE_BYTES = 65536;
 
 // Node has WebAssembly, but neither lib ES2023 nor @types/node 20 types its classes.
@@ -49,27 +53,38 @@ interface Loaded {
   readonly memory: WasmMemory;
 }
 
-let loaded: Loaded | undefined;
+let compiled: object | undefined;
+let shared: Loaded | undefined;
 
-function load(): Loaded {
-  if (loaded === undefined) {
-    const bytes = Uint8Array.from(atob(KERNELS_WASM_BASE64), (ch) => ch.charCodeAt(0));
-    // Synchronous compile: the module is 1 KB, and the engine's API is synchronous.
-    const { exports } = new Instance(new Module(bytes));
-    loaded = { kernels: exports as unknown as Kernels, memory: exports.memory as WasmMemory };
-  }
-  return loaded;
+function instantiate(): Loaded {
+  // Synchronous compile, once: the module is a few KB, and the engine's API is synchronous.
+  compiled ??= new Module(Uint8Array.from(atob(KERNELS_WASM_BASE64), (ch) => ch.charCodeAt(0)));
+  const { exports } = new Instance(compiled);
+  return { kernels: exports as unknown as Kernels, memory: exports.memory as WasmMemory };
 }
 
-/**
- * The kernels, with room for `bytes` of data from DATA_START, and a view of the whole
- * memory (a new view each call: growing the memory detaches the old one).
- */
-export function kernelsWithRoom(bytes: number): { kernels: Kernels; heap: Float64Array } {
-  const { kernels, memory } = load();
+function withRoom({ kernels, memory }: Loaded, bytes: number): { kernels: Kernels; heap: Float64Array } {
   const missing = DATA_START + bytes - memory.buffer.byteLength;
   if (missing > 0) memory.grow(Math.ceil(missing / PAGE_BYTES));
   return { kernels, heap: new Float64Array(memory.buffer) };
+}
+
+/**
+ * The thread's kernels, with room for `bytes` of data from DATA_START, and a view of the
+ * whole memory (a new view each call: growing the memory detaches the old one).
+ */
+export function kernelsWithRoom(bytes: number): { kernels: Kernels; heap: Float64Array } {
+  shared ??= instantiate();
+  return withRoom(shared, bytes);
+}
+
+/**
+ * Kernels of their own, with `bytes` of data room from DATA_START, for a caller that needs
+ * a large area for a while (PowerTransformer's column copies): the memory goes with the
+ * returned object instead of staying with the thread.
+ */
+export function privateKernels(bytes: number): { kernels: Kernels; heap: Float64Array } {
+  return withRoom(instantiate(), bytes);
 }
 
 /** Doubles rounded up to an even count, the kernels' unit. */
