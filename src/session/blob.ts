@@ -21,6 +21,7 @@ import {
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { blobHtml } from "../notebook/render-records.js";
+import { stoppableByKernel } from "./kernel-stoppable.js";
 
 /** Metadata of an upload or update; everything optional. */
 export interface UploadOptions extends CallOptions {
@@ -71,10 +72,15 @@ export class Blob {
     const source = await uploadSource(data, options.recordType, ctx.wireFormat);
     const key = keyOf(options.encrypt);
     const name = options.name ?? source.suggestedName ?? `dataframe-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-    const record = await ctx.client.blobs.upload(
-      { name, recordType: source.recordType, accessTier: options.accessTier, description: options.description, tags: options.tags },
-      key ? encrypted(source.open, key) : source.open,
-      { signal: options.signal, timeoutMs: options.timeoutMs },
+    const record = await stoppableByKernel(
+      { doing: `uploading "${name}"`, then: "The service keeps nothing of an upload it did not receive whole: upload again." },
+      options.signal,
+      (signal) =>
+        ctx.client.blobs.upload(
+          { name, recordType: source.recordType, accessTier: options.accessTier, description: options.description, tags: options.tags },
+          key ? encrypted(source.open, key) : source.open,
+          { signal, timeoutMs: options.timeoutMs },
+        ),
     );
     return new Blob(ctx, record, key, source.shape);
   }
@@ -130,14 +136,24 @@ export class Blob {
 
   /** The whole content in memory (decrypted). */
   async bytes(options: CallOptions = {}): Promise<Uint8Array> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.stream(options)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    return this.#downloading(options.signal, async (signal) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await this.stream({ ...options, signal })) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
   }
 
   /** The content as a columnar Table. */
   async table(options: CallOptions & DecodeOptions = {}): Promise<Table> {
-    return decodeTable(this.recordType, await this.stream(options), options);
+    return this.#downloading(options.signal, async (signal) => decodeTable(this.recordType, await this.stream({ ...options, signal }), options));
+  }
+
+  #downloading<T>(signal: AbortSignal | undefined, read: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    return stoppableByKernel(
+      { doing: `downloading blob ${this.id}`, then: "Nothing changed on the service: call it again to download." },
+      signal,
+      read,
+    );
   }
 
   /** The content as a danfo DataFrame (dtypes of the source DataFrame restored when known). */
@@ -155,17 +171,22 @@ export class Blob {
   async update(data: Uploadable, options: UploadOptions & { force?: boolean } = {}): Promise<this> {
     const source = await uploadSource(data, options.recordType ?? this.recordType, this.#ctx.wireFormat);
     const key = options.encrypt === undefined ? this.#key : keyOf(options.encrypt);
-    const record = await this.#ctx.client.blobs.update(
-      this.id,
-      {
-        name: options.name ?? this.#record.name,
-        recordType: source.recordType,
-        accessTier: options.accessTier ?? (this.#record.access_tier as AccessTier),
-        description: options.description ?? this.#record.description ?? undefined,
-        tags: options.tags ?? this.#record.tags,
-      },
-      key ? encrypted(source.open, key) : source.open,
-      { ifMatch: options.force ? undefined : this.etag, signal: options.signal, timeoutMs: options.timeoutMs },
+    const record = await stoppableByKernel(
+      { doing: `updating blob ${this.id}`, then: "The blob keeps its earlier content unless the service had received the new one whole: update again." },
+      options.signal,
+      (signal) =>
+        this.#ctx.client.blobs.update(
+          this.id,
+          {
+            name: options.name ?? this.#record.name,
+            recordType: source.recordType,
+            accessTier: options.accessTier ?? (this.#record.access_tier as AccessTier),
+            description: options.description ?? this.#record.description ?? undefined,
+            tags: options.tags ?? this.#record.tags,
+          },
+          key ? encrypted(source.open, key) : source.open,
+          { ifMatch: options.force ? undefined : this.etag, signal, timeoutMs: options.timeoutMs },
+        ),
     );
     this.#record = record;
     this.#key = key;

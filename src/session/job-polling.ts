@@ -111,7 +111,7 @@ function stopped(
 }
 
 /** One signal that aborts with any of them; undefined when there is none. */
-function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
   const present = signals.filter((s): s is AbortSignal => s !== undefined);
   return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }

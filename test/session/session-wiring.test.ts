@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
@@ -91,4 +91,49 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   const pending = plain.wait();
   expect(process.listenerCount("SIGINT")).toBe(listeners);
   await pending;
+}, 60_000);
+
+/** Resolves once `ready()` holds, checking on every turn of the event loop (at most 2 s). */
+async function turnsUntil(ready: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error("condition not met within 2 s");
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+it("a kernel interrupt stops an upload and a download, says what became of the data, and the service keeps serving", async () => {
+  setNotebookKernel({ newDisplay: () => display, display });
+  const listeners = process.listenerCount("SIGINT");
+  const blobFiles = async () => (await readdir(join(dir, "blobs"))).sort();
+  const before = await blobFiles();
+  // 64 MiB: still on its way when the interrupt comes.
+  const big = new Uint8Array(64 << 20).fill(0x31);
+
+  const uploading = session.upload(big, { recordType: "csv", name: "big.csv" }).catch((e: unknown) => e);
+  await turnsUntil(() => process.listenerCount("SIGINT") === listeners + 1);
+  process.emit("SIGINT");
+  const uploadError = await uploading;
+  expect(uploadError).toBeInstanceOf(AbortError);
+  expect((uploadError as Error).message).toBe(
+    'Stopped uploading "big.csv": the kernel was interrupted. The service keeps nothing of an upload it did not receive whole: upload again.',
+  );
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+  // The partial upload's temp file goes; no blob file was added.
+  await expect.poll(async () => readdir(join(dir, "tmp")), { timeout: 5000 }).toEqual([]);
+  expect(await blobFiles()).toEqual(before);
+
+  const blob = await session.upload(big, { recordType: "csv", name: "big.csv" });
+  const downloading = blob.bytes().catch((e: unknown) => e);
+  await turnsUntil(() => process.listenerCount("SIGINT") === listeners + 1);
+  process.emit("SIGINT");
+  const downloadError = await downloading;
+  expect(downloadError).toBeInstanceOf(AbortError);
+  expect((downloadError as Error).message).toBe(
+    `Stopped downloading blob ${blob.id}: the kernel was interrupted. Nothing changed on the service: call it again to download.`,
+  );
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
+  // Again, uninterrupted: the whole content.
+  expect((await blob.bytes()).length).toBe(big.length);
+  expect(process.listenerCount("SIGINT")).toBe(listeners);
 }, 60_000);

@@ -1,0 +1,36 @@
+/**
+ * Uploads and downloads that the kernel's stop button stops. In a tslab kernel an
+ * interrupt ends the cell, but a transfer the cell started would run on under the next
+ * cells (a large upload for a minute or more); joined to the interrupt's signal it is
+ * cancelled instead, and says what happened to the data. Outside a notebook this is the
+ * call itself, with the caller's signal only.
+ */
+import { AbortError } from "../client/errors.js";
+import { listenForKernelInterrupt } from "../notebook/kernel-interrupt.js";
+import { combine } from "./job-polling.js";
+
+export interface StopNotice {
+  /** What was going on, e.g. `uploading "train.csv"`. */
+  readonly doing: string;
+  /** What the user should know next: what was kept, how to retry. */
+  readonly then: string;
+}
+
+export async function stoppableByKernel<T>(
+  notice: StopNotice,
+  signal: AbortSignal | undefined,
+  call: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  const interrupt = listenForKernelInterrupt();
+  if (interrupt === undefined) return call(signal);
+  try {
+    return await call(combine(signal, interrupt.signal));
+  } catch (error) {
+    if (interrupt.signal.aborted && !signal?.aborted) {
+      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, { cause: error });
+    }
+    throw error;
+  } finally {
+    interrupt.release();
+  }
+}
