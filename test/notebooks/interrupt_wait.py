@@ -2,8 +2,8 @@
 
 Usage: interrupt_wait.py --cwd DIR --data-dir DIR
 
-Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 400,000 rows),
-then a cell that waits on the job while counting its updates, interrupts the kernel the
+Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 1,000,000 rows:
+about a second of work, so it still runs when the button is pressed), then a cell that waits on the job while counting its updates, interrupts the kernel the
 way Jupyter does (SIGINT) once the wait has reported the job running, and reads back what
 happened. Prints one line of JSON. Run with the Python that has Jupyter (Debian:
 /usr/bin/python3) and JUPYTER_PATH pointing at a tslab kernel spec.
@@ -19,7 +19,7 @@ SETUP = """
 import { Session } from "mdps";
 import * as dfd from "danfojs-node";
 const session = await Session.local({ dataDir: %s });
-const n = 400000;
+const n = 1000000;
 const df = new dfd.DataFrame({
   a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n),
   b: Array.from({ length: n }, (_, i) => (i %% 97) / 7),
