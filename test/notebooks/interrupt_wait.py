@@ -5,8 +5,9 @@ Usage: interrupt_wait.py --cwd DIR --data-dir DIR
 Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 1,000,000 rows:
 about a second of work, so it still runs when the button is pressed), then a cell that
 waits on the job while counting its updates, interrupts the kernel the way Jupyter does
-(SIGINT) once the wait has reported the job running, and reads back what happened. Prints one line of JSON. Run with the Python that has Jupyter (Debian:
-/usr/bin/python3) and JUPYTER_PATH pointing at a tslab kernel spec.
+(SIGINT) once the wait has reported the job running, and reads back what happened.
+Prints one line of JSON. Run with the Python that has Jupyter (Debian: /usr/bin/python3)
+and JUPYTER_PATH pointing at a tslab kernel spec.
 """
 import argparse
 import json
