@@ -5,7 +5,7 @@
  * objective evaluation. The search ends within the same ~1e-7 slack scikit-learn's own has.
  */
 import { allocColumn } from "./column-alloc.js";
-import { DATA_START, evenLength, privateKernels } from "./simd/wasm-kernels.js";
+import { DATA_START, evenLength, PrivateKernels } from "./simd/wasm-kernels.js";
 
 const EPS = 2.220446049250313e-16;
 const TINY = 2.2250738585072014e-308;
@@ -39,13 +39,14 @@ export function boxCoxColumn(col: Float64Array, lambda: number): Float64Array {
 }
 
 /**
- * scikit-learn's Yeo-Johnson negative log-likelihood for the non-NaN values `x`:
+ * scikit-learn's Yeo-Johnson negative log-likelihood for the non-NaN values `x`, with its
+ * working copies in `scratch` (valid until the next objective made on the same scratch):
  * (m/2)·log var(ψ(x, λ)) - (λ-1)·Σ sign(x)·log1p|x|, +Infinity when the variance underflows.
  * The values are split by sign once, and the log of each power's base is taken once; each
  * evaluation is then two SIMD passes (simd/kernels.wat: exp bit for bit Math.exp's, and
  * the squared deviations), which made PowerTransformer about twice as fast.
  */
-export function yeoJohnsonObjective(x: Float64Array): (lambda: number) => number {
+export function yeoJohnsonObjective(x: Float64Array, scratch = new PrivateKernels()): (lambda: number) => number {
   const m = x.length;
   let positives = 0;
   for (let i = 0; i < m; i++) if (x[i] >= 0) positives++;
@@ -61,7 +62,7 @@ export function yeoJohnsonObjective(x: Float64Array): (lambda: number) => number
     signedLogSum += Math.sign(v) * Math.log1p(Math.abs(v));
   }
   // In the kernels' memory: log(x+1) of the positives, log(1-x) of the negatives, then ψ.
-  const { kernels, heap } = privateKernels(2 * evenLength(m) * 8);
+  const { kernels, heap } = scratch.withRoom(2 * evenLength(m) * 8);
   const posLogs = DATA_START;
   const negLogs = posLogs + positives * 8;
   const psi = DATA_START + evenLength(m) * 8;
@@ -89,13 +90,13 @@ export function yeoJohnsonObjective(x: Float64Array): (lambda: number) => number
 }
 
 /**
- * scipy.stats.boxcox_llf negated, for positive non-NaN `x`:
+ * scipy.stats.boxcox_llf negated, for positive non-NaN `x` (working copies in `scratch`, as above):
  * -[(λ-1)·Σ log x - (N/2)·log var(x^λ / λ)], with var(log x) at λ = 0.
  */
-export function boxCoxObjective(x: Float64Array): (lambda: number) => number {
+export function boxCoxObjective(x: Float64Array, scratch = new PrivateKernels()): (lambda: number) => number {
   const n = x.length;
   // In the kernels' memory: log x, then x^λ / λ.
-  const { kernels, heap } = privateKernels(2 * evenLength(n) * 8);
+  const { kernels, heap } = scratch.withRoom(2 * evenLength(n) * 8);
   const logs = DATA_START;
   const powered = DATA_START + evenLength(n) * 8;
   let logSum = 0;

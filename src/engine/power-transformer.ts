@@ -12,6 +12,7 @@ import { boxCoxColumn, boxCoxObjective, yeoJohnsonColumn, yeoJohnsonObjective } 
 import { copyNonNaN } from "./percentile.js";
 import { centerAndScale } from "./column-kernels.js";
 import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
+import { PrivateKernels } from "./simd/wasm-kernels.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
 type Method = Params<"PowerTransformer">["method"];
@@ -26,12 +27,14 @@ export function fitTransformPowerTransformer(
   const boxCox = params.method === "box-cox";
   if (boxCox) checkPositive(columns, names);
   const scratch = new Float64Array(columns[0].length);
+  // One WebAssembly memory for every column's objective, each used after the one before.
+  const objectiveScratch = new PrivateKernels();
   const lambdas = new Float64Array(width);
   for (let c = 0; c < width; c++) {
     const m = copyNonNaN(columns[c], scratch);
     const values = scratch.slice(0, m);
     if (boxCox) checkBoxCoxColumn(values, names[c]);
-    const objective = boxCox ? boxCoxObjective(values) : yeoJohnsonObjective(values);
+    const objective = boxCox ? boxCoxObjective(values, objectiveScratch) : yeoJohnsonObjective(values, objectiveScratch);
     try {
       lambdas[c] = brentMinimize(objective, -2, 2);
     } catch (error) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { committedModuleText, kernelsModuleText } from "../../scripts/build-wasm.js";
 import { fitTransform } from "../../src/engine/index.js";
-import { DATA_START, kernelsWithRoom, privateKernels } from "../../src/engine/simd/wasm-kernels.js";
+import { DATA_START, kernelsWithRoom, PrivateKernels } from "../../src/engine/simd/wasm-kernels.js";
 
 describe("SIMD kernels", () => {
   it("the committed module is scripts/build-wasm.ts's output for kernels.wat", async () => {
@@ -65,7 +65,7 @@ describe("SIMD kernels", () => {
     ];
     const values = [...edges, ...ranges.flatMap((next) => Array.from({ length: 20001 }, next))];
     const n = values.length; // odd, so the lone last value is covered too
-    const { kernels, heap } = privateKernels(2 * (n + 1) * 8);
+    const { kernels, heap } = new PrivateKernels().withRoom(2 * (n + 1) * 8);
     heap.set(values, DATA_START / 8);
     const dst = DATA_START + (n + 1) * 8;
     kernels.exp_affine_sum(DATA_START, n, 1, 0, 1, dst);
@@ -77,7 +77,7 @@ describe("SIMD kernels", () => {
   });
 
   it("exp_affine_sum returns the sum of what it writes; squared_deviation_sum is Σ(x - mean)²", () => {
-    const { kernels, heap } = privateKernels(64 * 8);
+    const { kernels, heap } = new PrivateKernels().withRoom(64 * 8);
     const values = [0.5, 1.5, -2, 3.25, 0, 7];
     heap.set(values, DATA_START / 8);
     const dst = DATA_START + 16 * 8;

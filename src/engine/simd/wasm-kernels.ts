@@ -79,12 +79,17 @@ export function kernelsWithRoom(bytes: number): { kernels: Kernels; heap: Float6
 }
 
 /**
- * Kernels of their own, with `bytes` of data room from DATA_START, for a caller that needs
- * a large area for a while (PowerTransformer's column copies): the memory goes with the
- * returned object instead of staying with the thread.
+ * Kernels with a memory of their own, grown as asked, for a caller that needs a large
+ * area for a while (PowerTransformer's copies of a column): the memory goes when this
+ * object does, instead of staying with the thread. Growing detaches earlier views, so
+ * one user at a time.
  */
-export function privateKernels(bytes: number): { kernels: Kernels; heap: Float64Array } {
-  return withRoom(instantiate(), bytes);
+export class PrivateKernels {
+  readonly #loaded = instantiate();
+
+  withRoom(bytes: number): { kernels: Kernels; heap: Float64Array } {
+    return withRoom(this.#loaded, bytes);
+  }
 }
 
 /** Doubles rounded up to an even count, the kernels' unit. */
