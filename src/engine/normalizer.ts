@@ -22,6 +22,14 @@ type Norm = Params<"Normalizer">["norm"];
  * column defeat the prefetcher).
  */
 const BLOCK_BYTES = 256 * 1024;
+/** At least this many rows a block (shorter runs per column defeat the prefetcher)... */
+const MIN_BLOCK_ROWS = 256;
+/**
+ * ...unless the data is so wide that they would not fit here: the kernels' memory keeps
+ * its largest size for the thread's life, so it stays bounded (very wide data then goes
+ * through in blocks of a few rows).
+ */
+const MAX_SCRATCH_BYTES = 16 << 20;
 
 export function fitTransformNormalizer(
   params: Params<"Normalizer">,
@@ -57,7 +65,9 @@ function normalizeRows(
   const rows = columns[0].length;
   const width = columns.length;
   const out = columns.map(() => allocColumn(rows));
-  const block = evenLength(Math.min(rows, Math.max(256, Math.floor(BLOCK_BYTES / (8 * width)))));
+  const rowsIn = (bytes: number) => Math.floor(bytes / (8 * (width + 1)));
+  const wanted = Math.max(rowsIn(BLOCK_BYTES), Math.min(MIN_BLOCK_ROWS, rowsIn(MAX_SCRATCH_BYTES)));
+  const block = evenLength(Math.max(1, Math.min(rows, wanted)));
   // The scratch: `width` columns of `block` doubles, then the block's norms.
   const stride = block * 8;
   const norms = DATA_START + width * stride;

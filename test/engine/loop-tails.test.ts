@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/engine/index.js";
+import { kernelsWithRoom } from "../../src/engine/simd/wasm-kernels.js";
 
 /** Seeded values in [-50, 50), some exactly 0, some NaN where `withNaN`. */
 function columns(rows: number, width: number, withNaN: boolean): Float64Array[] {
@@ -40,7 +41,7 @@ function mismatches(actual: Float64Array[], expected: (c: number, i: number) => 
 const numbers = (values: FittedNumber[] | null) => values!.map(decodeNumber);
 
 // 1-9 cover every remainder mod 4 with and without a full iteration; 7000 and 7001 rows
-// of 10 columns span three Normalizer blocks (3276 rows each) with an even and an odd
+// of 10 columns span three Normalizer blocks (2978 rows each) with an even and an odd
 // tail in the last.
 const ROW_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1023, 7000, 7001];
 // Past 2 MiB (262,144 rows) a column goes through the kernels block by block (32,768 rows
@@ -134,3 +135,15 @@ describe("what the first pass finds in a later block or the tail", () => {
     );
   });
 });
+
+it("Normalizer on very wide data: shorter blocks, so the kernels' memory stays bounded", () => {
+  const width = 20_000; // blocks of 256 rows would need 41 MB of scratch
+  const rows = 301;
+  const cols = columns(rows, width, false);
+  const out = fitTransform("Normalizer", { norm: "l1" }, { names: names(width), columns: cols }).columns;
+  const rowNorms = Array.from({ length: rows }, (_, i) => cols.reduce((s, col) => s + Math.abs(col[i]), 0) || 1);
+  const close = (x: number, want: number) => Math.abs(x - want) <= 1e-12 * Math.abs(want);
+  expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close)).toEqual([]);
+  expect(kernelsWithRoom(0).heap.byteLength).toBeLessThanOrEqual(17 << 20);
+});
+
