@@ -1,3 +1,4 @@
+import { isTerminal } from "../../src/contract/job.js";
 import type { PreprocessingType } from "../../src/contract/transform-types.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
@@ -36,6 +37,10 @@ export const fetchCommand: Command = {
     const name = checkFrameName(given ?? uniqueName(`${source?.frame ?? "result"}_${suffix}`, (n) => ws.hasFrame(n)));
     if (job.finishedAt === undefined) ctx.emit(message(`Waiting for ${job.ref} (${job.label})…`, "muted"));
     const df = await handle.dataframe({ signal: ctx.signal });
+    // dataframe() resolved, so the job succeeded: its row says so now, not at the
+    // tracker's next poll (a /jobs right after would still show it running).
+    const record = handle.record;
+    ws.jobs.observe(job.ref, record && isTerminal(record.status) ? record : { status: "succeeded" });
     const features = handle.fitted?.feature_names_in_ ?? source?.features;
     ws.setFrame(name, df, { origin: `${job.ref} ${job.label}`, parent: source?.frame, job: job.ref, features });
     const table = tableFromDataFrame(df);

@@ -96,6 +96,14 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     return matches.length === 1 ? matches[0] : undefined;
   }
 
+  /**
+   * The job's state as seen elsewhere (a /fetch that waited for it to end): the row shows
+   * it now instead of at the watcher's next poll, so /jobs right after agrees.
+   */
+  observe(ref: string, record: Partial<Pick<JobRecord, "status" | "phase" | "progress" | "error">>): void {
+    this.#update(ref, record);
+  }
+
   handle(ref: string): J | undefined {
     return this.#handles.get(ref);
   }

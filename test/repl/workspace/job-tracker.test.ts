@@ -1,0 +1,32 @@
+/**
+ * The tracker's rows against jobs whose own watcher hears nothing yet (its next poll is
+ * later): what /fetch saw must show at once.
+ */
+import { expect, it } from "vitest";
+import { JobTracker, type TrackedJob } from "../../../repl/workspace/job-tracker.js";
+
+/** A job whose watcher learns nothing until the tracker closes. */
+const quiet = (id: string) => ({
+  id,
+  wait: ({ signal }: { signal?: AbortSignal }) =>
+    new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true })),
+});
+
+it("a job's end seen elsewhere (/fetch waited for it) shows at once, and a finished row stays as it is", () => {
+  let now = 1000;
+  const tracker = new JobTracker(() => now);
+  const finished: TrackedJob[] = [];
+  tracker.onFinished((job) => finished.push(job));
+  const job = tracker.track(quiet("5c2d81c7-bbe2-4292-9571-91f60cda6b61"), "StandardScaler on b1", { status: "running", phase: "writing", progress: 0.8 });
+
+  now = 1400;
+  tracker.observe(job.ref, { status: "succeeded", phase: "done" });
+  expect(tracker.jobs[0]).toMatchObject({ status: "succeeded", phase: "done", progress: 1, finishedAt: 1400 });
+  expect(finished.map((j) => j.ref)).toEqual([job.ref]);
+
+  // A late, stale update (a poll sent before the end) changes nothing.
+  tracker.observe(job.ref, { status: "running", phase: "writing", progress: 0.8 });
+  expect(tracker.jobs[0]).toMatchObject({ status: "succeeded", phase: "done", progress: 1, finishedAt: 1400 });
+  expect(finished).toHaveLength(1);
+  tracker.close();
+});
