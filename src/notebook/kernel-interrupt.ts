@@ -1,10 +1,11 @@
 /**
  * The kernel's stop button as an AbortSignal. tslab turns a Jupyter interrupt into SIGINT
  * and rejects the running cell, but promises the cell started go on: a job wait would keep
- * polling, and redraw its live status, under the cells that run next. Waits listen for
- * the same SIGINT while they run and stop with it. Only inside a tslab kernel, which
- * already handles SIGINT itself: anywhere else a listener would stop Ctrl+C from ending
- * the process. One process listener serves every wait, however many run at once.
+ * polling, and redraw its live status, under the cells that run next. Waits, uploads and
+ * downloads listen for the same SIGINT while they run and stop with it
+ * (session/kernel-stoppable.ts). Only inside a tslab kernel, which already handles
+ * SIGINT itself: anywhere else a listener would stop Ctrl+C from ending the process. One
+ * process listener serves every wait, however many run at once.
  */
 import { inNotebook } from "./kernel-display.js";
 

@@ -34,20 +34,16 @@ export function pollDelayMs(n: number, max: number): number {
   return Math.min(max, FIRST_POLL_MS * 1.5 ** n);
 }
 
-/**
- * Polls `fetch` until the job's status is terminal. `interrupt` aborts like `signal`,
- * with its own message: the notebook kernel's stop button (see kernel-interrupt.ts).
- */
+/** Polls `fetch` until the job's status is terminal. */
 export async function pollUntilTerminal(
   jobId: string,
   fetch: (signal: AbortSignal | undefined) => Promise<JobRecord>,
   options: WaitOptions = {},
-  interrupt?: AbortSignal,
 ): Promise<JobRecord> {
   const max = Math.max(FIRST_POLL_MS, options.pollInterval ?? 1000);
   const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout * 1000;
   const timeoutSignal = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - Date.now()));
-  const signal = combine(options.signal, timeoutSignal, interrupt);
+  const signal = combine(options.signal, timeoutSignal);
   let last = "";
   let seenEvents: string[] = [];
   const report = (record: JobRecord) => {
@@ -61,7 +57,7 @@ export async function pollUntilTerminal(
     try {
       record = await fetch(signal);
     } catch (error) {
-      throw stopped(error, jobId, options, timeoutSignal, interrupt);
+      throw stopped(error, jobId, options, timeoutSignal);
     }
     if (options.onUpdate) {
       // Changes between two polls are in the job's event history: replay them in
@@ -78,23 +74,12 @@ export async function pollUntilTerminal(
     try {
       await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
     } catch (error) {
-      throw stopped(error, jobId, options, timeoutSignal, interrupt);
+      throw stopped(error, jobId, options, timeoutSignal);
     }
   }
 }
 
-function stopped(
-  error: unknown,
-  jobId: string,
-  options: WaitOptions,
-  timeoutSignal: AbortSignal | undefined,
-  interrupt?: AbortSignal,
-): unknown {
-  if (interrupt?.aborted && !options.signal?.aborted) {
-    return new AbortError(`Stopped waiting for job ${jobId}: the kernel was interrupted. The job goes on; job.wait() again to resume.`, {
-      cause: interrupt.reason,
-    });
-  }
+function stopped(error: unknown, jobId: string, options: WaitOptions, timeoutSignal: AbortSignal | undefined): unknown {
   if (options.signal?.aborted) {
     return new AbortError(`Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`, {
       cause: options.signal.reason,

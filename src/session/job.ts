@@ -9,8 +9,8 @@ import { Blob, type BlobContext } from "./blob.js";
 import { followLogMessages, pollUntilTerminal, type FollowOptions, type WaitOptions } from "./job-polling.js";
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
+import { stoppableByKernel } from "./kernel-stoppable.js";
 import { jobProgress } from "../notebook/job-progress.js";
-import { listenForKernelInterrupt } from "../notebook/kernel-interrupt.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { jobHtml } from "../notebook/render-records.js";
@@ -95,30 +95,32 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
       (limit) => this.logs({ limit, signal: options.signal }),
     );
     let record: JobRecord;
-    const interrupt = listenForKernelInterrupt();
     try {
-      record = await pollUntilTerminal(
-        this.id,
-        async (signal) => {
-          // A few events are enough to replay what happened between two polls.
-          this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal });
-          return this.#record;
-        },
-        {
-          ...options,
-          pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs,
-          onUpdate: (r) => {
-            options.onUpdate?.(r);
-            progress?.onUpdate(r);
-          },
-        },
-        interrupt?.signal,
+      record = await stoppableByKernel(
+        { doing: `waiting for job ${this.id}`, then: "The job goes on; job.wait() again to resume." },
+        options.signal,
+        (signal) =>
+          pollUntilTerminal(
+            this.id,
+            async (callSignal) => {
+              // A few events are enough to replay what happened between two polls.
+              this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal });
+              return this.#record;
+            },
+            {
+              ...options,
+              signal,
+              pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs,
+              onUpdate: (r) => {
+                options.onUpdate?.(r);
+                progress?.onUpdate(r);
+              },
+            },
+          ),
       );
     } catch (error) {
       progress?.stopped(error instanceof Error ? error.message : String(error));
       throw error;
-    } finally {
-      interrupt?.release();
     }
     await progress?.finish(record);
     if (record.status !== "succeeded") {

@@ -1,9 +1,10 @@
 /**
- * Uploads and downloads that the kernel's stop button stops. In a tslab kernel an
- * interrupt ends the cell, but a transfer the cell started would run on under the next
- * cells (a large upload for a minute or more); joined to the interrupt's signal it is
- * cancelled instead, and says what happened to the data. Outside a notebook this is the
- * call itself, with the caller's signal only.
+ * Calls the kernel's stop button stops: job waits, uploads, downloads. In a tslab kernel
+ * an interrupt ends the cell, but a promise the cell started would run on under the next
+ * cells (polling and redrawing a job's status, or a large upload for a minute or more);
+ * joined to the interrupt's signal it is cancelled instead, and says what happened to
+ * the job or the data. Outside a notebook this is the call itself, with the caller's
+ * signal only.
  */
 import { AbortError } from "../client/errors.js";
 import { listenForKernelInterrupt } from "../notebook/kernel-interrupt.js";
@@ -27,7 +28,7 @@ export async function stoppableByKernel<T>(
     return await call(combine(signal, interrupt.signal));
   } catch (error) {
     if (interrupt.signal.aborted && !signal?.aborted) {
-      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, { cause: error });
+      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, { cause: interrupt.signal.reason });
     }
     throw error;
   } finally {
