@@ -8,14 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/engine/index.js";
 import { kernelsWithRoom } from "../../src/engine/simd/wasm-kernels.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 /** Seeded values in [-50, 50), some exactly 0, some NaN where `withNaN`. */
 function columns(rows: number, width: number, withNaN: boolean): Float64Array[] {
-  let state = 12345;
-  const next = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seededRandom(12345);
   return Array.from({ length: width }, () =>
     Float64Array.from({ length: rows }, () => {
       const u = next();

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { committedModuleText, kernelsModuleText } from "../../scripts/build-wasm.js";
 import { fitTransform } from "../../src/engine/index.js";
+import { seededRandom } from "../../src/sample-data/seeded-random.js";
 import { DATA_START, kernelsWithRoom, PrivateKernels } from "../../src/engine/simd/wasm-kernels.js";
 
 describe("SIMD kernels", () => {
@@ -46,8 +47,7 @@ describe("SIMD kernels", () => {
       -745.1332191019412, 0.34657359027997264, 0.3465735912322998, 1.0397207708399179, 1.0397205352783203,
       2 ** -28, -(2 ** -28), 2 ** -29, 1e-300, 5e-324, -708.3964185322641, -1021 * Math.LN2, -1022 * Math.LN2,
       1024 * Math.LN2 - 1e-9, 709.0, -709.0, 0.5, -0.5, 2, -2, 10, -10, 100, -100];
-    let state = 7;
-    const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = seededRandom(7);
     const bits = new Uint32Array(2);
     const anyDouble = () => {
       bits[0] = random() * 2 ** 32;
