@@ -37,10 +37,10 @@ function mismatches(actual: Float64Array[], expected: (c: number, i: number) => 
 }
 const numbers = (values: FittedNumber[] | null) => values!.map(decodeNumber);
 
-// 1-9 cover every remainder mod 4 with and without a full iteration; 7000 and 7001 rows
-// of 10 columns span three Normalizer blocks (2978 rows each) with an even and an odd
+// 1-9 cover every remainder mod 4 with and without a full iteration; 13000 and 13001 rows
+// of 10 columns span three Normalizer blocks (5958 rows each) with an even and an odd
 // tail in the last.
-const ROW_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1023, 7000, 7001];
+const ROW_COUNTS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1023, 13000, 13001];
 // Past 2 MiB (262,144 rows) a column goes through the kernels block by block (32,768 rows
 // each), once for its bounds and once for the scaling: ten full blocks and a one-row tail.
 const LONG_COLUMN = 10 * 32768 + 1;
@@ -125,10 +125,10 @@ describe("what the first pass finds in a later block or the tail", () => {
   });
 
   it.each(["l1", "l2", "max"] as const)("Normalizer (%s) names NaN in the odd last row of the last block", (norm) => {
-    const cols = columns(7001, 10, false);
-    cols[3][7000] = NaN;
+    const cols = columns(13001, 10, false);
+    cols[3][13000] = NaN;
     expect(() => fitTransform("Normalizer", { norm }, { names: names(10), columns: cols })).toThrow(
-      /Column "f3" has a missing value at row 7001/,
+      /Column "f3" has a missing value at row 13001/,
     );
   });
 });

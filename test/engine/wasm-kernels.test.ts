@@ -42,6 +42,36 @@ describe("SIMD kernels", () => {
     expect([heap[at + 4], heap[at + 5]]).toEqual([4, NaN]);
   });
 
+  // The norms take four columns a pass, then one at a time: every width from 1 to 9 mixes
+  // the two. Values within a few powers of ten of each other make the sums' roundings
+  // depend on their order, and the specials (NaN, infinities, -0, the largest double,
+  // which overflows a sum of squares) fall in either path.
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])("row norms of %i columns are the plain formula in column order", (width) => {
+    const rows = 64;
+    const random = seededRandom(width);
+    const specials = [NaN, Infinity, -Infinity, -0, Number.MAX_VALUE, -Number.MIN_VALUE];
+    const cols = Array.from({ length: width }, (_, c) =>
+      Float64Array.from({ length: rows }, (_, k) =>
+        k % 16 === c % 16 && k >= 32 ? specials[(k + c) % specials.length] : (random() - 0.5) * 10 ** (random() * 4 - 2),
+      ),
+    );
+    const plain = {
+      norms_sum_sq: (row: number[]) => row.reduce((s, x) => s + x * x, 0),
+      norms_sum_abs: (row: number[]) => row.reduce((s, x) => s + Math.abs(x), 0),
+      norms_max_abs: (row: number[]) => row.reduce((m, x) => Math.max(m, Math.abs(x)), 0), // NaN wins, as in numpy
+    };
+    const { kernels, heap } = kernelsWithRoom((width + 1) * rows * 8);
+    const stride = rows * 8;
+    cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
+    const norms = DATA_START + width * stride;
+    for (const [kernel, formula] of Object.entries(plain) as [keyof typeof plain, (row: number[]) => number][]) {
+      kernels[kernel](DATA_START, stride, width, norms, rows);
+      const got = Array.from(heap.subarray(norms / 8, norms / 8 + rows));
+      const want = Array.from({ length: rows }, (_, k) => formula(cols.map((col) => col[k])));
+      expect(got, kernel).toEqual(want);
+    }
+  });
+
   it("exp is Math.exp bit for bit: edge cases, every range fdlibm branches on, any bit pattern", () => {
     const edges = [0, -0, 1, -1, Infinity, -Infinity, NaN, 709.782712893384, 709.7827128933841, -745.1332191019411,
       -745.1332191019412, 0.34657359027997264, 0.3465735912322998, 1.0397207708399179, 1.0397205352783203,
