@@ -103,7 +103,7 @@ export {
 // The engine itself, for applying a fitted state without a Session (Job.transformer() wraps it),
 // and the errors data can raise. The format readers and writers stay internal: they load
 // apache-arrow, and the Session already chooses the wire format.
-export { fitTransform, transformWith, EngineError } from "./engine/index.js";
+export { fitTransform, transformWith, inverseTransformWith, EngineError } from "./engine/index.js";
 export type { FeatureMatrix, FittedState } from "./engine/types.js";
 export { FormatError } from "./formats/format-error.js";
 export type { Table, Column } from "./formats/table.js";

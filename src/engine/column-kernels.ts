@@ -35,3 +35,18 @@ export function centerAndScale(col: Float64Array, center: number | null, scale: 
   for (; i < n; i++) out[i] = (col[i] - c) / s;
   return out;
 }
+
+/**
+ * x · scale + shift, the inverse of centerAndScale as scikit-learn writes it (`X *=
+ * scale_; X += mean_`); null skips that step, so an unshifted -0 stays -0.
+ */
+export function scaleThenShift(col: Float64Array, scale: number | null, shift: number | null): Float64Array {
+  const out = allocColumn(col.length);
+  for (let i = 0; i < col.length; i++) {
+    let x = col[i];
+    if (scale !== null) x *= scale;
+    if (shift !== null) x += shift;
+    out[i] = x;
+  }
+  return out;
+}

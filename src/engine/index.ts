@@ -6,6 +6,7 @@
  * @example
  * const { columns, fitted } = fitTransform("StandardScaler", {}, { names: ["a"], columns: [a] });
  * const scaledTest = transformWith(fitted, { names: ["a"], columns: [aTest] });
+ * const backInUnits = inverseTransformWith(fitted, { names: ["a"], columns: [scaledTest[0]] });
  */
 import type { z } from "zod";
 import { paramsSchemas, type Params, type ParamsInput } from "../contract/params.js";
@@ -53,6 +54,31 @@ export function fitTransform<T extends PreprocessingType>(
  * bit-identical to fitTransform's.
  */
 export function transformWith(fitted: FittedState | EngineFitted, features: FeatureMatrix): Float64Array[] {
+  const state = fittedFor(fitted, features);
+  const transform = transforms[state.type].transform as ApplyState;
+  return explainingStateErrors(state, () => transform(state, features.columns));
+}
+
+/**
+ * scikit-learn's inverse_transform: maps transformed values (a model's predictions in
+ * scaled units, say) back to the units of the data the state was fitted on. Missing
+ * values stay missing. Binarizer and Normalizer have none, as in scikit-learn.
+ */
+export function inverseTransformWith(fitted: FittedState | EngineFitted, features: FeatureMatrix): Float64Array[] {
+  const state = fittedFor(fitted, features);
+  const inverse = transforms[state.type].inverse;
+  if (typeof inverse !== "function") {
+    throw new EngineError(
+      `${state.type} has no inverse_transform (scikit-learn's has none either): ${inverse.none}, so the original values cannot be recovered.`,
+    );
+  }
+  return explainingStateErrors(state, () => (inverse as ApplyState)(state, features.columns));
+}
+
+type ApplyState = (fitted: EngineFitted, columns: readonly Float64Array[]) => Float64Array[];
+
+/** The fitted state, validated, and the data checked against it (names, order, values). */
+function fittedFor(fitted: FittedState | EngineFitted, features: FeatureMatrix): EngineFitted {
   const parsed = engineFitted.safeParse(fitted);
   if (!parsed.success) {
     throw new EngineError(`The fitted state is not valid: ${describeIssues(parsed.error)}`);
@@ -70,11 +96,12 @@ export function transformWith(fitted: FittedState | EngineFitted, features: Feat
     );
   }
   checkFeatures(state.type, features);
+  return state;
+}
+
+function explainingStateErrors(state: EngineFitted, apply: () => Float64Array[]): Float64Array[] {
   try {
-    return (transforms[state.type].transform as (f: EngineFitted, c: readonly Float64Array[]) => Float64Array[])(
-      state,
-      features.columns,
-    );
+    return apply();
   } catch (error) {
     if (error instanceof FittedStateError) {
       throw new EngineError(`The fitted ${state.type} state cannot be applied: ${error.message}.`);
@@ -91,3 +118,4 @@ function describeIssues(error: z.ZodError): string {
 
 fitTransform satisfies FitTransform;
 transformWith satisfies TransformWith;
+inverseTransformWith satisfies TransformWith;

@@ -1,5 +1,6 @@
 /** MaxAbsScaler (sklearn-semantics.md section 3): x / max|x| with the zero-scale rule, no centering. */
 import type { Params } from "../contract/params.js";
+import { scaleThenShift } from "./column-kernels.js";
 import { asStored, encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MaxAbsScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -46,6 +47,12 @@ export function fitTransformMaxAbsScaler(
 export function applyMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
   return columns.map((col, c) => mapColumn(col, dividingBy(scale[c])));
+}
+
+/** inverse_transform: `X *= scale_`. */
+export function invertMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
+  return columns.map((col, c) => scaleThenShift(col, scale[c], null));
 }
 
 function dividingBy(s: number): BlockMap {

@@ -4,6 +4,7 @@
  * same last-ulp results), then the optional clip to [a, b] (NaN passes through).
  */
 import type { Params } from "../contract/params.js";
+import { centerAndScale } from "./column-kernels.js";
 import { asStored, encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MinMaxScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -67,6 +68,14 @@ export function applyMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly 
   const scale = fittedColumns(fitted.scale_, width, "scale_");
   const offset = fittedColumns(fitted.min_, width, "min_");
   return columns.map((col, c) => mapColumn(col, scaling(scale[c], offset[c], fitted.params)));
+}
+
+/** inverse_transform: `X -= min_; X /= scale_` (no clip, as in scikit-learn). */
+export function invertMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const width = fitted.n_features_in_;
+  const scale = fittedColumns(fitted.scale_, width, "scale_");
+  const offset = fittedColumns(fitted.min_, width, "min_");
+  return columns.map((col, c) => centerAndScale(col, offset[c], scale[c]));
 }
 
 /** x·s + m, then the clip to [a, b] if asked (NaN passes through it). */

@@ -1,8 +1,10 @@
 /**
- * The two power transforms and the objectives scikit-learn minimises to pick lambda
- * (sklearn-semantics.md section 8). pow(y, a) is computed as exp(a·log y): the same value to
- * a few ulps, five times faster in V8, and log y is computed once per column, not once per
- * objective evaluation. The search ends within the same ~1e-7 slack scikit-learn's own has.
+ * The two power transforms, their inverses, and the objectives scikit-learn minimises to
+ * pick lambda (sklearn-semantics.md section 8). In the transforms and objectives pow(y, a)
+ * is computed as exp(a·log y): the same value to a few ulps, five times faster in V8, and
+ * log y is computed once per column, not once per objective evaluation. The search ends
+ * within the same ~1e-7 slack scikit-learn's own has. The inverses run once per value
+ * and use Math.pow, as scikit-learn uses np.power.
  */
 import { allocColumn } from "./column-alloc.js";
 import { DATA_START, evenLength, PrivateKernels } from "./simd/wasm-kernels.js";
@@ -34,6 +36,32 @@ export function boxCoxColumn(col: Float64Array, lambda: number): Float64Array {
     for (let i = 0; i < col.length; i++) out[i] = Math.log(col[i]);
   } else {
     for (let i = 0; i < col.length; i++) out[i] = Math.expm1(lambda * Math.log(col[i])) / lambda;
+  }
+  return out;
+}
+
+/** The inverse of ψ(·, λ), scikit-learn's _yeo_johnson_inverse_transform; NaN stays NaN. */
+export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number): Float64Array {
+  const out = allocColumn(col.length);
+  const positiveExp = Math.abs(lambda) < EPS;
+  const negativeExp = !(Math.abs(lambda - 2) > EPS);
+  const b = 2 - lambda;
+  for (let i = 0; i < col.length; i++) {
+    const x = col[i];
+    if (x >= 0) {
+      out[i] = positiveExp ? Math.exp(x) - 1 : Math.pow(x * lambda + 1, 1 / lambda) - 1;
+    } else {
+      out[i] = negativeExp ? 1 - Math.exp(-x) : 1 - Math.pow(-b * x + 1, 1 / b);
+    }
+  }
+  return out;
+}
+
+/** scipy.special.inv_boxcox(x, λ): exp(x) at λ = 0, else exp(log1p(λ·x) / λ). */
+export function boxCoxInverseColumn(col: Float64Array, lambda: number): Float64Array {
+  const out = allocColumn(col.length);
+  for (let i = 0; i < col.length; i++) {
+    out[i] = lambda === 0 ? Math.exp(col[i]) : Math.exp(Math.log1p(lambda * col[i]) / lambda);
   }
   return out;
 }

@@ -8,9 +8,16 @@ import { BracketError, brentMinimize } from "./brent.js";
 import { EngineError } from "./engine-error.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { PowerTransformerFitted } from "./fitted-state.js";
-import { boxCoxColumn, boxCoxObjective, yeoJohnsonColumn, yeoJohnsonObjective } from "./power-functions.js";
+import {
+  boxCoxColumn,
+  boxCoxInverseColumn,
+  boxCoxObjective,
+  yeoJohnsonColumn,
+  yeoJohnsonInverseColumn,
+  yeoJohnsonObjective,
+} from "./power-functions.js";
 import { copyNonNaN } from "./percentile.js";
-import { centerAndScale } from "./column-kernels.js";
+import { centerAndScale, scaleThenShift } from "./column-kernels.js";
 import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
@@ -83,6 +90,26 @@ export function applyPowerTransformer(
   if (!fitted.params.standardize) return transformed;
   checkFinite(transformed, names, lambdas, method);
   return standardize(fitted, transformed);
+}
+
+/**
+ * inverse_transform: the inner StandardScaler's inverse (`X *= scale_; X += mean_`) when
+ * standardize, then each column's inverse power with its lambda.
+ */
+export function invertPowerTransformer(
+  fitted: PowerTransformerFitted,
+  columns: readonly Float64Array[],
+): Float64Array[] {
+  const width = fitted.n_features_in_;
+  const lambdas = fittedColumns(fitted.lambdas_, width, "lambdas_");
+  let powered = columns;
+  if (fitted.params.standardize) {
+    const mean = fittedColumns(fitted.mean_, width, "mean_");
+    const scale = fittedColumns(fitted.scale_, width, "scale_");
+    powered = columns.map((col, c) => scaleThenShift(col, scale[c], mean[c]));
+  }
+  const inverse = fitted.params.method === "box-cox" ? boxCoxInverseColumn : yeoJohnsonInverseColumn;
+  return powered.map((col, c) => inverse(col, lambdas[c]));
 }
 
 function powerColumn(method: Method, col: Float64Array, lambda: number): Float64Array {

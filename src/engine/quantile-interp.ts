@@ -3,9 +3,11 @@
  * _transform_col: bounds (exact equality for uniform output, ±1e-7 in data units for
  * normal), the average of numpy.interp forwards and of interp on the negated, reversed
  * arrays (so a value repeated in the quantiles lands mid-tie), upper bound then lower,
- * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants.
+ * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants. And its
+ * inverse, the same function with inverse=True.
  */
 import { allocColumn } from "./column-alloc.js";
+import { normalCdf } from "./normal-cdf.js";
 import { normalQuantile } from "./normal-quantile.js";
 
 const BOUNDS_THRESHOLD = 1e-7;
@@ -104,4 +106,40 @@ function firstAtLeast(q: Float64Array, x: number, j: number): number {
     else hi = mid;
   }
   return hi;
+}
+
+/**
+ * QuantileTransformer's inverse of one column, as scikit-learn's _transform_col with
+ * inverse=True: for normal output Φ first; the bounds (within 1e-7 of 0 or 1 for normal
+ * output, exactly 0 or 1 for uniform) go to the first and last quantile, the rest
+ * through numpy.interp(u, references_, quantiles); NaN stays NaN.
+ */
+export function inverseQuantileColumn(col: Float64Array, q: Float64Array, r: Float64Array, normal: boolean): Float64Array {
+  const out = allocColumn(col.length);
+  const n = q.length;
+  const slopes = new Float64Array(Math.max(n - 1, 0));
+  for (let j = 0; j < n - 1; j++) slopes[j] = (q[j + 1] - q[j]) / (r[j + 1] - r[j]);
+  for (let i = 0; i < col.length; i++) {
+    const u = normal ? normalCdf(col[i]) : col[i];
+    if (u !== u) out[i] = NaN;
+    else if (normal ? u - BOUNDS_THRESHOLD < 0 : u === 0) out[i] = q[0];
+    else if (normal ? u + BOUNDS_THRESHOLD > 1 : u === 1) out[i] = q[n - 1];
+    else out[i] = interp(u, r, q, slopes);
+  }
+  return out;
+}
+
+/** numpy.interp(x, xp, fp) for one x that is not NaN; slopes[j] = (fp[j+1]-fp[j]) / (xp[j+1]-xp[j]). */
+function interp(x: number, xp: Float64Array, fp: Float64Array, slopes: Float64Array): number {
+  const n = xp.length;
+  if (x < xp[0]) return fp[0];
+  if (x >= xp[n - 1]) return fp[n - 1];
+  let j = 0; // the largest index with xp[j] <= x
+  let len = n;
+  while (len > 1) {
+    const half = len >>> 1;
+    j += +(xp[j + half] <= x) * half;
+    len -= half;
+  }
+  return xp[j] === x ? fp[j] : lineAt(slopes[j], x, xp[j], fp[j], xp[j + 1], fp[j + 1]);
 }

@@ -8,7 +8,7 @@ import type { Params } from "../contract/params.js";
 import { encodeArray, fittedColumns, FittedStateError } from "./fitted-number.js";
 import type { QuantileTransformerFitted } from "./fitted-state.js";
 import { copyNonNaN, percentileSorted } from "./percentile.js";
-import { quantileTransformColumn } from "./quantile-interp.js";
+import { inverseQuantileColumn, quantileTransformColumn } from "./quantile-interp.js";
 import { RandomState } from "./random-state.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
@@ -80,6 +80,22 @@ export function applyQuantileTransformer(
   fitted: QuantileTransformerFitted,
   columns: readonly Float64Array[],
 ): Float64Array[] {
+  return eachColumn(fitted, columns, quantileTransformColumn);
+}
+
+/** inverse_transform: from the output distribution back through references_ to quantiles_. */
+export function invertQuantileTransformer(
+  fitted: QuantileTransformerFitted,
+  columns: readonly Float64Array[],
+): Float64Array[] {
+  return eachColumn(fitted, columns, inverseQuantileColumn);
+}
+
+function eachColumn(
+  fitted: QuantileTransformerFitted,
+  columns: readonly Float64Array[],
+  map: (col: Float64Array, quantiles: Float64Array, references: Float64Array, normal: boolean) => Float64Array,
+): Float64Array[] {
   const width = fitted.n_features_in_;
   const n = fitted.n_quantiles_;
   const refs = fittedColumns(fitted.references_, n, "references_");
@@ -87,7 +103,5 @@ export function applyQuantileTransformer(
     throw new FittedStateError(`quantiles_ has ${fitted.quantiles_.length} columns for ${width} feature columns`);
   }
   const normal = fitted.params.output_distribution === "normal";
-  return columns.map((col, c) =>
-    quantileTransformColumn(col, fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), refs, normal),
-  );
+  return columns.map((col, c) => map(col, fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), refs, normal));
 }

@@ -7,7 +7,7 @@ import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { RobustScalerFitted } from "./fitted-state.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { copyNonNaN, selectStatistics } from "./percentile.js";
-import { centerAndScale } from "./column-kernels.js";
+import { centerAndScale, scaleThenShift } from "./column-kernels.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
@@ -51,4 +51,12 @@ export function applyRobustScaler(fitted: RobustScalerFitted, columns: readonly 
   const center = fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null;
   const scale = fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null;
   return columns.map((col, c) => centerAndScale(col, center ? center[c] : null, scale ? scale[c] : null));
+}
+
+/** inverse_transform: `X *= scale_` (with_scaling), then `X += center_` (with_centering). */
+export function invertRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const width = fitted.n_features_in_;
+  const center = fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null;
+  const scale = fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null;
+  return columns.map((col, c) => scaleThenShift(col, scale ? scale[c] : null, center ? center[c] : null));
 }

@@ -4,7 +4,7 @@
  * constant-feature test, and (x - mean) / scale.
  */
 import type { Params } from "../contract/params.js";
-import { centerAndScale } from "./column-kernels.js";
+import { centerAndScale, scaleThenShift } from "./column-kernels.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -100,4 +100,13 @@ export function applyStandardScaler(fitted: StandardScalerFitted, columns: reado
   const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
   const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
   return columns.map((col, c) => centerAndScale(col, mean ? mean[c] : null, scale ? scale[c] : null));
+}
+
+/** inverse_transform: `X *= scale_` (with_std), then `X += mean_` (with_mean). */
+export function invertStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const { with_mean, with_std } = fitted.params;
+  const width = fitted.n_features_in_;
+  const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
+  const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
+  return columns.map((col, c) => scaleThenShift(col, scale ? scale[c] : null, mean ? mean[c] : null));
 }

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import type { FittedStateJson } from "../contract/job.js";
-import { transformWith } from "../engine/index.js";
+import { inverseTransformWith, transformWith } from "../engine/index.js";
+import type { FeatureMatrix } from "../engine/types.js";
 import type { Column, Table } from "../formats/table.js";
 import { localValidationError } from "./local-validation.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
@@ -8,11 +9,13 @@ import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./tab
 /**
  * A job's fitted transform, applied here with the service's engine: on the data the
  * job ran on, `transform` gives the service's output bit for bit; on new data, what
- * scikit-learn's `transform` would.
+ * scikit-learn's `transform` would. `inverseTransform` maps transformed values back to
+ * the original units, as scikit-learn's `inverse_transform`.
  *
  * @example
  * const scaler = await job.transformer();
  * const testScaled = scaler.transform(testDf);
+ * const inDollars = scaler.inverseTransform(predictionsDf); // scaled units -> original units
  */
 export class Transformer {
   readonly fitted: FittedStateJson;
@@ -35,13 +38,34 @@ export class Transformer {
 
   /** A new DataFrame: feature columns transformed, the others and the order unchanged. */
   transform(df: DataFrame): DataFrame {
+    return this.#frame(df, (table) => this.transformTable(table));
+  }
+
+  /**
+   * A new DataFrame: feature columns mapped back to the units of the data the job ran on
+   * (scikit-learn's `inverse_transform`), the others and the order unchanged. Binarizer
+   * and Normalizer have no inverse and throw an EngineError saying why.
+   */
+  inverseTransform(df: DataFrame): DataFrame {
+    return this.#frame(df, (table) => this.inverseTransformTable(table));
+  }
+
+  transformTable(table: Table): Table {
+    return this.#applyToTable(table, transformWith);
+  }
+
+  inverseTransformTable(table: Table): Table {
+    return this.#applyToTable(table, inverseTransformWith);
+  }
+
+  #frame(df: DataFrame, apply: (table: Table) => Table): DataFrame {
     const shape = frameShape(df);
-    const table = this.transformTable(this.#danfo.tableFromDataFrame(df));
+    const table = apply(this.#danfo.tableFromDataFrame(df));
     const dtypes = Object.fromEntries(Object.entries(shape.dtypes).filter(([name]) => !this.featureNames.includes(name)));
     return toDataFrame(this.#danfo, table, { dtypes });
   }
 
-  transformTable(table: Table): Table {
+  #applyToTable(table: Table, apply: (fitted: FittedStateJson, features: FeatureMatrix) => Float64Array[]): Table {
     const names = this.featureNames;
     const errors: Record<string, string[]> = {};
     const columns = names.map((name) => {
@@ -51,7 +75,7 @@ export class Transformer {
       return column?.kind === "number" ? column.values : new Float64Array(0);
     });
     if (Object.keys(errors).length > 0) throw localValidationError(errors, "The DataFrame");
-    const out = transformWith(this.fitted, { names, columns });
+    const out = apply(this.fitted, { names, columns });
     const replaced = new Map(names.map((name, i) => [name, out[i]!]));
     return {
       rowCount: table.rowCount,

@@ -20,6 +20,8 @@ export interface GoldenCase {
   input: { names: string[]; columns: JsonNumber[][] };
   output: JsonNumber[][];
   fitted: Record<string, unknown>;
+  /** inverse_transform of a probe (the output stretched past its range), where scikit-learn has one. */
+  inverse?: { input: JsonNumber[][]; output: JsonNumber[][] };
   notes?: { arbitrary_lambda_columns?: number[] };
 }
 

@@ -95,6 +95,29 @@ describe("Session.local workflow", () => {
     (column(applied, "x2") as number[]).forEach((v, i) => expect(v).toBe((x2[i]! - fitted.center_[1]!) / fitted.scale_[1]!));
   });
 
+  it("transformer.inverseTransform() maps the service's output back to the input's units", async () => {
+    const df = sampleFrame(200, 4);
+    const job = await session.preprocess(df, { type: "StandardScaler" });
+    const transformer = await job.transformer();
+    const back = transformer.inverseTransform(await job.dataframe());
+    expect(back.columns).toEqual(df.columns);
+    expect(back.dtypes).toEqual(df.dtypes);
+    for (const name of df.columns) {
+      const want = column(df, name);
+      const got = column(back, name);
+      if (!["x1", "x2"].includes(name)) {
+        expect(got).toEqual(want); // passthrough columns as they were
+        continue;
+      }
+      (want as number[]).forEach((w, i) =>
+        isMissing(w) ? expect(isMissing(got[i])).toBe(true) : expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(1e-9 * Math.abs(w)),
+      );
+    }
+    const binarized = await session.preprocess(df, { type: "Binarizer", columns: ["x2"] });
+    const binarizer = await binarized.transformer();
+    expect(() => binarizer.inverseTransform(df)).toThrow(/Binarizer has no inverse_transform/);
+  });
+
   it("preprocesses a CSV file path, and reports logs", async () => {
     const path = join(files.path, "input.csv");
     writeFileSync(path, "a,b,name\n1,10,x\n2,20,y\n3,30,z\n4,,w\n");
