@@ -107,6 +107,11 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     const svg = run.charts[0]!;
     expect(chartTitles(svg)).toEqual(expect.arrayContaining(["temperature", "vibration", "pressure", "rpm"]));
     expect(chartTitles(svg)).toEqual(expect.arrayContaining(["train", "test"])); // the overlay's legend
+    const restored = cellWith(run, "transformer.inverseTransform(testScaled)").text;
+    const roundTrip = /inverseTransform\(transform\(test\)\): ([\d.e+-]+)/.exec(restored);
+    expect(roundTrip, restored).not.toBeNull();
+    expect(Number(roundTrip![1])).toBeLessThan(1e-12);
+    expect(restored).toContain("test, back in its original units");
   },
 
   "04-blobs": (run) => {
