@@ -7,7 +7,7 @@ import { tableFromDataFrame } from "../../src/formats/danfo.js";
 import { message, type Command } from "./types.js";
 
 /** Suffixes for result frame names: customers -> customers_std. */
-const SHORT: Record<PreprocessingType, string> = {
+export const RESULT_SUFFIX: Record<PreprocessingType, string> = {
   Binarizer: "bin",
   MaxAbsScaler: "maxabs",
   MinMaxScaler: "minmax",
@@ -33,7 +33,7 @@ export const fetchCommand: Command = {
     const ws = ctx.workspace;
     const { job, handle } = ws.findJob(text);
     const source = ws.jobSource(job.ref);
-    const suffix = SHORT[source?.type as PreprocessingType] ?? "result";
+    const suffix = RESULT_SUFFIX[source?.type as PreprocessingType] ?? "result";
     const name = checkFrameName(given ?? uniqueName(`${source?.frame ?? "result"}_${suffix}`, (n) => ws.hasFrame(n)));
     if (job.finishedAt === undefined) ctx.emit(message(`Waiting for ${job.ref} (${job.label})…`, "muted"));
     const df = await handle.dataframe({ signal: ctx.signal });

@@ -1,4 +1,5 @@
 /** Every slash command, in the order `/help` lists them. */
+import { applyCommand, invertCommand } from "./apply.js";
 import { blobsCommand } from "./blobs.js";
 import { clearCommand } from "./clear.js";
 import { describeCommand } from "./describe.js";
@@ -29,6 +30,8 @@ export const COMMANDS: readonly Command[] = [
   jobsCommand,
   logsCommand,
   fetchCommand,
+  applyCommand,
+  invertCommand,
   histCommand,
   saveCommand,
   healthCommand,

@@ -46,6 +46,7 @@ describe("mdps repl with piped stdin", () => {
     expect(stdout).toContain("Fetched the result of j3 into frame shop_minmax");
     expect(stdout).toContain("before: shop.income");
     expect(stdout).toContain("after: shop_power.income");
+    expect(stdout).toContain("Mapped shop_power back to the original units with j2's PowerTransformer here: frame shop_dollars, 200 rows × 7 columns.");
     expect(stdout).toContain("'healthy'");
     expect(stdout).not.toContain("error:");
     // No ANSI colours or cursor movement in plain mode.

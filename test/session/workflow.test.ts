@@ -110,7 +110,7 @@ describe("Session.local workflow", () => {
         continue;
       }
       (want as number[]).forEach((w, i) =>
-        isMissing(w) ? expect(isMissing(got[i])).toBe(true) : expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(1e-9 * Math.abs(w)),
+        isMissing(w) ? expect(isMissing(got[i])).toBe(true) : expect(Math.abs((got[i] as number) - w)).toBeLessThanOrEqual(1e-9 * Math.abs(w)),
       );
     }
     const binarized = await session.preprocess(df, { type: "Binarizer", columns: ["x2"] });

@@ -3,6 +3,7 @@
  * reference service started by Session.local() on a temp data dir.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyCommand, invertCommand } from "../../../repl/commands/apply.js";
 import { blobsCommand } from "../../../repl/commands/blobs.js";
 import { fetchCommand } from "../../../repl/commands/fetch.js";
 import { healthCommand } from "../../../repl/commands/health.js";
@@ -109,6 +110,35 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
     const present = Array.from(rating).filter((v) => !Number.isNaN(v));
     expect(Math.min(...present)).toBe(0);
     expect(Math.max(...present)).toBe(10);
+  });
+
+  it("/apply uses a job's fit on another frame; /invert maps it back", async () => {
+    const ctx = commandContext(t.workspace, { interactive: false });
+    await run(preprocessCommand, ctx, "customers", "RobustScaler", "--columns", "age,income");
+    const ref = t.workspace.jobs.jobs.at(-1)!.ref;
+    // another frame with the same columns: the first 50 customers
+    const ages = t.workspace.table("customers").columns.find((c) => c.name === "age")!.values as Float64Array;
+    await t.workspace.evaluate("newer = customers.head(50)", ctx.signal, 80);
+    const applied = await run(applyCommand, ctx, ref, "newer");
+    expect(text(applied)).toContain(`Applied ${ref}'s RobustScaler to newer here: frame newer_robust, 50 rows × 7 columns.`);
+    expect(t.workspace.frameInfo("newer_robust")).toMatchObject({ parent: "newer", job: ref, features: ["age", "income"] });
+    const fitted = (await t.workspace.findJob(ref).handle.result()).fitted as unknown as { center_: number[]; scale_: number[] };
+    const scaled = t.workspace.table("newer_robust").columns.find((c) => c.name === "age")!.values as Float64Array;
+    expect(scaled[0]).toBe((ages[0]! - fitted.center_[0]!) / fitted.scale_[0]!);
+
+    const inverted = await run(invertCommand, ctx, ref, "newer_robust", "as", "back");
+    expect(text(inverted)).toContain(`Mapped newer_robust back to the original units with ${ref}'s RobustScaler here: frame back, 50 rows × 7 columns.`);
+    const back = t.workspace.table("back").columns.find((c) => c.name === "age")!.values as Float64Array;
+    back.forEach((v, i) => (Number.isNaN(ages[i]!) ? expect(v).toBeNaN() : expect(Math.abs(v - ages[i]!)).toBeLessThan(1e-9)));
+
+    await run(preprocessCommand, ctx, "customers", "Binarizer", "threshold=40", "--columns", "age");
+    const binarizer = t.workspace.jobs.jobs.at(-1)!.ref;
+    await expect(run(invertCommand, ctx, binarizer, "customers")).rejects.toThrow(/Binarizer has no inverse_transform/);
+    await t.workspace.evaluate("noAge = customers.drop({ columns: ['age'] })", ctx.signal, 80);
+    await expect(run(applyCommand, ctx, ref, "noAge")).rejects.toThrow(
+      `noAge has no column age: ${ref}'s RobustScaler was fitted on age, income.`,
+    );
+    await expect(run(applyCommand, ctx, ref)).rejects.toThrow("Which job, and which frame?");
   });
 
   it("says which jobs exist when the job is unknown", async () => {
