@@ -47,16 +47,21 @@ export function fitRobustScaler(
 }
 
 export function applyRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const width = fitted.n_features_in_;
-  const center = fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null;
-  const scale = fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => centerAndScale(col, center ? center[c] : null, scale ? scale[c] : null));
+  const { center, scale } = steps(fitted);
+  return columns.map((col, c) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null));
 }
 
 /** inverse_transform: `X *= scale_` (with_scaling), then `X += center_` (with_centering). */
 export function invertRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
+  const { center, scale } = steps(fitted);
+  return columns.map((col, c) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null));
+}
+
+/** center_ and scale_ per column, or null where with_centering / with_scaling skip that step. */
+function steps(fitted: RobustScalerFitted): { center: Float64Array | null; scale: Float64Array | null } {
   const width = fitted.n_features_in_;
-  const center = fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null;
-  const scale = fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => scaleThenShift(col, scale ? scale[c] : null, center ? center[c] : null));
+  return {
+    center: fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null,
+    scale: fitted.params.with_scaling ? fittedColumns(fitted.scale_, width, "scale_") : null,
+  };
 }

@@ -95,18 +95,21 @@ export function fitStandardScaler(
 }
 
 export function applyStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { with_mean, with_std } = fitted.params;
-  const width = fitted.n_features_in_;
-  const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
-  const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => centerAndScale(col, mean ? mean[c] : null, scale ? scale[c] : null));
+  const { center, scale } = steps(fitted);
+  return columns.map((col, c) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null));
 }
 
 /** inverse_transform: `X *= scale_` (with_std), then `X += mean_` (with_mean). */
 export function invertStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { with_mean, with_std } = fitted.params;
+  const { center, scale } = steps(fitted);
+  return columns.map((col, c) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null));
+}
+
+/** mean_ and scale_ per column, or null where with_mean / with_std skip that step. */
+function steps(fitted: StandardScalerFitted): { center: Float64Array | null; scale: Float64Array | null } {
   const width = fitted.n_features_in_;
-  const mean = with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null;
-  const scale = with_std ? fittedColumns(fitted.scale_, width, "scale_") : null;
-  return columns.map((col, c) => scaleThenShift(col, scale ? scale[c] : null, mean ? mean[c] : null));
+  return {
+    center: fitted.params.with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null,
+    scale: fitted.params.with_std ? fittedColumns(fitted.scale_, width, "scale_") : null,
+  };
 }
