@@ -63,15 +63,16 @@ function transformerCommand(direction: Direction): Command {
       const missing = transformer.featureNames.filter((f) => !(df.columns as string[]).includes(f));
       if (missing.length > 0) {
         throw new ReplError(
-          `${frame} has no column ${missing.join(", ")}: ${job.ref}'s ${transformer.type} was fitted on ${transformer.featureNames.join(", ")}.`,
+          `${frame} has no column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: ${job.ref}'s ${transformer.type} was fitted on ${transformer.featureNames.join(", ")}.`,
           "Pick a frame with those columns (/frames lists them), or run /preprocess on this one.",
         );
       }
-      let out;
+      let out: typeof df;
       try {
         out = direction === "apply" ? transformer.transform(df) : transformer.inverseTransform(df);
       } catch (error) {
-        if (error instanceof EngineError) throw new ReplError(error.message, `/help ${direction} says what it needs.`);
+        // what the engine refuses (no inverse, infinity in the data) is a one-line answer here
+        if (error instanceof EngineError) throw new ReplError(error.message, `Nothing was changed; /help ${direction} explains the command.`);
         throw error;
       }
       const features = [...transformer.featureNames];
