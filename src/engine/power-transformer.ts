@@ -104,8 +104,7 @@ export function invertPowerTransformer(
   const lambdas = fittedColumns(fitted.lambdas_, width, "lambdas_");
   let powered = columns;
   if (fitted.params.standardize) {
-    const mean = fittedColumns(fitted.mean_, width, "mean_");
-    const scale = fittedColumns(fitted.scale_, width, "scale_");
+    const { mean, scale } = innerScaler(fitted);
     powered = columns.map((col, c) => scaleThenShift(col, scale[c], mean[c]));
   }
   const inverse = fitted.params.method === "box-cox" ? boxCoxInverseColumn : yeoJohnsonInverseColumn;
@@ -117,10 +116,14 @@ function powerColumn(method: Method, col: Float64Array, lambda: number): Float64
 }
 
 function standardize(fitted: PowerTransformerFitted, transformed: Float64Array[]): Float64Array[] {
-  const width = fitted.n_features_in_;
-  const mean = fittedColumns(fitted.mean_, width, "mean_");
-  const scale = fittedColumns(fitted.scale_, width, "scale_");
+  const { mean, scale } = innerScaler(fitted);
   return transformed.map((col, c) => centerAndScale(col, mean[c], scale[c]));
+}
+
+/** The inner StandardScaler's mean_ and scale_, per column. */
+function innerScaler(fitted: PowerTransformerFitted): { mean: Float64Array; scale: Float64Array } {
+  const width = fitted.n_features_in_;
+  return { mean: fittedColumns(fitted.mean_, width, "mean_"), scale: fittedColumns(fitted.scale_, width, "scale_") };
 }
 
 /** scikit-learn checks nanmin over all feature columns <= 0 before fitting or transforming. */

@@ -52,15 +52,7 @@ export function averagedInterp(x: number, q: Float64Array, r: Float64Array, slop
   const n = q.length;
   if (x < q[0]) return 0.5 * (r[0] + r[0]);
   if (x > q[n - 1]) return 0.5 * (r[n - 1] + r[n - 1]);
-  // j: the largest index with q[j] <= x (numpy's binary_search_with_guess result), by a
-  // branch-free binary search: random data would mispredict every step of a branchy one.
-  let j = 0;
-  let len = n;
-  while (len > 1) {
-    const half = len >>> 1;
-    j += +(q[j + half] <= x) * half;
-    len -= half;
-  }
+  const j = lastAtMost(q, x);
   let forward: number;
   let m: number; // the smallest index with q[m] >= x: where the reversed pass lands
   if (q[j] === x) {
@@ -134,12 +126,22 @@ function interp(x: number, xp: Float64Array, fp: Float64Array, slopes: Float64Ar
   const n = xp.length;
   if (x < xp[0]) return fp[0];
   if (x >= xp[n - 1]) return fp[n - 1];
-  let j = 0; // the largest index with xp[j] <= x
-  let len = n;
+  const j = lastAtMost(xp, x);
+  return xp[j] === x ? fp[j] : lineAt(slopes[j], x, xp[j], fp[j], xp[j + 1], fp[j + 1]);
+}
+
+/**
+ * The largest index j with sorted[j] <= x, for sorted[0] <= x (numpy's
+ * binary_search_with_guess result), by a branch-free binary search: random data would
+ * mispredict every step of a branchy one.
+ */
+function lastAtMost(sorted: Float64Array, x: number): number {
+  let j = 0;
+  let len = sorted.length;
   while (len > 1) {
     const half = len >>> 1;
-    j += +(xp[j + half] <= x) * half;
+    j += +(sorted[j + half] <= x) * half;
     len -= half;
   }
-  return xp[j] === x ? fp[j] : lineAt(slopes[j], x, xp[j], fp[j], xp[j + 1], fp[j + 1]);
+  return j;
 }
