@@ -4,7 +4,7 @@
  * divsd; numpy's loops, which scikit-learn's memory-bound transforms are made of, use
  * SIMD. Normalizer does one division per value, and in plain JavaScript it stayed at
  * 0.55-0.8 of scikit-learn's time whatever the loop shape; two doubles per instruction
- * bring it, and MinMaxScaler and MaxAbsScaler, well under half (docs/PERFORMANCE.md).
+ * bring it to about half, and MinMaxScaler and MaxAbsScaler well under (docs/PERFORMANCE.md).
  *
  * WebAssembly reaches only its own memory, so callers copy a block of input in
  * (TypedArray.set, a memcpy, as fast as the copy any transform returning new columns
