@@ -3,7 +3,8 @@
  * norm over the feature columns, with the zero-scale rule. Stateless. The data is
  * column-major, so rows are handled in blocks small enough to stay in cache: a block of
  * every column is copied into the SIMD kernels' memory, its norms are accumulated column
- * by column, the block is divided in place and copied out, and every input value is read
+ * by column, the block is multiplied in place by 1/norm (within an ulp of the quotient
+ * scikit-learn computes; see kernels.wat) and copied out, and every input value is read
  * from memory once.
  */
 import type { Params } from "../contract/params.js";
@@ -17,7 +18,7 @@ type Norm = Params<"Normalizer">["norm"];
 
 /**
  * Bytes of input per block (rows x columns x 8): the copy of the block is read three
- * times (norms, division, copy out), so it has to stay in L2 (2 MiB a core here). Each
+ * times (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core here). Each
  * block costs two TypedArray.set calls a column (~75 ns each), so fewer, longer blocks pay
  * less for them: 512 KiB took 100,000 x 50 from 15.6 to 13.7 ms (best of 48) and 20,000
  * x 200 from 20.8 to 14.5 against 256 KiB; 1 MiB gained nothing more at 50 columns; 64
@@ -70,7 +71,7 @@ function normalizeRows(
   const rowsIn = (bytes: number) => Math.floor(bytes / (8 * (width + 1)));
   const wanted = Math.max(rowsIn(BLOCK_BYTES), Math.min(MIN_BLOCK_ROWS, rowsIn(MAX_SCRATCH_BYTES)));
   const block = evenLength(Math.max(1, Math.min(rows, wanted)));
-  // The scratch: `width` columns of `block` doubles, then the block's norms.
+  // The scratch: `width` columns of `block` doubles, then the block's norms (then factors).
   const stride = block * 8;
   const norms = DATA_START + width * stride;
   const { kernels, heap } = kernelsWithRoom((width + 1) * stride);
@@ -85,8 +86,8 @@ function normalizeRows(
       if (len & 1) slots[c][len] = 0; // the kernels take pairs; a zero adds nothing to a norm
     }
     accumulate(DATA_START, stride, width, norms, evenLength(len));
-    if (kernels.finish_norms(norms, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
-    kernels.divide_rows(DATA_START, stride, width, norms, evenLength(len));
+    if (kernels.norms_to_factors(norms, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
+    kernels.scale_rows(DATA_START, stride, width, norms, evenLength(len));
     for (let c = 0; c < width; c++) out[c].set(len === block ? slots[c] : slots[c].subarray(0, len), start);
   }
   return { columns: out, nonFiniteNorm };

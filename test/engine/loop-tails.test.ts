@@ -92,7 +92,8 @@ describe("loops give the plain formula for every row count", () => {
     for (const [norm, of] of Object.entries(norms) as [keyof typeof norms, (row: number[]) => number][]) {
       const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: cols }).columns;
       const rowNorms = Array.from({ length: rows }, (_, i) => of(cols.map((col) => col[i])) || 1); // a zero row stays zero
-      // The norm's sum runs in another order than this reduce: equal to the last bits.
+      // The norm's sum runs in another order than this reduce, and the engine multiplies by
+      // 1/norm where this divides: equal to the last bits.
       const close = (x: number, want: number) => Math.abs(x - want) <= 1e-15 * Math.abs(want);
       expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
     }

@@ -72,6 +72,35 @@ describe("SIMD kernels", () => {
     }
   });
 
+  // Normalizer multiplies by 1/norm instead of dividing: within an ulp of the quotient for
+  // ordinary norms, and still within 1e-15 at both ends, where 1/norm is large (just above
+  // the zero-scale bound) or subnormal (a norm above 2^1022 leaves it fewer bits).
+  it("norms become factors: sqrt, the zero-scale rule, 1/norm; a row times them is the quotient", () => {
+    const norms = [25, 2, 3, 7, 1e-300, 1e-15, 2.220446049250313e-15, 3e-15, 2 ** 1022, 1.7e308, Number.MAX_VALUE, 0,
+      Infinity, NaN, 0.1, 1e300];
+    const finiteCount = norms.filter(Number.isFinite).length;
+    for (const sqrt of [0, 1]) {
+      const { kernels, heap } = kernelsWithRoom(norms.length * 8);
+      heap.set(norms, DATA_START / 8);
+      const bad = kernels.norms_to_factors(DATA_START, norms.length, sqrt);
+      const factors = Array.from(heap.subarray(DATA_START / 8, DATA_START / 8 + norms.length));
+      const finished = norms.map((n) => (sqrt ? Math.sqrt(n) : n)).map((n) => (n < 2.220446049250313e-15 ? 1 : n));
+      expect(factors, `sqrt ${sqrt}`).toEqual(finished.map((n) => 1 / n));
+      expect(bad).toBe(finiteCount < norms.length ? 1 : 0);
+      // a value of the row's own size, and one a millionth of it
+      finished.forEach((n, k) => {
+        if (!Number.isFinite(n)) return;
+        for (const x of [n * 0.75, n * 1e-6]) {
+          const quotient = x / n;
+          expect(Math.abs(x * factors[k] - quotient), `${x} / ${n}`).toBeLessThanOrEqual(1e-15 * quotient);
+        }
+      });
+    }
+    const { kernels, heap } = kernelsWithRoom(32);
+    heap.set([1, 2], DATA_START / 8);
+    expect(kernels.norms_to_factors(DATA_START, 2, 1)).toBe(0);
+  });
+
   it("exp is Math.exp bit for bit: edge cases, every range fdlibm branches on, any bit pattern", () => {
     const edges = [0, -0, 1, -1, Infinity, -Infinity, NaN, 709.782712893384, 709.7827128933841, -745.1332191019411,
       -745.1332191019412, 0.34657359027997264, 0.3465735912322998, 1.0397207708399179, 1.0397205352783203,

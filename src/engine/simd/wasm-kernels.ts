@@ -2,9 +2,10 @@
  * The SIMD kernels of kernels.wat, loaded once per thread. Why WebAssembly: V8 compiles a
  * typed-array loop to scalar code, one double per instruction, and divides with scalar
  * divsd; numpy's loops, which scikit-learn's memory-bound transforms are made of, use
- * SIMD. Normalizer does one division per value, and in plain JavaScript it stayed at
- * 0.55-0.8 of scikit-learn's time whatever the loop shape; two doubles per instruction
- * bring it to about half, and MinMaxScaler and MaxAbsScaler well under (docs/PERFORMANCE.md).
+ * SIMD. Normalizer in plain JavaScript stayed at 0.55-0.8 of scikit-learn's time whatever
+ * the loop shape (100,000 x 50 took 24-37 ms even multiplying instead of dividing); the
+ * kernels bring it to 0.4-0.5 (11-12 ms), and MinMaxScaler and MaxAbsScaler well under
+ * (docs/PERFORMANCE.md).
  *
  * WebAssembly reaches only its own memory, so callers copy a block of input in
  * (TypedArray.set, a memcpy, as fast as the copy any transform returning new columns
@@ -19,9 +20,9 @@ export interface Kernels {
   norms_sum_sq(data: number, stride: number, width: number, norms: number, len: number): void;
   norms_sum_abs(data: number, stride: number, width: number, norms: number, len: number): void;
   norms_max_abs(data: number, stride: number, width: number, norms: number, len: number): void;
-  /** 1 if a norm was NaN or infinite. */
-  finish_norms(norms: number, len: number, sqrt: number): number;
-  divide_rows(data: number, stride: number, width: number, norms: number, len: number): void;
+  /** Norms in place to 1/norm (after sqrt and the zero-scale rule); 1 if a norm was NaN or infinite. */
+  norms_to_factors(norms: number, len: number, sqrt: number): number;
+  scale_rows(data: number, stride: number, width: number, factors: number, len: number): void;
   bounds(p: number, len: number): void;
   abs_max(p: number, len: number): void;
   scale_shift(p: number, len: number, s: number, m: number): void;
