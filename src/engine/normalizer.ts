@@ -3,9 +3,9 @@
  * norm over the feature columns, with the zero-scale rule. Stateless. The data is
  * column-major, so rows are handled in blocks small enough to stay in cache: a block of
  * every column is copied into the SIMD kernels' memory, its norms are accumulated column
- * by column, the block is multiplied in place by 1/norm (within an ulp of the quotient
- * scikit-learn computes; see kernels.wat) and copied out, and every input value is read
- * from memory once.
+ * by column, the block is multiplied in place by 1/norm (within two ulps of the quotient
+ * scikit-learn computes, and exactly ±1 where that is; see kernels.wat) and copied out,
+ * and every input value is read from memory once.
  */
 import type { Params } from "../contract/params.js";
 import type { NormalizerFitted } from "./fitted-state.js";
@@ -68,13 +68,14 @@ function normalizeRows(
   const rows = columns[0].length;
   const width = columns.length;
   const out = columns.map(() => allocColumn(rows));
-  const rowsIn = (bytes: number) => Math.floor(bytes / (8 * (width + 1)));
+  const rowsIn = (bytes: number) => Math.floor(bytes / (8 * (width + 2)));
   const wanted = Math.max(rowsIn(BLOCK_BYTES), Math.min(MIN_BLOCK_ROWS, rowsIn(MAX_SCRATCH_BYTES)));
   const block = evenLength(Math.max(1, Math.min(rows, wanted)));
-  // The scratch: `width` columns of `block` doubles, then the block's norms (then factors).
+  // The scratch: `width` columns of `block` doubles, then the block's norms and factors.
   const stride = block * 8;
   const norms = DATA_START + width * stride;
-  const { kernels, heap } = kernelsWithRoom((width + 1) * stride);
+  const factors = norms + stride;
+  const { kernels, heap } = kernelsWithRoom((width + 2) * stride);
   const accumulate = kernels[ACCUMULATE[norm]];
   // Each column's slot in the scratch, made once rather than once a block.
   const slots = columns.map((_, c) => heap.subarray((DATA_START + c * stride) / 8, (DATA_START + (c + 1) * stride) / 8));
@@ -86,8 +87,8 @@ function normalizeRows(
       if (len & 1) slots[c][len] = 0; // the kernels take pairs; a zero adds nothing to a norm
     }
     accumulate(DATA_START, stride, width, norms, evenLength(len));
-    if (kernels.norms_to_factors(norms, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
-    kernels.scale_rows(DATA_START, stride, width, norms, evenLength(len));
+    if (kernels.norms_to_factors(norms, factors, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
+    kernels.scale_rows(DATA_START, stride, width, norms, factors, evenLength(len));
     for (let c = 0; c < width; c++) out[c].set(len === block ? slots[c] : slots[c].subarray(0, len), start);
   }
   return { columns: out, nonFiniteNorm };

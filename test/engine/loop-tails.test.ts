@@ -98,6 +98,22 @@ describe("loops give the plain formula for every row count", () => {
       expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
     }
   });
+
+  // x / x is exactly 1, and scikit-learn divides; the engine multiplies by 1/norm, which
+  // alone would leave 49 · (1/49) = 0.9999999999999999.
+  it.each(ROW_COUNTS)("Normalizer, %i rows of 10: a value as large as its row's norm is exactly ±1", (rows) => {
+    const cols = columns(rows, 10, false).map((col) => col.map(Math.round));
+    const biggest = Array.from({ length: rows }, (_, i) => Math.max(...cols.map((col) => Math.abs(col[i]))));
+    const max = fitTransform("Normalizer", { norm: "max" }, { names: names(10), columns: cols }).columns;
+    const isBiggest = (c: number, i: number) => biggest[i] > 0 && Math.abs(cols[c][i]) === biggest[i];
+    expect(mismatches(max, (c, i) => (isBiggest(c, i) ? Math.sign(cols[c][i]) : max[c][i]))).toEqual([]);
+    // one non-zero a row, 1 to 1000 (49, 98, 103, ... among them) of either sign
+    const single = cols.map((_, c) => Float64Array.from({ length: rows }, (_, i) => (i % 10 === c ? ((i % 1000) + 1) * (i & 1 ? -1 : 1) : 0)));
+    for (const norm of ["l1", "l2"] as const) {
+      const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: single }).columns;
+      expect(mismatches(out, (c, i) => (i % 10 === c ? (i & 1 ? -1 : 1) : 0)), norm).toEqual([]);
+    }
+  });
 });
 
 describe("what the first pass finds in a later block or the tail", () => {

@@ -75,18 +75,21 @@ describe("SIMD kernels", () => {
   // Normalizer multiplies by 1/norm instead of dividing: within an ulp of the quotient for
   // ordinary norms, and still within 1e-15 at both ends, where 1/norm is large (just above
   // the zero-scale bound) or subnormal (a norm above 2^1022 leaves it fewer bits).
-  it("norms become factors: sqrt, the zero-scale rule, 1/norm; a row times them is the quotient", () => {
+  it("norms are finished (sqrt, the zero-scale rule) and their reciprocals are the factors", () => {
     const norms = [25, 2, 3, 7, 1e-300, 1e-15, 2.220446049250313e-15, 3e-15, 2 ** 1022, 1.7e308, Number.MAX_VALUE, 0,
       Infinity, NaN, 0.1, 1e300];
     const finiteCount = norms.filter(Number.isFinite).length;
     for (const sqrt of [0, 1]) {
-      const { kernels, heap } = kernelsWithRoom(norms.length * 8);
-      heap.set(norms, DATA_START / 8);
-      const bad = kernels.norms_to_factors(DATA_START, norms.length, sqrt);
-      const factors = Array.from(heap.subarray(DATA_START / 8, DATA_START / 8 + norms.length));
+      const len = norms.length;
+      const { kernels, heap } = kernelsWithRoom(2 * len * 8);
+      const at = DATA_START / 8;
+      heap.set(norms, at);
+      const bad = kernels.norms_to_factors(DATA_START, DATA_START + len * 8, len, sqrt);
       const finished = norms.map((n) => (sqrt ? Math.sqrt(n) : n)).map((n) => (n < 2.220446049250313e-15 ? 1 : n));
+      expect(Array.from(heap.subarray(at, at + len)), `sqrt ${sqrt}`).toEqual(finished);
+      const factors = Array.from(heap.subarray(at + len, at + 2 * len));
       expect(factors, `sqrt ${sqrt}`).toEqual(finished.map((n) => 1 / n));
-      expect(bad).toBe(finiteCount < norms.length ? 1 : 0);
+      expect(bad).toBe(finiteCount < len ? 1 : 0);
       // a value of the row's own size, and one a millionth of it
       finished.forEach((n, k) => {
         if (!Number.isFinite(n)) return;
@@ -98,7 +101,38 @@ describe("SIMD kernels", () => {
     }
     const { kernels, heap } = kernelsWithRoom(32);
     heap.set([1, 2], DATA_START / 8);
-    expect(kernels.norms_to_factors(DATA_START, 2, 1)).toBe(0);
+    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, 2, 1)).toBe(0);
+  });
+
+  // Every integer norm up to 1000 whose reciprocal times itself is not 1 (49 is the first),
+  // in 1 to 9 columns (the four-column pass and the rest): a value as large as its row's
+  // norm, of either sign, comes out exactly ±1, as x / x does, and every other value is
+  // x times the factor.
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])("scaling %i columns: x · (1/norm), and exactly ±1 where |x| is the norm", (width) => {
+    const inexact = Array.from({ length: 1000 }, (_, i) => i + 1).filter((n) => n * (1 / n) !== 1);
+    expect(inexact.slice(0, 3)).toEqual([49, 98, 103]);
+    const rows = inexact.length + (inexact.length & 1);
+    const norms = Float64Array.from({ length: rows }, (_, k) => inexact[k] ?? 1);
+    const factors = norms.map((n) => 1 / n);
+    const random = seededRandom(width);
+    // row k holds ±norm in column k % width, other values below it, a NaN and a -0 here and there
+    const cols = Array.from({ length: width }, (_, c) =>
+      Float64Array.from(norms, (n, k) =>
+        c === k % width ? (k & 2 ? -n : n) : k % 17 === c ? NaN : k % 13 === c ? -0 : (random() - 0.5) * n,
+      ),
+    );
+    const stride = rows * 8;
+    const { kernels, heap } = kernelsWithRoom((width + 2) * stride);
+    cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
+    const normsAt = DATA_START + width * stride;
+    heap.set(norms, normsAt / 8);
+    heap.set(factors, (normsAt + stride) / 8);
+    kernels.scale_rows(DATA_START, stride, width, normsAt, normsAt + stride, rows);
+    cols.forEach((col, c) => {
+      const got = Array.from(heap.subarray((DATA_START + c * stride) / 8, (DATA_START + (c + 1) * stride) / 8));
+      const want = Array.from(col, (x, k) => (Math.abs(x) === norms[k] ? Math.sign(x) : x * factors[k]));
+      expect(got, `column ${c}`).toEqual(want);
+    });
   });
 
   it("exp is Math.exp bit for bit: edge cases, every range fdlibm branches on, any bit pattern", () => {

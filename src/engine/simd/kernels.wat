@@ -6,7 +6,8 @@
 ;; Every pointer is a byte offset into the exported memory, 16-byte aligned; every length
 ;; is a number of doubles and even (the caller pads an odd block with one neutral value).
 ;; Bytes 0-31 hold the running bounds of `bounds` and `abs_max`: low lanes at 0, high
-;; lanes at 16; bytes 64-479 the constants of `exp_affine_sum`. Data starts at byte 512.
+;; lanes at 16; bytes 32-63 the constants of `scale_rows`, 64-479 those of `exp_affine_sum`.
+;; Data starts at byte 512.
 (module
   (memory (export "memory") 1)
 
@@ -139,16 +140,17 @@
       (local.set $c (i32.add (local.get $c) (i32.const 1)))
       (br $columns))))
 
-  ;; Each norm becomes the factor its row is multiplied by: the square root if `$sqrt`,
-  ;; the zero-scale rule (a norm below 10·eps becomes 1), then 1/norm. Returns 1 if any
-  ;; norm was NaN or infinite (before that rule), else 0. Why a factor: dividing every value
-  ;; (scikit-learn's X /= norms) costs f64x2.div's 2 cycles a value, 3.5 ms of 100,000 x 50,
-  ;; and here, unlike in numpy, nothing overlaps it; one division a row and a multiply a
-  ;; value took that case from 16.5 to 12 ms. The price: x · (1/norm) is rounded twice, so
-  ;; a cell can be an ulp or two off scikit-learn's quotient (3 in 10 of the golden cells
-  ;; are, all within 4.5e-16 relative; the sum order of the norms already moved 1 in 20).
-  ;; 1/norm is subnormal only for a norm above 2^1022, still within 1e-15 there.
-  (func (export "norms_to_factors") (param $norms i32) (param $len i32) (param $sqrt i32) (result i32)
+  ;; Each norm is finished in place (its square root if `$sqrt`, then the zero-scale rule:
+  ;; a norm below 10·eps becomes 1) and its reciprocal written to `factors`. Returns 1 if
+  ;; any norm was NaN or infinite (before that rule), else 0.
+  ;;
+  ;; Why factors: dividing every value (scikit-learn's X /= norms) costs f64x2.div's 2
+  ;; cycles a value, 3.5 ms of 100,000 x 50, and here, unlike in numpy, nothing overlaps
+  ;; it (the copies in and out are separate calls); one division a row and a multiply a
+  ;; value cost 2.3 ms. A product with a rounded reciprocal rounds twice, so a cell can be
+  ;; an ulp or two off scikit-learn's quotient (3 in 10 of the golden cells are, all within
+  ;; 4.5e-16 relative; the sum order of the norms already moved 1 in 20).
+  (func (export "norms_to_factors") (param $norms i32) (param $factors i32) (param $len i32) (param $sqrt i32) (result i32)
     (local $end i32) (local $n v128) (local $bad v128)
     (local.set $end (i32.add (local.get $norms) (i32.shl (local.get $len) (i32.const 3))))
     (block $done (loop $rows
@@ -158,19 +160,30 @@
       ;; n - n is 0 for a finite n and NaN otherwise
       (local.set $bad (v128.or (local.get $bad)
         (f64x2.ne (f64x2.sub (local.get $n) (local.get $n)) (v128.const f64x2 0 0))))
-      (v128.store (local.get $norms)
-        (f64x2.div (v128.const f64x2 1 1)
-          (v128.bitselect (v128.const f64x2 1 1) (local.get $n)
-            (f64x2.lt (local.get $n) (v128.const f64x2 2.220446049250313e-15 2.220446049250313e-15)))))
+      (local.set $n (v128.bitselect (v128.const f64x2 1 1) (local.get $n)
+        (f64x2.lt (local.get $n) (v128.const f64x2 2.220446049250313e-15 2.220446049250313e-15))))
+      (v128.store (local.get $norms) (local.get $n))
+      (v128.store (local.get $factors) (f64x2.div (v128.const f64x2 1 1) (local.get $n)))
       (local.set $norms (i32.add (local.get $norms) (i32.const 16)))
+      (local.set $factors (i32.add (local.get $factors) (i32.const 16)))
       (br $rows)))
     (v128.any_true (local.get $bad)))
 
-  ;; x[c][k] *= factors[k] for every column, in place; four columns a pass, so each factor
-  ;; is loaded once for four columns
-  (func (export "scale_rows") (param $data i32) (param $stride i32) (param $width i32) (param $factors i32) (param $len i32)
-    (local $c i32) (local $p i32) (local $q i32) (local $end i32) (local $f v128)
+  ;; x[c][k] *= factors[k] for every column, in place, except that a value as large as its
+  ;; row's norm becomes exactly ±1, as x / x does: the largest value of every row under
+  ;; the max norm, the one value of a row with one non-zero. x · (1/x) alone can miss 1
+  ;; (49 · (1/49) is 0.9999999999999999), and a row scaled to "max 1" must reach it. The
+  ;; check costs about 1 ms of 100,000 x 50. Four columns a pass, so each factor and norm is
+  ;; loaded once for four columns.
+  (func (export "scale_rows") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $factors i32) (param $len i32)
+    (local $c i32) (local $p i32) (local $q i32) (local $r i32) (local $end i32)
+    (local $x v128) (local $f v128) (local $n v128) (local $one v128) (local $sign v128)
     (local $s1 i32) (local $s2 i32) (local $s3 i32)
+    ;; through memory (bytes 32-63), so V8 keeps them in registers instead of rebuilding them at each use
+    (v128.store (i32.const 32) (v128.const f64x2 1 1))
+    (v128.store (i32.const 48) (v128.const i64x2 0x8000000000000000 0x8000000000000000))
+    (local.set $one (v128.load (i32.const 32)))
+    (local.set $sign (v128.load (i32.const 48)))
     (local.set $end (i32.add (local.get $factors) (i32.shl (local.get $len) (i32.const 3))))
     (local.set $s1 (local.get $stride))
     (local.set $s2 (i32.shl (local.get $stride) (i32.const 1)))
@@ -179,18 +192,31 @@
       (br_if $done (i32.gt_u (i32.add (local.get $c) (i32.const 4)) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $factors))
+      (local.set $r (local.get $norms))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
         (local.set $f (v128.load (local.get $q)))
-        (v128.store (local.get $p) (f64x2.mul (v128.load (local.get $p)) (local.get $f)))
+        (local.set $n (v128.load (local.get $r)))
+        (local.set $x (v128.load (local.get $p)))
+        ;; |x| = n: the magnitude of 1, the sign of the product (x's)
+        (v128.store (local.get $p)
+          (v128.bitselect (local.get $one) (f64x2.mul (local.get $x) (local.get $f))
+            (v128.andnot (f64x2.eq (v128.andnot (local.get $x) (local.get $sign)) (local.get $n)) (local.get $sign))))
+        (local.set $x (v128.load (i32.add (local.get $p) (local.get $s1))))
         (v128.store (i32.add (local.get $p) (local.get $s1))
-          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s1))) (local.get $f)))
+          (v128.bitselect (local.get $one) (f64x2.mul (local.get $x) (local.get $f))
+            (v128.andnot (f64x2.eq (v128.andnot (local.get $x) (local.get $sign)) (local.get $n)) (local.get $sign))))
+        (local.set $x (v128.load (i32.add (local.get $p) (local.get $s2))))
         (v128.store (i32.add (local.get $p) (local.get $s2))
-          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s2))) (local.get $f)))
+          (v128.bitselect (local.get $one) (f64x2.mul (local.get $x) (local.get $f))
+            (v128.andnot (f64x2.eq (v128.andnot (local.get $x) (local.get $sign)) (local.get $n)) (local.get $sign))))
+        (local.set $x (v128.load (i32.add (local.get $p) (local.get $s3))))
         (v128.store (i32.add (local.get $p) (local.get $s3))
-          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s3))) (local.get $f)))
+          (v128.bitselect (local.get $one) (f64x2.mul (local.get $x) (local.get $f))
+            (v128.andnot (f64x2.eq (v128.andnot (local.get $x) (local.get $sign)) (local.get $n)) (local.get $sign))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $r (i32.add (local.get $r) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 4)))
       (br $quads)))
@@ -198,11 +224,18 @@
       (br_if $done (i32.ge_u (local.get $c) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $factors))
+      (local.set $r (local.get $norms))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
-        (v128.store (local.get $p) (f64x2.mul (v128.load (local.get $p)) (v128.load (local.get $q))))
+        (local.set $f (v128.load (local.get $q)))
+        (local.set $n (v128.load (local.get $r)))
+        (local.set $x (v128.load (local.get $p)))
+        (v128.store (local.get $p)
+          (v128.bitselect (local.get $one) (f64x2.mul (local.get $x) (local.get $f))
+            (v128.andnot (f64x2.eq (v128.andnot (local.get $x) (local.get $sign)) (local.get $n)) (local.get $sign))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $r (i32.add (local.get $r) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 1)))
       (br $columns))))

@@ -20,9 +20,10 @@ export interface Kernels {
   norms_sum_sq(data: number, stride: number, width: number, norms: number, len: number): void;
   norms_sum_abs(data: number, stride: number, width: number, norms: number, len: number): void;
   norms_max_abs(data: number, stride: number, width: number, norms: number, len: number): void;
-  /** Norms in place to 1/norm (after sqrt and the zero-scale rule); 1 if a norm was NaN or infinite. */
-  norms_to_factors(norms: number, len: number, sqrt: number): number;
-  scale_rows(data: number, stride: number, width: number, factors: number, len: number): void;
+  /** Finishes the norms in place (sqrt, zero-scale rule), 1/norm into factors; 1 if a norm was NaN or infinite. */
+  norms_to_factors(norms: number, factors: number, len: number, sqrt: number): number;
+  /** x · factor, but exactly ±1 where |x| is the row's norm. */
+  scale_rows(data: number, stride: number, width: number, norms: number, factors: number, len: number): void;
   bounds(p: number, len: number): void;
   abs_max(p: number, len: number): void;
   scale_shift(p: number, len: number, s: number, m: number): void;
@@ -34,7 +35,7 @@ export interface Kernels {
   squared_deviation_sum(src: number, n: number, mean: number): number;
 }
 
-/** Byte offset of the data area; below it, the running bounds of `bounds` and `abs_max` and exp's constants. */
+/** Byte offset of the data area; below it, the running bounds of `bounds` and `abs_max` and the kernels' constants. */
 export const DATA_START = 512;
 const PAGE_BYTES = 65536;
 
