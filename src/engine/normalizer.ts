@@ -5,34 +5,50 @@
  * every column is copied into the SIMD kernels' memory, its norms are accumulated column
  * by column, the block is multiplied in place by 1/norm (within two ulps of the quotient
  * scikit-learn computes, and exactly ±1 where that is; see kernels.wat) and copied out,
- * and every input value is read from memory once.
+ * and every input value is read from memory once (twice for very wide data, which goes
+ * through in column groups: normalizerLayout).
  */
 import type { Params } from "../contract/params.js";
 import type { NormalizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix } from "./types.js";
-import { allocColumn } from "./column-alloc.js";
+import { allocColumns } from "./column-alloc.js";
 import { DATA_START, evenLength, kernelsWithRoom, type Kernels } from "./simd/wasm-kernels.js";
 
 type Norm = Params<"Normalizer">["norm"];
 
 /**
- * Bytes of input per block (rows x columns x 8): the copy of the block is read three
- * times (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core here). Each
- * block costs two TypedArray.set calls a column (~75 ns each), so fewer, longer blocks pay
- * less for them: 512 KiB took 100,000 x 50 from 15.6 to 13.7 ms (best of 48) and 20,000
- * x 200 from 20.8 to 14.5 against 256 KiB; 1 MiB gained nothing more at 50 columns; 64
- * KiB was 10-15% slower (short runs per column defeat the prefetcher).
+ * Bytes of input the kernels hold at a time (rows x columns x 8): it is read three times
+ * (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core here). Each block
+ * costs two TypedArray.set calls a column (~75 ns each), so fewer, longer blocks pay less
+ * for them: 512 KiB took 100,000 x 50 from 15.6 to 13.7 ms (best of 48) and 20,000 x 200
+ * from 20.8 to 14.5 against 256 KiB; 1 MiB gained nothing more at 50 columns; 64 KiB was
+ * 10-15% slower (short runs per column defeat the prefetcher).
  */
 const BLOCK_BYTES = 512 * 1024;
-/** At least this many rows a block (shorter runs per column defeat the prefetcher)... */
-const MIN_BLOCK_ROWS = 256;
 /**
- * ...unless the data is so wide that they would not fit here: the kernels' memory keeps
- * its largest size for the thread's life, so it stays bounded (very wide data then goes
- * through in blocks of a few rows).
+ * Data so wide that a block of every column holds fewer rows than this goes through in
+ * column groups instead: the runs per column would be too short (and too many calls).
  */
-const MAX_SCRATCH_BYTES = 16 << 20;
+const MIN_ONE_PASS_ROWS = 512;
+/** Rows a chunk when going by column groups: 32 KiB a column, norms and factors in L1. */
+const GROUP_CHUNK_ROWS = 4096;
+
+/**
+ * How the rows and columns are cut: chunks of `rows` rows and, within a chunk, groups of
+ * `columns` columns. Usually one group holds every column, and each value is read from
+ * memory once. Wider data is read twice, group by group: once for the norms, once to
+ * scale (2,000 x 2,000: 20 -> 11 ms; 500 x 8,000: 37 -> 24; 20,000 x 200: 12 -> 10), and
+ * the kernels' memory stays at a block whatever the width.
+ */
+export function normalizerLayout(rows: number, width: number): { rows: number; columns: number } {
+  const onePassRows = Math.floor(BLOCK_BYTES / (8 * (width + 2)));
+  if (onePassRows >= MIN_ONE_PASS_ROWS || onePassRows >= rows) {
+    return { rows: evenLength(Math.max(1, Math.min(rows, onePassRows))), columns: width };
+  }
+  const chunk = evenLength(Math.min(rows, GROUP_CHUNK_ROWS));
+  return { rows: chunk, columns: Math.max(1, Math.min(width, Math.floor(BLOCK_BYTES / (8 * chunk)))) };
+}
 
 export function fitTransformNormalizer(
   params: Params<"Normalizer">,
@@ -67,29 +83,43 @@ function normalizeRows(
 ): { columns: Float64Array[]; nonFiniteNorm: boolean } {
   const rows = columns[0].length;
   const width = columns.length;
-  const out = columns.map(() => allocColumn(rows));
-  const rowsIn = (bytes: number) => Math.floor(bytes / (8 * (width + 2)));
-  const wanted = Math.max(rowsIn(BLOCK_BYTES), Math.min(MIN_BLOCK_ROWS, rowsIn(MAX_SCRATCH_BYTES)));
-  const block = evenLength(Math.max(1, Math.min(rows, wanted)));
-  // The scratch: `width` columns of `block` doubles, then the block's norms and factors.
-  const stride = block * 8;
-  const norms = DATA_START + width * stride;
+  const out = allocColumns(width, rows);
+  const layout = normalizerLayout(rows, width);
+  // The scratch: a group of columns, `layout.rows` doubles each, then the chunk's norms and factors.
+  const stride = layout.rows * 8;
+  const norms = DATA_START + layout.columns * stride;
   const factors = norms + stride;
-  const { kernels, heap } = kernelsWithRoom((width + 2) * stride);
+  const { kernels, heap } = kernelsWithRoom((layout.columns + 2) * stride);
   const accumulate = kernels[ACCUMULATE[norm]];
-  // Each column's slot in the scratch, made once rather than once a block.
-  const slots = columns.map((_, c) => heap.subarray((DATA_START + c * stride) / 8, (DATA_START + (c + 1) * stride) / 8));
+  // Each group column's slot in the scratch, made once rather than once a block.
+  const slots = Array.from({ length: layout.columns }, (_, j) =>
+    heap.subarray((DATA_START + j * stride) / 8, (DATA_START + (j + 1) * stride) / 8),
+  );
+  const onePass = layout.columns === width;
   let nonFiniteNorm = false;
-  for (let start = 0; start < rows; start += block) {
-    const len = Math.min(rows - start, block);
-    for (let c = 0; c < width; c++) {
-      slots[c].set(columns[c].subarray(start, start + len));
-      if (len & 1) slots[c][len] = 0; // the kernels take pairs; a zero adds nothing to a norm
+  for (let start = 0; start < rows; start += layout.rows) {
+    const len = Math.min(rows - start, layout.rows);
+    const pairs = evenLength(len);
+    const copyIn = (first: number, count: number) => {
+      for (let j = 0; j < count; j++) {
+        // a whole column needs no subarray (an allocation a column counts when they are short)
+        slots[j].set(len === rows ? columns[first + j] : columns[first + j].subarray(start, start + len));
+        if (len & 1) slots[j][len] = 0; // the kernels take pairs; a zero adds nothing to a norm
+      }
+    };
+    heap.fill(0, norms / 8, norms / 8 + pairs);
+    for (let first = 0; first < width; first += layout.columns) {
+      const count = Math.min(layout.columns, width - first);
+      copyIn(first, count);
+      accumulate(DATA_START, stride, count, norms, pairs);
     }
-    accumulate(DATA_START, stride, width, norms, evenLength(len));
-    if (kernels.norms_to_factors(norms, factors, evenLength(len), norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
-    kernels.scale_rows(DATA_START, stride, width, norms, factors, evenLength(len));
-    for (let c = 0; c < width; c++) out[c].set(len === block ? slots[c] : slots[c].subarray(0, len), start);
+    if (kernels.norms_to_factors(norms, factors, pairs, norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
+    for (let first = 0; first < width; first += layout.columns) {
+      const count = Math.min(layout.columns, width - first);
+      if (!onePass) copyIn(first, count);
+      kernels.scale_rows(DATA_START, stride, count, norms, factors, pairs);
+      for (let j = 0; j < count; j++) out[first + j].set(len === layout.rows ? slots[j] : slots[j].subarray(0, len), start);
+    }
   }
   return { columns: out, nonFiniteNorm };
 }

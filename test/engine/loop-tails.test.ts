@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/engine/index.js";
 import { kernelsWithRoom } from "../../src/engine/simd/wasm-kernels.js";
+import { normalizerLayout } from "../../src/engine/normalizer.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
 /** Seeded values in [-50, 50), some exactly 0, some NaN where `withNaN`. */
@@ -36,6 +37,21 @@ function mismatches(actual: Float64Array[], expected: (c: number, i: number) => 
   return found.slice(0, 5);
 }
 const numbers = (values: FittedNumber[] | null) => values!.map(decodeNumber);
+
+/** Each row's norm, its sum in column order as the kernels take it, after the zero-scale rule. */
+function normalizerNorms(cols: Float64Array[], norm: "l1" | "l2" | "max"): number[] {
+  const of = {
+    l1: (row: number[]) => row.reduce((s, x) => s + Math.abs(x), 0),
+    l2: (row: number[]) => Math.sqrt(row.reduce((s, x) => s + x * x, 0)),
+    max: (row: number[]) => row.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
+  }[norm];
+  return Array.from(cols[0], (_, i) => of(cols.map((col) => col[i]))).map((n) => (n < 10 * Number.EPSILON ? 1 : n));
+}
+
+/** The engine's Normalizer, value by value: x times 1/norm, or ±1 where |x| is the norm (kernels.wat). */
+function normalizerFormula(cols: Float64Array[], rowNorms: number[]): (c: number, i: number) => number {
+  return (c, i) => (Math.abs(cols[c][i]) === rowNorms[i] ? Math.sign(cols[c][i]) : cols[c][i] * (1 / rowNorms[i]));
+}
 
 // 1-9 cover every remainder mod 4 with and without a full iteration; 13000 and 13001 rows
 // of 10 columns span three Normalizer blocks (5958 rows each) with an even and an odd
@@ -84,18 +100,14 @@ describe("loops give the plain formula for every row count", () => {
 
   it.each(ROW_COUNTS)("Normalizer l1, l2 and max, %i rows of 10: x / the row's norm", (rows) => {
     const cols = columns(rows, 10, false);
-    const norms = {
-      l1: (row: number[]) => row.reduce((s, x) => s + Math.abs(x), 0),
-      l2: (row: number[]) => Math.sqrt(row.reduce((s, x) => s + x * x, 0)),
-      max: (row: number[]) => row.reduce((m, x) => Math.max(m, Math.abs(x)), 0),
-    };
-    for (const [norm, of] of Object.entries(norms) as [keyof typeof norms, (row: number[]) => number][]) {
+    for (const norm of ["l1", "l2", "max"] as const) {
       const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: cols }).columns;
-      const rowNorms = Array.from({ length: rows }, (_, i) => of(cols.map((col) => col[i])) || 1); // a zero row stays zero
-      // The norm's sum runs in another order than this reduce, and the engine multiplies by
-      // 1/norm where this divides: equal to the last bits.
+      const rowNorms = normalizerNorms(cols, norm);
+      // The engine multiplies by 1/norm where this divides: equal to the last bits...
       const close = (x: number, want: number) => Math.abs(x - want) <= 1e-15 * Math.abs(want);
       expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
+      // ...and exactly the engine's own formula
+      expect(mismatches(out, normalizerFormula(cols, rowNorms)), norm).toEqual([]);
     }
   });
 
@@ -150,14 +162,30 @@ describe("what the first pass finds in a later block or the tail", () => {
   });
 });
 
-it("Normalizer on very wide data: shorter blocks, so the kernels' memory stays bounded", () => {
-  const width = 20_000; // blocks of 256 rows would need 41 MB of scratch
-  const rows = 301;
+// Too wide for a block of every column to hold 512 rows: column groups, each value read
+// twice. The norms gather their columns group after group in column order, so the result
+// is the same formula to the last bit, and the kernels' memory stays at a block whatever
+// the width (a block of 256 rows of every column would have been 41 MB here).
+it.each([
+  [301, 20_000, "l1"],
+  [4097, 700, "l2"],
+  [9000, 130, "max"],
+] as const)("Normalizer on wide data, %i x %i (%s): column groups, the same formula to the last bit", (rows, width, norm) => {
+  const layout = normalizerLayout(rows, width);
+  expect(layout.columns).toBeLessThan(width);
+  expect(Math.ceil(width / layout.columns)).toBeGreaterThan(1);
   const cols = columns(rows, width, false);
-  const out = fitTransform("Normalizer", { norm: "l1" }, { names: names(width), columns: cols }).columns;
-  const rowNorms = Array.from({ length: rows }, (_, i) => cols.reduce((s, col) => s + Math.abs(col[i]), 0) || 1);
-  const close = (x: number, want: number) => Math.abs(x - want) <= 1e-12 * Math.abs(want);
-  expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close)).toEqual([]);
-  expect(kernelsWithRoom(0).heap.byteLength).toBeLessThanOrEqual(17 << 20);
+  const out = fitTransform("Normalizer", { norm }, { names: names(width), columns: cols }).columns;
+  expect(mismatches(out, normalizerFormula(cols, normalizerNorms(cols, norm)))).toEqual([]);
+  expect(kernelsWithRoom(0).heap.byteLength).toBeLessThanOrEqual(3 << 20); // MinMaxScaler's 2 MiB columns above are the most
+});
+
+it("Normalizer's layout: one pass while a block of every column holds 512 rows, groups beyond", () => {
+  expect(normalizerLayout(100_000, 50)).toEqual({ rows: 1260, columns: 50 });
+  expect(normalizerLayout(1_000_000, 10)).toEqual({ rows: 5462, columns: 10 });
+  expect(normalizerLayout(7, 10)).toEqual({ rows: 8, columns: 10 });
+  expect(normalizerLayout(2_000, 2_000)).toEqual({ rows: 2_000, columns: 32 });
+  expect(normalizerLayout(20_000, 200)).toEqual({ rows: 4096, columns: 16 });
+  expect(normalizerLayout(3, 100_000)).toEqual({ rows: 4, columns: 16384 });
 });
 

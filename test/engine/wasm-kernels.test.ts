@@ -36,8 +36,8 @@ describe("SIMD kernels", () => {
     heap.set([NaN, 3, -2, NaN, 7, NaN], at);
     kernels.bounds(DATA_START, 6);
     expect([Math.min(heap[0], heap[1]), Math.max(heap[2], heap[3])]).toEqual([-2, 7]);
-    // two columns of two rows, then the norms
-    heap.set([1, NaN, -4, 2], at);
+    // two columns of two rows, then the norms, started at 0
+    heap.set([1, NaN, -4, 2, 0, 0], at);
     kernels.norms_max_abs(DATA_START, 16, 2, DATA_START + 32, 2);
     expect([heap[at + 4], heap[at + 5]]).toEqual([4, NaN]);
   });
@@ -45,7 +45,9 @@ describe("SIMD kernels", () => {
   // The norms take four columns a pass, then one at a time: every width from 1 to 9 mixes
   // the two. Values within a few powers of ten of each other make the sums' roundings
   // depend on their order, and the specials (NaN, infinities, -0, the largest double,
-  // which overflows a sum of squares) fall in either path.
+  // which overflows a sum of squares) fall in either path. The kernels add into the norms
+  // they are given, so a row's norm can gather its columns from several groups, in the
+  // same order of sums.
   it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])("row norms of %i columns are the plain formula in column order", (width) => {
     const rows = 64;
     const random = seededRandom(width);
@@ -65,10 +67,17 @@ describe("SIMD kernels", () => {
     cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
     const norms = DATA_START + width * stride;
     for (const [kernel, formula] of Object.entries(plain) as [keyof typeof plain, (row: number[]) => number][]) {
+      heap.fill(0, norms / 8, norms / 8 + rows);
       kernels[kernel](DATA_START, stride, width, norms, rows);
       const got = Array.from(heap.subarray(norms / 8, norms / 8 + rows));
       const want = Array.from({ length: rows }, (_, k) => formula(cols.map((col) => col[k])));
       expect(got, kernel).toEqual(want);
+      // the first column as an earlier group, the rest added to what it left
+      if (width < 2) continue;
+      heap.fill(0, norms / 8, norms / 8 + rows);
+      kernels[kernel](DATA_START, stride, 1, norms, rows);
+      kernels[kernel](DATA_START + stride, stride, width - 1, norms, rows);
+      expect(Array.from(heap.subarray(norms / 8, norms / 8 + rows)), `${kernel} in two groups`).toEqual(want);
     }
   });
 
