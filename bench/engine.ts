@@ -18,7 +18,7 @@
 import { parseArgs } from "node:util";
 import type { PreprocessingType } from "../src/contract/transform-types.js";
 import { fitTransform } from "../src/engine/index.js";
-import { allocColumn } from "../src/engine/column-alloc.js";
+import { mapColumns } from "../src/engine/column-alloc.js";
 import { makeData, type BenchData } from "./engine-data.js";
 import { SklearnTimer, sklearnAvailable } from "./engine-sklearn.js";
 import { append, best, emptyTimings, fmt, median, timeRuns, type Timings } from "./timing.js";
@@ -50,8 +50,7 @@ const ENTRIES: Entry[] = [
 
 function runOurs(data: BenchData, entry: Entry): void {
   if (entry.type === "copy") {
-    data.columns.map((col) => {
-      const out = allocColumn(col.length);
+    mapColumns(data.columns, (col, _, out) => {
       out.set(col);
       return out;
     });

@@ -3,7 +3,7 @@ import type { Params } from "../contract/params.js";
 import type { BinarizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix } from "./types.js";
-import { allocColumn } from "./column-alloc.js";
+import { allocColumns, mapColumns } from "./column-alloc.js";
 
 export function fitTransformBinarizer(
   params: Params<"Binarizer">,
@@ -15,23 +15,24 @@ export function fitTransformBinarizer(
     feature_names_in_: [...features.names],
     n_features_in_: features.columns.length,
   };
-  const columns = features.columns.map((col) => binarizeColumn(col, params.threshold));
+  const outs = allocColumns(features.columns.length, features.columns[0].length);
+  const columns = features.columns.map((col, c) => binarizeColumn(col, params.threshold, outs[c]));
   // NaN and ±Infinity are both refused: checkValues names the first one and throws.
   if (columns.some((col) => col === null)) checkValues("Binarizer", features);
   return { columns: columns as Float64Array[], fitted };
 }
 
 export function applyBinarizer(fitted: BinarizerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  return columns.map((col) => {
-    const out = binarizeColumn(col, fitted.params.threshold);
-    if (out === null) throw new Error("Binarizer input was not checked for NaN and infinity");
+  return mapColumns(columns, (col, _, out) => {
+    if (binarizeColumn(col, fitted.params.threshold, out) === null) {
+      throw new Error("Binarizer input was not checked for NaN and infinity");
+    }
     return out;
   });
 }
 
 /** The binarised column, or null if it holds NaN or ±Infinity. */
-function binarizeColumn(col: Float64Array, threshold: number): Float64Array | null {
-  const out = allocColumn(col.length);
+function binarizeColumn(col: Float64Array, threshold: number, out: Float64Array): Float64Array | null {
   let nonFinite = false;
   for (let i = 0; i < col.length; i++) {
     const x = col[i];

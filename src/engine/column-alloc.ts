@@ -35,3 +35,15 @@ export function allocColumns(count: number, length: number): Float64Array[] {
   }
   return columns;
 }
+
+/**
+ * `make(col, c, out)` for every column, `out` a new column of its length from allocColumns
+ * for `make` to fill and return: the transforms' column loops.
+ */
+export function mapColumns(
+  columns: readonly Float64Array[],
+  make: (col: Float64Array, c: number, out: Float64Array) => Float64Array,
+): Float64Array[] {
+  const outs = allocColumns(columns.length, columns[0]?.length ?? 0);
+  return columns.map((col, c) => make(col, c, outs[c]));
+}

@@ -13,8 +13,12 @@ import { allocColumn } from "./column-alloc.js";
  * X /= scale_`); null skips that step. x - 0 and x / 1 give x back exactly (-0 and NaN
  * included), so one loop serves every combination.
  */
-export function centerAndScale(col: Float64Array, center: number | null, scale: number | null): Float64Array {
-  const out = allocColumn(col.length);
+export function centerAndScale(
+  col: Float64Array,
+  center: number | null,
+  scale: number | null,
+  out = allocColumn(col.length),
+): Float64Array {
   if (center === null && scale === null) {
     out.set(col);
     return out;
@@ -41,8 +45,12 @@ export function centerAndScale(col: Float64Array, center: number | null, scale: 
  * x · scale + shift, the inverse of centerAndScale as scikit-learn writes it (`X *=
  * scale_; X += mean_`); null skips that step, so an unshifted -0 stays -0.
  */
-export function scaleThenShift(col: Float64Array, scale: number | null, shift: number | null): Float64Array {
-  const out = allocColumn(col.length);
+export function scaleThenShift(
+  col: Float64Array,
+  scale: number | null,
+  shift: number | null,
+  out = allocColumn(col.length),
+): Float64Array {
   for (let i = 0; i < col.length; i++) {
     let x = col[i];
     if (scale !== null) x *= scale;

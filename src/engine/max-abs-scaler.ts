@@ -7,6 +7,7 @@ import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
 import { ABS_MAX, mapColumn, reduceThenMap, type BlockMap } from "./simd/column-passes.js";
+import { allocColumns, mapColumns } from "./column-alloc.js";
 
 /**
  * Each column's max|x|, then its division, on one copy in the SIMD kernels' memory while
@@ -22,14 +23,14 @@ export function fitTransformMaxAbsScaler(
   const width = columns.length;
   const maxAbs = new Float64Array(width);
   const scale = new Float64Array(width);
-  const out: Float64Array[] = new Array(width);
+  const out = allocColumns(width, columns[0].length);
   for (let c = 0; c < width; c++) {
-    out[c] = reduceThenMap(columns[c], ABS_MAX, ({ hi }) => {
+    reduceThenMap(columns[c], ABS_MAX, ({ hi }) => {
       if (hi === Infinity) checkValues("MaxAbsScaler", features); // names the infinity
       maxAbs[c] = hi < 0 ? NaN : hi; // -1: every value was NaN
       scale[c] = nonZeroScale(maxAbs[c]);
       return dividingBy(asStored(scale[c]));
-    });
+    }, out[c]);
     onProgress?.((c + 1) / width);
   }
   const fitted: MaxAbsScalerFitted = {
@@ -46,13 +47,13 @@ export function fitTransformMaxAbsScaler(
 
 export function applyMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
-  return columns.map((col, c) => mapColumn(col, dividingBy(scale[c])));
+  return mapColumns(columns, (col, c, out) => mapColumn(col, dividingBy(scale[c]), out));
 }
 
 /** inverse_transform: `X *= scale_`. */
 export function invertMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
-  return columns.map((col, c) => scaleThenShift(col, scale[c], null));
+  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale[c], null, out));
 }
 
 function dividingBy(s: number): BlockMap {

@@ -11,6 +11,7 @@ import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
 import { BOUNDS, mapColumn, reduceThenMap, type BlockMap } from "./simd/column-passes.js";
+import { allocColumns, mapColumns } from "./column-alloc.js";
 
 /**
  * Fit and transform one column at a time: the column's bounds, then its scaling, on one
@@ -31,9 +32,9 @@ export function fitTransformMinMaxScaler(
   const range = new Float64Array(width);
   const scale = new Float64Array(width);
   const offset = new Float64Array(width);
-  const out: Float64Array[] = new Array(width);
+  const out = allocColumns(width, columns[0].length);
   for (let c = 0; c < width; c++) {
-    out[c] = reduceThenMap(columns[c], BOUNDS, ({ lo, hi }) => {
+    reduceThenMap(columns[c], BOUNDS, ({ lo, hi }) => {
       // Untouched bounds mean an all-NaN column, whose nanmin/nanmax (and everything
       // after them) numpy makes NaN; an infinite bound means an infinity, which
       // checkValues names.
@@ -45,7 +46,7 @@ export function fitTransformMinMaxScaler(
       scale[c] = (b - a) / nonZeroScale(range[c]);
       offset[c] = a - dataMin[c] * scale[c];
       return scaling(asStored(scale[c]), asStored(offset[c]), params);
-    });
+    }, out[c]);
     onProgress?.((c + 1) / width);
   }
   const fitted: MinMaxScalerFitted = {
@@ -67,7 +68,7 @@ export function applyMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly 
   const width = fitted.n_features_in_;
   const scale = fittedColumns(fitted.scale_, width, "scale_");
   const offset = fittedColumns(fitted.min_, width, "min_");
-  return columns.map((col, c) => mapColumn(col, scaling(scale[c], offset[c], fitted.params)));
+  return mapColumns(columns, (col, c, out) => mapColumn(col, scaling(scale[c], offset[c], fitted.params), out));
 }
 
 /** inverse_transform: `X -= min_; X /= scale_` (no clip, as in scikit-learn). */
@@ -75,7 +76,7 @@ export function invertMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly
   const width = fitted.n_features_in_;
   const scale = fittedColumns(fitted.scale_, width, "scale_");
   const offset = fittedColumns(fitted.min_, width, "min_");
-  return columns.map((col, c) => centerAndScale(col, offset[c], scale[c]));
+  return mapColumns(columns, (col, c, out) => centerAndScale(col, offset[c], scale[c], out));
 }
 
 /** x·s + m, then the clip to [a, b] if asked (NaN passes through it). */

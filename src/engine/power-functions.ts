@@ -13,8 +13,7 @@ const EPS = 2.220446049250313e-16;
 const TINY = 2.2250738585072014e-308;
 
 /** Yeo-Johnson ψ(x, λ) of a whole column, in scikit-learn's branch forms; NaN stays NaN. */
-export function yeoJohnsonColumn(col: Float64Array, lambda: number): Float64Array {
-  const out = allocColumn(col.length);
+export function yeoJohnsonColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
   const positiveLog = Math.abs(lambda) < EPS;
   const negativeLog = !(Math.abs(lambda - 2) > EPS);
   const b = 2 - lambda;
@@ -30,8 +29,7 @@ export function yeoJohnsonColumn(col: Float64Array, lambda: number): Float64Arra
 }
 
 /** scipy.special.boxcox(x, λ) of a whole column. */
-export function boxCoxColumn(col: Float64Array, lambda: number): Float64Array {
-  const out = allocColumn(col.length);
+export function boxCoxColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
   if (Math.abs(lambda) < 1e-19) {
     for (let i = 0; i < col.length; i++) out[i] = Math.log(col[i]);
   } else {
@@ -41,8 +39,7 @@ export function boxCoxColumn(col: Float64Array, lambda: number): Float64Array {
 }
 
 /** The inverse of ψ(·, λ), scikit-learn's _yeo_johnson_inverse_transform; NaN stays NaN. */
-export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number): Float64Array {
-  const out = allocColumn(col.length);
+export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
   const positiveExp = Math.abs(lambda) < EPS;
   const negativeExp = !(Math.abs(lambda - 2) > EPS);
   const b = 2 - lambda;
@@ -58,8 +55,7 @@ export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number): Floa
 }
 
 /** scipy.special.inv_boxcox(x, λ): exp(x) at λ = 0, else exp(log1p(λ·x) / λ). */
-export function boxCoxInverseColumn(col: Float64Array, lambda: number): Float64Array {
-  const out = allocColumn(col.length);
+export function boxCoxInverseColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
   for (let i = 0; i < col.length; i++) {
     out[i] = lambda === 0 ? Math.exp(col[i]) : Math.exp(Math.log1p(lambda * col[i]) / lambda);
   }

@@ -21,6 +21,7 @@ import { centerAndScale, scaleThenShift } from "./column-kernels.js";
 import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
+import { mapColumns } from "./column-alloc.js";
 
 type Method = Params<"PowerTransformer">["method"];
 
@@ -53,7 +54,7 @@ export function fitTransformPowerTransformer(
     }
     onProgress?.((0.95 * (c + 1)) / width);
   }
-  const transformed = columns.map((col, c) => powerColumn(params.method, col, lambdas[c]));
+  const transformed = mapColumns(columns, (col, c, out) => powerColumn(params.method, col, lambdas[c], out));
   const fitted: PowerTransformerFitted = {
     type: "PowerTransformer",
     params,
@@ -86,7 +87,7 @@ export function applyPowerTransformer(
   const names = fitted.feature_names_in_;
   const lambdas = fittedColumns(fitted.lambdas_, fitted.n_features_in_, "lambdas_");
   if (method === "box-cox") checkPositive(columns, names);
-  const transformed = columns.map((col, c) => powerColumn(method, col, lambdas[c]));
+  const transformed = mapColumns(columns, (col, c, out) => powerColumn(method, col, lambdas[c], out));
   if (!fitted.params.standardize) return transformed;
   checkFinite(transformed, names, lambdas, method);
   return standardize(fitted, transformed);
@@ -105,19 +106,19 @@ export function invertPowerTransformer(
   let powered = columns;
   if (fitted.params.standardize) {
     const { mean, scale } = innerScaler(fitted);
-    powered = columns.map((col, c) => scaleThenShift(col, scale[c], mean[c]));
+    powered = mapColumns(columns, (col, c, out) => scaleThenShift(col, scale[c], mean[c], out));
   }
   const inverse = fitted.params.method === "box-cox" ? boxCoxInverseColumn : yeoJohnsonInverseColumn;
-  return powered.map((col, c) => inverse(col, lambdas[c]));
+  return mapColumns(powered, (col, c, out) => inverse(col, lambdas[c], out));
 }
 
-function powerColumn(method: Method, col: Float64Array, lambda: number): Float64Array {
-  return method === "box-cox" ? boxCoxColumn(col, lambda) : yeoJohnsonColumn(col, lambda);
+function powerColumn(method: Method, col: Float64Array, lambda: number, out: Float64Array): Float64Array {
+  return method === "box-cox" ? boxCoxColumn(col, lambda, out) : yeoJohnsonColumn(col, lambda, out);
 }
 
 function standardize(fitted: PowerTransformerFitted, transformed: Float64Array[]): Float64Array[] {
   const { mean, scale } = innerScaler(fitted);
-  return transformed.map((col, c) => centerAndScale(col, mean[c], scale[c]));
+  return mapColumns(transformed, (col, c, out) => centerAndScale(col, mean[c], scale[c], out));
 }
 
 /** The inner StandardScaler's mean_ and scale_, per column. */

@@ -20,8 +20,8 @@ export function quantileTransformColumn(
   q: Float64Array,
   r: Float64Array,
   normal: boolean,
+  out = allocColumn(col.length),
 ): Float64Array {
-  const out = allocColumn(col.length);
   const n = q.length;
   const first = q[0];
   const last = q[n - 1];
@@ -106,8 +106,13 @@ function firstAtLeast(q: Float64Array, x: number, j: number): number {
  * output, exactly 0 or 1 for uniform) go to the first and last quantile, the rest
  * through numpy.interp(u, references_, quantiles); NaN stays NaN.
  */
-export function inverseQuantileColumn(col: Float64Array, q: Float64Array, r: Float64Array, normal: boolean): Float64Array {
-  const out = allocColumn(col.length);
+export function inverseQuantileColumn(
+  col: Float64Array,
+  q: Float64Array,
+  r: Float64Array,
+  normal: boolean,
+  out = allocColumn(col.length),
+): Float64Array {
   const n = q.length;
   const slopes = new Float64Array(Math.max(n - 1, 0));
   for (let j = 0; j < n - 1; j++) slopes[j] = (q[j + 1] - q[j]) / (r[j + 1] - r[j]);

@@ -11,6 +11,7 @@ import { copyNonNaN, percentileSorted } from "./percentile.js";
 import { inverseQuantileColumn, quantileTransformColumn } from "./quantile-interp.js";
 import { RandomState } from "./random-state.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
+import { mapColumns } from "./column-alloc.js";
 
 /** numpy.linspace(0, 1, n): i·(1/(n-1)), the last one exactly 1. */
 export function references(n: number): Float64Array {
@@ -94,7 +95,7 @@ export function invertQuantileTransformer(
 function eachColumn(
   fitted: QuantileTransformerFitted,
   columns: readonly Float64Array[],
-  map: (col: Float64Array, quantiles: Float64Array, references: Float64Array, normal: boolean) => Float64Array,
+  map: (col: Float64Array, quantiles: Float64Array, references: Float64Array, normal: boolean, out: Float64Array) => Float64Array,
 ): Float64Array[] {
   const width = fitted.n_features_in_;
   const n = fitted.n_quantiles_;
@@ -103,5 +104,5 @@ function eachColumn(
     throw new FittedStateError(`quantiles_ has ${fitted.quantiles_.length} columns for ${width} feature columns`);
   }
   const normal = fitted.params.output_distribution === "normal";
-  return columns.map((col, c) => map(col, fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), refs, normal));
+  return mapColumns(columns, (col, c, out) => map(col, fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), refs, normal, out));
 }

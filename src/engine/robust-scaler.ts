@@ -11,6 +11,7 @@ import { centerAndScale, scaleThenShift } from "./column-kernels.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
+import { mapColumns } from "./column-alloc.js";
 
 export function fitRobustScaler(
   params: Params<"RobustScaler">,
@@ -48,13 +49,13 @@ export function fitRobustScaler(
 
 export function applyRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const { center, scale } = steps(fitted);
-  return columns.map((col, c) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null));
+  return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
 }
 
 /** inverse_transform: `X *= scale_` (with_scaling), then `X += center_` (with_centering). */
 export function invertRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const { center, scale } = steps(fitted);
-  return columns.map((col, c) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null));
+  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
 }
 
 /** center_ and scale_ per column, or null where with_centering / with_scaling skip that step. */

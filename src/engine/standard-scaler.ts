@@ -9,6 +9,7 @@ import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
+import { mapColumns } from "./column-alloc.js";
 
 const EPS = 2.220446049250313e-16;
 
@@ -96,13 +97,13 @@ export function fitStandardScaler(
 
 export function applyStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const { center, scale } = steps(fitted);
-  return columns.map((col, c) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null));
+  return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
 }
 
 /** inverse_transform: `X *= scale_` (with_std), then `X += mean_` (with_mean). */
 export function invertStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const { center, scale } = steps(fitted);
-  return columns.map((col, c) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null));
+  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
 }
 
 /** mean_ and scale_ per column, or null where with_mean / with_std skip that step. */

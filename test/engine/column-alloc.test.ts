@@ -3,7 +3,7 @@
  * ArrayBuffer; either way every column is its own, whole range.
  */
 import { describe, expect, it } from "vitest";
-import { allocColumns } from "../../src/engine/column-alloc.js";
+import { allocColumns, mapColumns } from "../../src/engine/column-alloc.js";
 
 describe("allocColumns", () => {
   it.each([
@@ -31,5 +31,20 @@ describe("allocColumns", () => {
     expect(short[65].buffer).not.toBe(short[0].buffer);
     const long = allocColumns(3, 1024);
     expect(new Set(long.map((c) => c.buffer)).size).toBe(3);
+  });
+
+  it("mapColumns hands each column its own new column of its length, and returns what make returns", () => {
+    const columns = [Float64Array.of(1, 2, 3), Float64Array.of(4, 5, 6)];
+    const seen: number[] = [];
+    const out = mapColumns(columns, (col, c, fresh) => {
+      seen.push(c);
+      expect(fresh).not.toBe(col);
+      expect(fresh.length).toBe(col.length);
+      fresh.set(col.map((x) => x * 10));
+      return fresh;
+    });
+    expect(seen).toEqual([0, 1]);
+    expect(out.map((col) => Array.from(col))).toEqual([[10, 20, 30], [40, 50, 60]]);
+    expect(mapColumns([], () => new Float64Array(0))).toEqual([]);
   });
 });

@@ -35,9 +35,8 @@ function copyOut(heap: Float64Array, out: Float64Array, start: number, len: numb
 }
 
 /** A new column: `map` applied to every value of `col`. */
-export function mapColumn(col: Float64Array, map: BlockMap): Float64Array {
+export function mapColumn(col: Float64Array, map: BlockMap, out = allocColumn(col.length)): Float64Array {
   const n = col.length;
-  const out = allocColumn(n);
   const block = Math.min(evenLength(n), BLOCK_BYTES / 8);
   const { kernels, heap } = kernelsWithRoom(block * 8);
   for (let start = 0; start < n; start += block) {
@@ -76,16 +75,16 @@ export function reduceThenMap(
   col: Float64Array,
   reduction: Reduction,
   mapFor: (reduced: Reduced) => BlockMap,
+  out = allocColumn(col.length),
 ): Float64Array {
   const n = col.length;
-  if (n * 8 > RESIDENT_BYTES) return mapColumn(col, mapFor(reduceBlocks(col, reduction)));
+  if (n * 8 > RESIDENT_BYTES) return mapColumn(col, mapFor(reduceBlocks(col, reduction)), out);
   const len = evenLength(n);
   const { kernels, heap } = kernelsWithRoom(len * 8);
   copyIn(heap, col, 0, n);
   startReduction(heap, reduction);
   kernels[reduction.kernel](DATA_START, len);
   mapFor(reductionResult(heap))(kernels, DATA_START, len);
-  const out = allocColumn(n);
   copyOut(heap, out, 0, n);
   return out;
 }
