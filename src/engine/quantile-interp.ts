@@ -6,7 +6,6 @@
  * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants. And its
  * inverse, the same function with inverse=True.
  */
-import { allocColumn } from "./column-alloc.js";
 import { normalCdf } from "./normal-cdf.js";
 import { normalQuantile } from "./normal-quantile.js";
 
@@ -15,13 +14,14 @@ const BOUNDS_THRESHOLD = 1e-7;
 export const CLIP_MIN = -5.199337582605575;
 export const CLIP_MAX = 5.19933758270342;
 
-export function quantileTransformColumn(
-  col: Float64Array,
-  q: Float64Array,
-  r: Float64Array,
-  normal: boolean,
-  out = allocColumn(col.length),
-): Float64Array {
+/** One column's fitted quantiles, the shared references_, and whether the output is normal. */
+export interface QuantileColumnFit {
+  readonly q: Float64Array;
+  readonly r: Float64Array;
+  readonly normal: boolean;
+}
+
+export function quantileTransformColumn(col: Float64Array, { q, r, normal }: QuantileColumnFit, out: Float64Array): Float64Array {
   const n = q.length;
   const first = q[0];
   const last = q[n - 1];
@@ -106,13 +106,7 @@ function firstAtLeast(q: Float64Array, x: number, j: number): number {
  * output, exactly 0 or 1 for uniform) go to the first and last quantile, the rest
  * through numpy.interp(u, references_, quantiles); NaN stays NaN.
  */
-export function inverseQuantileColumn(
-  col: Float64Array,
-  q: Float64Array,
-  r: Float64Array,
-  normal: boolean,
-  out = allocColumn(col.length),
-): Float64Array {
+export function inverseQuantileColumn(col: Float64Array, { q, r, normal }: QuantileColumnFit, out: Float64Array): Float64Array {
   const n = q.length;
   const slopes = new Float64Array(Math.max(n - 1, 0));
   for (let j = 0; j < n - 1; j++) slopes[j] = (q[j + 1] - q[j]) / (r[j + 1] - r[j]);

@@ -8,7 +8,7 @@ import type { Params } from "../contract/params.js";
 import { encodeArray, fittedColumns, FittedStateError } from "./fitted-number.js";
 import type { QuantileTransformerFitted } from "./fitted-state.js";
 import { copyNonNaN, percentileSorted } from "./percentile.js";
-import { inverseQuantileColumn, quantileTransformColumn } from "./quantile-interp.js";
+import { inverseQuantileColumn, quantileTransformColumn, type QuantileColumnFit } from "./quantile-interp.js";
 import { RandomState } from "./random-state.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { mapColumns } from "./column-alloc.js";
@@ -95,7 +95,7 @@ export function invertQuantileTransformer(
 function eachColumn(
   fitted: QuantileTransformerFitted,
   columns: readonly Float64Array[],
-  map: (col: Float64Array, quantiles: Float64Array, references: Float64Array, normal: boolean, out: Float64Array) => Float64Array,
+  map: (col: Float64Array, fit: QuantileColumnFit, out: Float64Array) => Float64Array,
 ): Float64Array[] {
   const width = fitted.n_features_in_;
   const n = fitted.n_quantiles_;
@@ -104,5 +104,5 @@ function eachColumn(
     throw new FittedStateError(`quantiles_ has ${fitted.quantiles_.length} columns for ${width} feature columns`);
   }
   const normal = fitted.params.output_distribution === "normal";
-  return mapColumns(columns, (col, c, out) => map(col, fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), refs, normal, out));
+  return mapColumns(columns, (col, c, out) => map(col, { q: fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), r: refs, normal }, out));
 }
