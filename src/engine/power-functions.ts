@@ -4,16 +4,16 @@
  * is computed as exp(a·log y): the same value to a few ulps, five times faster in V8, and
  * log y is computed once per column, not once per objective evaluation. The search ends
  * within the same ~1e-7 slack scikit-learn's own has. The inverses run once per value
- * and use Math.pow, as scikit-learn uses np.power.
+ * and use Math.pow, as scikit-learn uses np.power. The column functions write `out`, a
+ * new column of the input's length, and return it.
  */
-import { allocColumn } from "./column-alloc.js";
 import { DATA_START, evenLength, PrivateKernels } from "./simd/wasm-kernels.js";
 
 const EPS = 2.220446049250313e-16;
 const TINY = 2.2250738585072014e-308;
 
 /** Yeo-Johnson ψ(x, λ) of a whole column, in scikit-learn's branch forms; NaN stays NaN. */
-export function yeoJohnsonColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
+export function yeoJohnsonColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
   const positiveLog = Math.abs(lambda) < EPS;
   const negativeLog = !(Math.abs(lambda - 2) > EPS);
   const b = 2 - lambda;
@@ -29,7 +29,7 @@ export function yeoJohnsonColumn(col: Float64Array, lambda: number, out = allocC
 }
 
 /** scipy.special.boxcox(x, λ) of a whole column. */
-export function boxCoxColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
+export function boxCoxColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
   if (Math.abs(lambda) < 1e-19) {
     for (let i = 0; i < col.length; i++) out[i] = Math.log(col[i]);
   } else {
@@ -39,7 +39,7 @@ export function boxCoxColumn(col: Float64Array, lambda: number, out = allocColum
 }
 
 /** The inverse of ψ(·, λ), scikit-learn's _yeo_johnson_inverse_transform; NaN stays NaN. */
-export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
+export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
   const positiveExp = Math.abs(lambda) < EPS;
   const negativeExp = !(Math.abs(lambda - 2) > EPS);
   const b = 2 - lambda;
@@ -55,7 +55,7 @@ export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out =
 }
 
 /** scipy.special.inv_boxcox(x, λ): exp(x) at λ = 0, else exp(log1p(λ·x) / λ). */
-export function boxCoxInverseColumn(col: Float64Array, lambda: number, out = allocColumn(col.length)): Float64Array {
+export function boxCoxInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
   for (let i = 0; i < col.length; i++) {
     out[i] = lambda === 0 ? Math.exp(col[i]) : Math.exp(Math.log1p(lambda * col[i]) / lambda);
   }

@@ -19,7 +19,10 @@ describe("PowerTransformer with scikit-learn's lambdas agrees to 1e-9", () => {
       const features = featuresOf(c);
       const lambdas = decodeColumn(c.fitted.lambdas_ as unknown[]);
       const boxCox = c.params.method === "box-cox";
-      const psi = features.columns.map((col, j) => (boxCox ? boxCoxColumn(col, lambdas[j]) : yeoJohnsonColumn(col, lambdas[j])));
+      const psi = features.columns.map((col, j) => {
+        const out = new Float64Array(col.length);
+        return boxCox ? boxCoxColumn(col, lambdas[j], out) : yeoJohnsonColumn(col, lambdas[j], out);
+      });
       const problems: string[] = [];
       if (c.params.standardize !== false) {
         const moments = psi.map((col) => columnMoments(col, true));

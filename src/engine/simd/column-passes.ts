@@ -4,7 +4,6 @@
  * The kernels run on a copy in WebAssembly memory; one `map` or `reduceThenMap` call has
  * that memory to itself (everything here is synchronous).
  */
-import { allocColumn } from "../column-alloc.js";
 import { DATA_START, evenLength, kernelsWithRoom, type Kernels } from "./wasm-kernels.js";
 
 /** An in-place kernel call over `len` doubles (even) at byte offset `p`. */
@@ -34,8 +33,8 @@ function copyOut(heap: Float64Array, out: Float64Array, start: number, len: numb
   out.set(heap.subarray(DATA_INDEX, DATA_INDEX + len), start);
 }
 
-/** A new column: `map` applied to every value of `col`. */
-export function mapColumn(col: Float64Array, map: BlockMap, out = allocColumn(col.length)): Float64Array {
+/** `map` applied to every value of `col`, written to `out` (a new column, returned). */
+export function mapColumn(col: Float64Array, map: BlockMap, out: Float64Array): Float64Array {
   const n = col.length;
   const block = Math.min(evenLength(n), BLOCK_BYTES / 8);
   const { kernels, heap } = kernelsWithRoom(block * 8);
@@ -68,14 +67,14 @@ export interface Reduced {
 }
 
 /**
- * The column's reduction, then `mapFor(reduced)` applied to every value into a new column.
+ * The column's reduction, then `mapFor(reduced)` applied to every value, written to `out`.
  * `mapFor` may throw (to name an infinity the reduction found).
  */
 export function reduceThenMap(
   col: Float64Array,
   reduction: Reduction,
   mapFor: (reduced: Reduced) => BlockMap,
-  out = allocColumn(col.length),
+  out: Float64Array,
 ): Float64Array {
   const n = col.length;
   if (n * 8 > RESIDENT_BYTES) return mapColumn(col, mapFor(reduceBlocks(col, reduction)), out);
