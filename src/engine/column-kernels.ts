@@ -1,19 +1,36 @@
 /**
- * The elementwise passes of StandardScaler, RobustScaler and PowerTransformer, each
- * writing `out`, a new column the caller took from mapColumns (MinMaxScaler and
- * MaxAbsScaler use the SIMD kernels, simd/). The transform is
+ * The elementwise passes of StandardScaler, RobustScaler and PowerTransformer, and the
+ * inverses of every scaler, over all columns into new ones from mapColumns (MinMaxScaler
+ * and MaxAbsScaler transform with the SIMD kernels, simd/). The transform is
  * memory-bound and on every job's path: its loop takes four values per iteration and
  * loads all four before storing, which V8 runs 20-25% faster than one value per iteration
  * on 8 MB columns (measured). The inverses, run only when a user asks, stay plain loops.
  * The arithmetic is scikit-learn's, step for step, so the results match it to the last bit.
  */
+import { mapColumns } from "./column-alloc.js";
+
+/** Each column's center and scale, or null where every column skips that step. */
+export interface AffineSteps {
+  readonly center: Float64Array | null;
+  readonly scale: Float64Array | null;
+}
+
+/** centerAndScale of every column, into new columns. */
+export function centerAndScaleColumns(columns: readonly Float64Array[], { center, scale }: AffineSteps): Float64Array[] {
+  return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
+}
+
+/** scaleThenShift of every column (the inverse of centerAndScaleColumns), into new columns. */
+export function scaleThenShiftColumns(columns: readonly Float64Array[], { center, scale }: AffineSteps): Float64Array[] {
+  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
+}
 
 /**
  * (x - center) / scale, as StandardScaler and RobustScaler transform (`X -= center_;
  * X /= scale_`); null skips that step. x - 0 and x / 1 give x back exactly (-0 and NaN
  * included), so one loop serves every combination.
  */
-export function centerAndScale(
+function centerAndScale(
   col: Float64Array,
   center: number | null,
   scale: number | null,
@@ -45,7 +62,7 @@ export function centerAndScale(
  * x · scale + shift, the inverse of centerAndScale as scikit-learn writes it (`X *=
  * scale_; X += mean_`); null skips that step, so an unshifted -0 stays -0.
  */
-export function scaleThenShift(
+function scaleThenShift(
   col: Float64Array,
   scale: number | null,
   shift: number | null,

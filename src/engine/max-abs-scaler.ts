@@ -1,6 +1,6 @@
 /** MaxAbsScaler (sklearn-semantics.md section 3): x / max|x| with the zero-scale rule, no centering. */
 import type { Params } from "../contract/params.js";
-import { scaleThenShift } from "./column-kernels.js";
+import { scaleThenShiftColumns } from "./column-kernels.js";
 import { asStored, encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MaxAbsScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -53,7 +53,7 @@ export function applyMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly 
 /** inverse_transform: `X *= scale_`. */
 export function invertMaxAbsScaler(fitted: MaxAbsScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
   const scale = fittedColumns(fitted.scale_, fitted.n_features_in_, "scale_");
-  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale[c], null, out));
+  return scaleThenShiftColumns(columns, { center: null, scale });
 }
 
 function dividingBy(s: number): BlockMap {

@@ -4,7 +4,7 @@
  * same last-ulp results), then the optional clip to [a, b] (NaN passes through).
  */
 import type { Params } from "../contract/params.js";
-import { centerAndScale } from "./column-kernels.js";
+import { centerAndScaleColumns } from "./column-kernels.js";
 import { asStored, encodeArray, fittedColumns } from "./fitted-number.js";
 import type { MinMaxScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
@@ -76,7 +76,7 @@ export function invertMinMaxScaler(fitted: MinMaxScalerFitted, columns: readonly
   const width = fitted.n_features_in_;
   const scale = fittedColumns(fitted.scale_, width, "scale_");
   const offset = fittedColumns(fitted.min_, width, "min_");
-  return mapColumns(columns, (col, c, out) => centerAndScale(col, offset[c], scale[c], out));
+  return centerAndScaleColumns(columns, { center: offset, scale });
 }
 
 /** x·s + m, then the clip to [a, b] if asked (NaN passes through it). */

@@ -17,7 +17,7 @@ import {
   yeoJohnsonObjective,
 } from "./power-functions.js";
 import { copyNonNaN } from "./percentile.js";
-import { centerAndScale, scaleThenShift } from "./column-kernels.js";
+import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
 import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
@@ -103,11 +103,7 @@ export function invertPowerTransformer(
 ): Float64Array[] {
   const width = fitted.n_features_in_;
   const lambdas = fittedColumns(fitted.lambdas_, width, "lambdas_");
-  let powered = columns;
-  if (fitted.params.standardize) {
-    const { mean, scale } = innerScaler(fitted);
-    powered = mapColumns(columns, (col, c, out) => scaleThenShift(col, scale[c], mean[c], out));
-  }
+  const powered = fitted.params.standardize ? scaleThenShiftColumns(columns, innerScaler(fitted)) : columns;
   const inverse = fitted.params.method === "box-cox" ? boxCoxInverseColumn : yeoJohnsonInverseColumn;
   return mapColumns(powered, (col, c, out) => inverse(col, lambdas[c], out));
 }
@@ -117,14 +113,13 @@ function powerColumn(method: Method, col: Float64Array, lambda: number, out: Flo
 }
 
 function standardize(fitted: PowerTransformerFitted, transformed: Float64Array[]): Float64Array[] {
-  const { mean, scale } = innerScaler(fitted);
-  return mapColumns(transformed, (col, c, out) => centerAndScale(col, mean[c], scale[c], out));
+  return centerAndScaleColumns(transformed, innerScaler(fitted));
 }
 
-/** The inner StandardScaler's mean_ and scale_, per column. */
-function innerScaler(fitted: PowerTransformerFitted): { mean: Float64Array; scale: Float64Array } {
+/** The inner StandardScaler's mean_ (as the center) and scale_, per column. */
+function innerScaler(fitted: PowerTransformerFitted): AffineSteps {
   const width = fitted.n_features_in_;
-  return { mean: fittedColumns(fitted.mean_, width, "mean_"), scale: fittedColumns(fitted.scale_, width, "scale_") };
+  return { center: fittedColumns(fitted.mean_, width, "mean_"), scale: fittedColumns(fitted.scale_, width, "scale_") };
 }
 
 /** scikit-learn checks nanmin over all feature columns <= 0 before fitting or transforming. */

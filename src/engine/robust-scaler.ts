@@ -7,11 +7,10 @@ import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { RobustScalerFitted } from "./fitted-state.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { copyNonNaN, selectStatistics } from "./percentile.js";
-import { centerAndScale, scaleThenShift } from "./column-kernels.js";
+import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { nonZeroScale } from "./zero-scale.js";
-import { mapColumns } from "./column-alloc.js";
 
 export function fitRobustScaler(
   params: Params<"RobustScaler">,
@@ -48,18 +47,16 @@ export function fitRobustScaler(
 }
 
 export function applyRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { center, scale } = steps(fitted);
-  return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
+  return centerAndScaleColumns(columns, steps(fitted));
 }
 
 /** inverse_transform: `X *= scale_` (with_scaling), then `X += center_` (with_centering). */
 export function invertRobustScaler(fitted: RobustScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { center, scale } = steps(fitted);
-  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
+  return scaleThenShiftColumns(columns, steps(fitted));
 }
 
 /** center_ and scale_ per column, or null where with_centering / with_scaling skip that step. */
-function steps(fitted: RobustScalerFitted): { center: Float64Array | null; scale: Float64Array | null } {
+function steps(fitted: RobustScalerFitted): AffineSteps {
   const width = fitted.n_features_in_;
   return {
     center: fitted.params.with_centering ? fittedColumns(fitted.center_, width, "center_") : null,

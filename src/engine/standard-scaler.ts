@@ -4,12 +4,11 @@
  * constant-feature test, and (x - mean) / scale.
  */
 import type { Params } from "../contract/params.js";
-import { centerAndScale, scaleThenShift } from "./column-kernels.js";
+import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
-import { mapColumns } from "./column-alloc.js";
 
 const EPS = 2.220446049250313e-16;
 
@@ -96,18 +95,16 @@ export function fitStandardScaler(
 }
 
 export function applyStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { center, scale } = steps(fitted);
-  return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
+  return centerAndScaleColumns(columns, steps(fitted));
 }
 
 /** inverse_transform: `X *= scale_` (with_std), then `X += mean_` (with_mean). */
 export function invertStandardScaler(fitted: StandardScalerFitted, columns: readonly Float64Array[]): Float64Array[] {
-  const { center, scale } = steps(fitted);
-  return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
+  return scaleThenShiftColumns(columns, steps(fitted));
 }
 
 /** mean_ and scale_ per column, or null where with_mean / with_std skip that step. */
-function steps(fitted: StandardScalerFitted): { center: Float64Array | null; scale: Float64Array | null } {
+function steps(fitted: StandardScalerFitted): AffineSteps {
   const width = fitted.n_features_in_;
   return {
     center: fitted.params.with_mean ? fittedColumns(fitted.mean_, width, "mean_") : null,
