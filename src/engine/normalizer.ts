@@ -13,9 +13,19 @@ import type { NormalizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
 import type { FeatureMatrix } from "./types.js";
 import { allocColumns } from "./column-alloc.js";
-import { DATA_START, evenLength, kernelsWithRoom, type Kernels } from "./simd/wasm-kernels.js";
+import {
+  DATA_START,
+  MAY_REACH_NORM,
+  NON_FINITE_NORM,
+  evenLength,
+  kernelsWithRoom,
+  type Kernels,
+} from "./simd/wasm-kernels.js";
 
 type Norm = Params<"Normalizer">["norm"];
+
+/** Per-row arrays after a block's columns in the scratch: norms, factors, peaks. */
+const ROW_ARRAYS = 3;
 
 /**
  * Bytes of input the kernels hold at a time (rows x columns x 8): it is read three times
@@ -42,7 +52,7 @@ const GROUP_CHUNK_ROWS = 4096;
  * the kernels' memory stays at a block whatever the width.
  */
 export function normalizerLayout(rows: number, width: number): { rows: number; columns: number } {
-  const onePassRows = Math.floor(BLOCK_BYTES / (8 * (width + 2)));
+  const onePassRows = Math.floor(BLOCK_BYTES / (8 * (width + ROW_ARRAYS)));
   if (onePassRows >= MIN_ONE_PASS_ROWS || onePassRows >= rows) {
     return { rows: evenLength(Math.max(1, Math.min(rows, onePassRows))), columns: width };
   }
@@ -71,11 +81,15 @@ export function applyNormalizer(fitted: NormalizerFitted, columns: readonly Floa
   return normalizeRows(columns, fitted.params.norm).columns;
 }
 
-const ACCUMULATE = {
-  l1: "norms_sum_abs",
-  l2: "norms_sum_sq",
-  max: "norms_max_abs",
-} as const satisfies Record<Norm, keyof Kernels>;
+type Accumulate = (data: number, stride: number, width: number, norms: number, peaks: number, len: number) => void;
+
+/** The kernel that adds a block's columns into its norms (and peaks: norms_to_factors). */
+function accumulator(kernels: Kernels, norm: Norm): Accumulate {
+  if (norm === "l1") return kernels.norms_sum_abs;
+  if (norm === "l2") return kernels.norms_sum_sq;
+  // a max norm is its own peak: normalizeRows points peaks at the norms
+  return (data, stride, width, norms, _peaks, len) => kernels.norms_max_abs(data, stride, width, norms, len);
+}
 
 function normalizeRows(
   columns: readonly Float64Array[],
@@ -85,12 +99,14 @@ function normalizeRows(
   const width = columns.length;
   const out = allocColumns(width, rows);
   const layout = normalizerLayout(rows, width);
-  // The scratch: a group of columns, `layout.rows` doubles each, then the chunk's norms and factors.
+  // The scratch: a group of columns, `layout.rows` doubles each, then the chunk's norms,
+  // factors and peaks.
   const stride = layout.rows * 8;
   const norms = DATA_START + layout.columns * stride;
   const factors = norms + stride;
-  const { kernels, heap } = kernelsWithRoom((layout.columns + 2) * stride);
-  const accumulate = kernels[ACCUMULATE[norm]];
+  const peaks = norm === "max" ? norms : factors + stride;
+  const { kernels, heap } = kernelsWithRoom((layout.columns + ROW_ARRAYS) * stride);
+  const accumulate = accumulator(kernels, norm);
   // Each group column's slot in the scratch, made once rather than once a block.
   const slots = Array.from({ length: layout.columns }, (_, j) =>
     heap.subarray((DATA_START + j * stride) / 8, (DATA_START + (j + 1) * stride) / 8),
@@ -108,16 +124,23 @@ function normalizeRows(
       }
     };
     heap.fill(0, norms / 8, norms / 8 + pairs);
+    heap.fill(0, peaks / 8, peaks / 8 + pairs);
     for (let first = 0; first < width; first += layout.columns) {
       const count = Math.min(layout.columns, width - first);
       copyIn(first, count);
-      accumulate(DATA_START, stride, count, norms, pairs);
+      accumulate(DATA_START, stride, count, norms, peaks, pairs);
     }
-    if (kernels.norms_to_factors(norms, factors, pairs, norm === "l2" ? 1 : 0)) nonFiniteNorm = true;
+    const found = kernels.norms_to_factors(norms, factors, peaks, pairs, norm === "l2" ? 1 : 0);
+    if (found & NON_FINITE_NORM) nonFiniteNorm = true;
+    // The check that makes a value as large as its norm exactly ±1 costs ~1 ms of
+    // 100,000 x 50; only blocks that may hold such a value pay it: always under the max
+    // norm, under l1 and l2 only with a row of one non-zero (or all others negligible).
+    const checkOnes = (found & MAY_REACH_NORM) !== 0;
     for (let first = 0; first < width; first += layout.columns) {
       const count = Math.min(layout.columns, width - first);
       if (!onePass) copyIn(first, count);
-      kernels.scale_rows(DATA_START, stride, count, norms, factors, pairs);
+      if (checkOnes) kernels.scale_rows(DATA_START, stride, count, norms, factors, pairs);
+      else kernels.multiply_rows(DATA_START, stride, count, factors, pairs);
       for (let j = 0; j < count; j++) out[first + j].set(len === layout.rows ? slots[j] : slots[j].subarray(0, len), start);
     }
   }

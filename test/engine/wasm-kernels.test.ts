@@ -7,7 +7,21 @@ import { describe, expect, it } from "vitest";
 import { committedModuleText, kernelsModuleText } from "../../scripts/build-wasm.js";
 import { fitTransform } from "../../src/engine/index.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
-import { DATA_START, kernelsWithRoom, PrivateKernels } from "../../src/engine/simd/wasm-kernels.js";
+import {
+  DATA_START,
+  kernelsWithRoom,
+  MAY_REACH_NORM,
+  NON_FINITE_NORM,
+  PrivateKernels,
+  type Kernels,
+} from "../../src/engine/simd/wasm-kernels.js";
+
+/** A row-norm kernel; norms_max_abs keeps no peaks (a max norm is its own). */
+function accumulate(kernels: Kernels, kernel: "norms_sum_sq" | "norms_sum_abs" | "norms_max_abs", data: number,
+  stride: number, width: number, norms: number, peaks: number, len: number): void {
+  if (kernel === "norms_max_abs") kernels.norms_max_abs(data, stride, width, norms, len);
+  else kernels[kernel](data, stride, width, norms, peaks, len);
+}
 
 describe("SIMD kernels", () => {
   it("the committed module is scripts/build-wasm.ts's output for kernels.wat", async () => {
@@ -47,7 +61,8 @@ describe("SIMD kernels", () => {
   // depend on their order, and the specials (NaN, infinities, -0, the largest double,
   // which overflows a sum of squares) fall in either path. The kernels add into the norms
   // they are given, so a row's norm can gather its columns from several groups, in the
-  // same order of sums.
+  // same order of sums. The sums also raise each row's peak to its largest term (NaN
+  // skipped, as pmax does).
   it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])("row norms of %i columns are the plain formula in column order", (width) => {
     const rows = 64;
     const random = seededRandom(width);
@@ -62,22 +77,30 @@ describe("SIMD kernels", () => {
       norms_sum_abs: (row: number[]) => row.reduce((s, x) => s + Math.abs(x), 0),
       norms_max_abs: (row: number[]) => row.reduce((m, x) => Math.max(m, Math.abs(x)), 0), // NaN wins, as in numpy
     };
-    const { kernels, heap } = kernelsWithRoom((width + 1) * rows * 8);
+    const term = { norms_sum_sq: (x: number) => x * x, norms_sum_abs: Math.abs };
+    const peakOf = (kernel: keyof typeof term, row: number[]) =>
+      row.filter((x) => !Number.isNaN(x)).reduce((m, x) => Math.max(m, term[kernel](x)), 0);
+    const { kernels, heap } = kernelsWithRoom((width + 2) * rows * 8);
     const stride = rows * 8;
     cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
     const norms = DATA_START + width * stride;
+    const peaks = norms + stride;
+    const read = (at: number) => Array.from(heap.subarray(at / 8, at / 8 + rows));
     for (const [kernel, formula] of Object.entries(plain) as [keyof typeof plain, (row: number[]) => number][]) {
-      heap.fill(0, norms / 8, norms / 8 + rows);
-      kernels[kernel](DATA_START, stride, width, norms, rows);
-      const got = Array.from(heap.subarray(norms / 8, norms / 8 + rows));
-      const want = Array.from({ length: rows }, (_, k) => formula(cols.map((col) => col[k])));
-      expect(got, kernel).toEqual(want);
+      const rowsOf = Array.from({ length: rows }, (_, k) => cols.map((col) => col[k]));
+      const want = rowsOf.map(formula);
+      const wantPeaks = kernel === "norms_max_abs" ? undefined : rowsOf.map((row) => peakOf(kernel, row));
+      heap.fill(0, norms / 8, norms / 8 + 2 * rows);
+      accumulate(kernels, kernel, DATA_START, stride, width, norms, peaks, rows);
+      expect(read(norms), kernel).toEqual(want);
+      if (wantPeaks) expect(read(peaks), `${kernel} peaks`).toEqual(wantPeaks);
       // the first column as an earlier group, the rest added to what it left
       if (width < 2) continue;
-      heap.fill(0, norms / 8, norms / 8 + rows);
-      kernels[kernel](DATA_START, stride, 1, norms, rows);
-      kernels[kernel](DATA_START + stride, stride, width - 1, norms, rows);
-      expect(Array.from(heap.subarray(norms / 8, norms / 8 + rows)), `${kernel} in two groups`).toEqual(want);
+      heap.fill(0, norms / 8, norms / 8 + 2 * rows);
+      accumulate(kernels, kernel, DATA_START, stride, 1, norms, peaks, rows);
+      accumulate(kernels, kernel, DATA_START + stride, stride, width - 1, norms, peaks, rows);
+      expect(read(norms), `${kernel} in two groups`).toEqual(want);
+      if (wantPeaks) expect(read(peaks), `${kernel} peaks in two groups`).toEqual(wantPeaks);
     }
   });
 
@@ -90,15 +113,16 @@ describe("SIMD kernels", () => {
     const finiteCount = norms.filter(Number.isFinite).length;
     for (const sqrt of [0, 1]) {
       const len = norms.length;
-      const { kernels, heap } = kernelsWithRoom(2 * len * 8);
+      const { kernels, heap } = kernelsWithRoom(3 * len * 8);
       const at = DATA_START / 8;
       heap.set(norms, at);
-      const bad = kernels.norms_to_factors(DATA_START, DATA_START + len * 8, len, sqrt);
+      heap.fill(0, at + 2 * len, at + 3 * len); // peaks of 0: no row reaches its norm
+      const found = kernels.norms_to_factors(DATA_START, DATA_START + len * 8, DATA_START + 2 * len * 8, len, sqrt);
       const finished = norms.map((n) => (sqrt ? Math.sqrt(n) : n)).map((n) => (n < 2.220446049250313e-15 ? 1 : n));
       expect(Array.from(heap.subarray(at, at + len)), `sqrt ${sqrt}`).toEqual(finished);
       const factors = Array.from(heap.subarray(at + len, at + 2 * len));
       expect(factors, `sqrt ${sqrt}`).toEqual(finished.map((n) => 1 / n));
-      expect(bad).toBe(finiteCount < len ? 1 : 0);
+      expect(found).toBe(finiteCount < len ? NON_FINITE_NORM : 0);
       // a value of the row's own size, and one a millionth of it
       finished.forEach((n, k) => {
         if (!Number.isFinite(n)) return;
@@ -108,9 +132,54 @@ describe("SIMD kernels", () => {
         }
       });
     }
-    const { kernels, heap } = kernelsWithRoom(32);
-    heap.set([1, 2], DATA_START / 8);
-    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, 2, 1)).toBe(0);
+    const { kernels, heap } = kernelsWithRoom(48);
+    heap.set([1, 2, 0, 0, 0, 0], DATA_START / 8);
+    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, DATA_START + 32, 2, 1)).toBe(0);
+  });
+
+  // multiply_rows leaves out the check that makes |x| == norm exactly ±1, so the flag must
+  // come up for every row where some |x| is its norm; it should stay down for rows whose
+  // other values are not negligible, or the check is never skipped. Rows of one large
+  // value and others 2^-10 to 2^-60 of it cross from one side to the other (for l2 near
+  // 2^-26, for l1 near 2^-53), in 1 to 9 columns, with the values and norms the kernels
+  // compute.
+  it.each(["norms_sum_sq", "norms_sum_abs"] as const)("%s: a row where |x| may be the norm raises MAY_REACH_NORM", (kernel) => {
+    const random = seededRandom(kernel.length);
+    const counts = { reaches: 0, flaggedOnly: 0, clear: 0 };
+    for (let trial = 0; trial < 4000; trial++) {
+      const width = 1 + (trial % 9);
+      const big = (random() + 0.5) * 10 ** Math.floor(random() * 20 - 10) * (random() < 0.5 ? -1 : 1);
+      const small = () => big * 2 ** -(10 + random() * 50) * (random() - 0.5);
+      const row = Array.from({ length: width }, (_, c) => (c === trial % width ? big : trial % 5 === 0 ? 0 : small()));
+      const { kernels, heap } = kernelsWithRoom((width + 3) * 16);
+      const stride = 16; // two rows: this one and a zero row as the pair's other lane
+      const norms = DATA_START + width * stride;
+      heap.fill(0, DATA_START / 8, (DATA_START + (width + 3) * stride) / 8);
+      row.forEach((x, c) => (heap[(DATA_START + c * stride) / 8] = x));
+      kernels[kernel](DATA_START, stride, width, norms, norms + 2 * stride, 2);
+      const flagged = (kernels.norms_to_factors(norms, norms + stride, norms + 2 * stride, 2, kernel === "norms_sum_sq" ? 1 : 0) & MAY_REACH_NORM) !== 0;
+      const norm = heap[norms / 8];
+      const reaches = row.some((x) => Math.abs(x) === norm);
+      if (reaches) expect(flagged, `${row} (norm ${norm})`).toBe(true);
+      counts[reaches ? "reaches" : flagged ? "flaggedOnly" : "clear"]++;
+    }
+    // both sides of the line are tried, and false alarms are the rare case
+    expect(counts.reaches).toBeGreaterThan(500);
+    expect(counts.clear).toBeGreaterThan(1000);
+    expect(counts.flaggedOnly).toBeLessThan(counts.reaches / 2);
+  });
+
+  it("a block's flag: max norms always, rows under the zero-scale rule never, NaN never", () => {
+    const { kernels, heap } = kernelsWithRoom(6 * 8);
+    const at = DATA_START / 8;
+    // a max norm is its own peak: norms and peaks at the same place
+    heap.set([3, 0.5], at);
+    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, DATA_START, 2, 0)).toBe(MAY_REACH_NORM);
+    // sums of 0 and 1e-31 (norms 0 and 3e-16, both replaced by 1) with peaks equal to them
+    heap.set([0, 1e-31, 0, 0, 0, 1e-31], at);
+    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, DATA_START + 32, 2, 1)).toBe(0);
+    heap.set([NaN, 4, 0, 0, NaN, 1], at);
+    expect(kernels.norms_to_factors(DATA_START, DATA_START + 16, DATA_START + 32, 2, 1)).toBe(NON_FINITE_NORM);
   });
 
   // Every integer norm up to 1000 whose reciprocal times itself is not 1 (49 is the first),

@@ -15,10 +15,11 @@
   ;; The norms kernels add a block's columns into norms the caller started at 0, so a
   ;; row's norm can gather its columns from several blocks, still in column order.
 
-  ;; norms[k] += Σ_c x[c][k]², column after column (the sum in column order). Four columns
-  ;; a pass, so each norm is loaded and stored once for four columns, not once for each.
-  (func (export "norms_sum_sq") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $len i32)
-    (local $c i32) (local $p i32) (local $q i32) (local $end i32) (local $x v128) (local $n v128)
+  ;; norms[k] += Σ_c x[c][k]², column after column (the sum in column order), and peaks[k]
+  ;; raised to the largest x[c][k]² (see norms_to_factors). Four columns a pass, so each
+  ;; norm and peak is loaded and stored once for four columns, not once for each.
+  (func (export "norms_sum_sq") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $peaks i32) (param $len i32)
+    (local $c i32) (local $p i32) (local $q i32) (local $m i32) (local $end i32) (local $x v128) (local $n v128) (local $k v128)
     (local $s1 i32) (local $s2 i32) (local $s3 i32)
     (local.set $end (i32.add (local.get $norms) (i32.shl (local.get $len) (i32.const 3))))
     (local.set $s1 (local.get $stride))
@@ -28,18 +29,28 @@
       (br_if $done (i32.gt_u (i32.add (local.get $c) (i32.const 4)) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $norms))
+      (local.set $m (local.get $peaks))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
         (local.set $x (v128.load (local.get $p)))
-        (local.set $n (f64x2.add (v128.load (local.get $q)) (f64x2.mul (local.get $x) (local.get $x))))
+        (local.set $x (f64x2.mul (local.get $x) (local.get $x)))
+        (local.set $n (f64x2.add (v128.load (local.get $q)) (local.get $x)))
+        (local.set $k (f64x2.pmax (v128.load (local.get $m)) (local.get $x)))
         (local.set $x (v128.load (i32.add (local.get $p) (local.get $s1))))
-        (local.set $n (f64x2.add (local.get $n) (f64x2.mul (local.get $x) (local.get $x))))
+        (local.set $x (f64x2.mul (local.get $x) (local.get $x)))
+        (local.set $n (f64x2.add (local.get $n) (local.get $x)))
+        (local.set $k (f64x2.pmax (local.get $k) (local.get $x)))
         (local.set $x (v128.load (i32.add (local.get $p) (local.get $s2))))
-        (local.set $n (f64x2.add (local.get $n) (f64x2.mul (local.get $x) (local.get $x))))
+        (local.set $x (f64x2.mul (local.get $x) (local.get $x)))
+        (local.set $n (f64x2.add (local.get $n) (local.get $x)))
+        (local.set $k (f64x2.pmax (local.get $k) (local.get $x)))
         (local.set $x (v128.load (i32.add (local.get $p) (local.get $s3))))
-        (v128.store (local.get $q) (f64x2.add (local.get $n) (f64x2.mul (local.get $x) (local.get $x))))
+        (local.set $x (f64x2.mul (local.get $x) (local.get $x)))
+        (v128.store (local.get $q) (f64x2.add (local.get $n) (local.get $x)))
+        (v128.store (local.get $m) (f64x2.pmax (local.get $k) (local.get $x)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $m (i32.add (local.get $m) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 4)))
       (br $quads)))
@@ -47,19 +58,24 @@
       (br_if $done (i32.ge_u (local.get $c) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $norms))
+      (local.set $m (local.get $peaks))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
         (local.set $x (v128.load (local.get $p)))
-        (v128.store (local.get $q) (f64x2.add (v128.load (local.get $q)) (f64x2.mul (local.get $x) (local.get $x))))
+        (local.set $x (f64x2.mul (local.get $x) (local.get $x)))
+        (v128.store (local.get $q) (f64x2.add (v128.load (local.get $q)) (local.get $x)))
+        (v128.store (local.get $m) (f64x2.pmax (v128.load (local.get $m)) (local.get $x)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $m (i32.add (local.get $m) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 1)))
       (br $columns))))
 
-  ;; norms[k] += Σ_c |x[c][k]|, four columns a pass as above
-  (func (export "norms_sum_abs") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $len i32)
-    (local $c i32) (local $p i32) (local $q i32) (local $end i32) (local $n v128)
+  ;; norms[k] += Σ_c |x[c][k]| and peaks[k] raised to the largest |x[c][k]|, four columns
+  ;; a pass as above
+  (func (export "norms_sum_abs") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $peaks i32) (param $len i32)
+    (local $c i32) (local $p i32) (local $q i32) (local $m i32) (local $end i32) (local $n v128) (local $v v128) (local $k v128)
     (local $s1 i32) (local $s2 i32) (local $s3 i32)
     (local.set $end (i32.add (local.get $norms) (i32.shl (local.get $len) (i32.const 3))))
     (local.set $s1 (local.get $stride))
@@ -69,14 +85,24 @@
       (br_if $done (i32.gt_u (i32.add (local.get $c) (i32.const 4)) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $norms))
+      (local.set $m (local.get $peaks))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
-        (local.set $n (f64x2.add (v128.load (local.get $q)) (f64x2.abs (v128.load (local.get $p)))))
-        (local.set $n (f64x2.add (local.get $n) (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s1))))))
-        (local.set $n (f64x2.add (local.get $n) (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s2))))))
-        (v128.store (local.get $q) (f64x2.add (local.get $n) (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s3))))))
+        (local.set $v (f64x2.abs (v128.load (local.get $p))))
+        (local.set $n (f64x2.add (v128.load (local.get $q)) (local.get $v)))
+        (local.set $k (f64x2.pmax (v128.load (local.get $m)) (local.get $v)))
+        (local.set $v (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s1)))))
+        (local.set $n (f64x2.add (local.get $n) (local.get $v)))
+        (local.set $k (f64x2.pmax (local.get $k) (local.get $v)))
+        (local.set $v (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s2)))))
+        (local.set $n (f64x2.add (local.get $n) (local.get $v)))
+        (local.set $k (f64x2.pmax (local.get $k) (local.get $v)))
+        (local.set $v (f64x2.abs (v128.load (i32.add (local.get $p) (local.get $s3)))))
+        (v128.store (local.get $q) (f64x2.add (local.get $n) (local.get $v)))
+        (v128.store (local.get $m) (f64x2.pmax (local.get $k) (local.get $v)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $m (i32.add (local.get $m) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 4)))
       (br $quads)))
@@ -84,11 +110,15 @@
       (br_if $done (i32.ge_u (local.get $c) (local.get $width)))
       (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
       (local.set $q (local.get $norms))
+      (local.set $m (local.get $peaks))
       (block $next (loop $rows
         (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
-        (v128.store (local.get $q) (f64x2.add (v128.load (local.get $q)) (f64x2.abs (v128.load (local.get $p)))))
+        (local.set $v (f64x2.abs (v128.load (local.get $p))))
+        (v128.store (local.get $q) (f64x2.add (v128.load (local.get $q)) (local.get $v)))
+        (v128.store (local.get $m) (f64x2.pmax (v128.load (local.get $m)) (local.get $v)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $m (i32.add (local.get $m) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 1)))
       (br $columns))))
@@ -141,8 +171,16 @@
       (br $columns))))
 
   ;; Each norm is finished in place (its square root if `$sqrt`, then the zero-scale rule:
-  ;; a norm below 10·eps becomes 1) and its reciprocal written to `factors`. Returns 1 if
-  ;; any norm was NaN or infinite (before that rule), else 0.
+  ;; a norm below 10·eps becomes 1) and its reciprocal written to `factors`. Returns bit 1
+  ;; if any norm was NaN or infinite (before that rule), and bit 2 if some row may hold a
+  ;; value as large as its norm (then only scale_rows gives that value exactly ±1).
+  ;;
+  ;; Bit 2 compares each sum (before the square root) with its row's peak, the largest term
+  ;; it added: |x| can equal the norm only when that term is nearly all of the sum, within
+  ;; 1.5 · 2^-52 of it for l2 (the rounding of x² and of the root), exactly for l1 (a sum
+  ;; of terms >= 0 is never below its largest). 2^-50 covers both, so no such row is
+  ;; missed; a false alarm only costs the check. A max norm is its own peak: always set.
+  ;; Rows under the zero-scale rule are left out: their values are far below their norm, 1.
   ;;
   ;; Why factors: dividing every value (scikit-learn's X /= norms) costs f64x2.div's 2
   ;; cycles a value, 3.5 ms of 100,000 x 50, and here, unlike in numpy, nothing overlaps
@@ -150,31 +188,39 @@
   ;; value cost 2.3 ms. A product with a rounded reciprocal rounds twice, so a cell can be
   ;; an ulp or two off scikit-learn's quotient (3 in 10 of the golden cells are, all within
   ;; 4.5e-16 relative; the sum order of the norms already moved 1 in 20).
-  (func (export "norms_to_factors") (param $norms i32) (param $factors i32) (param $len i32) (param $sqrt i32) (result i32)
-    (local $end i32) (local $n v128) (local $bad v128)
+  (func (export "norms_to_factors") (param $norms i32) (param $factors i32) (param $peaks i32) (param $len i32) (param $sqrt i32) (result i32)
+    (local $end i32) (local $sum v128) (local $n v128) (local $small v128) (local $bad v128) (local $hit v128)
     (local.set $end (i32.add (local.get $norms) (i32.shl (local.get $len) (i32.const 3))))
     (block $done (loop $rows
       (br_if $done (i32.ge_u (local.get $norms) (local.get $end)))
-      (local.set $n (v128.load (local.get $norms)))
+      (local.set $sum (v128.load (local.get $norms)))
+      (local.set $n (local.get $sum))
       (if (local.get $sqrt) (then (local.set $n (f64x2.sqrt (local.get $n)))))
       ;; n - n is 0 for a finite n and NaN otherwise
       (local.set $bad (v128.or (local.get $bad)
         (f64x2.ne (f64x2.sub (local.get $n) (local.get $n)) (v128.const f64x2 0 0))))
-      (local.set $n (v128.bitselect (v128.const f64x2 1 1) (local.get $n)
-        (f64x2.lt (local.get $n) (v128.const f64x2 2.220446049250313e-15 2.220446049250313e-15))))
+      (local.set $small (f64x2.lt (local.get $n) (v128.const f64x2 2.220446049250313e-15 2.220446049250313e-15)))
+      (local.set $n (v128.bitselect (v128.const f64x2 1 1) (local.get $n) (local.get $small)))
+      ;; 1 + 2^-50
+      (local.set $hit (v128.or (local.get $hit) (v128.andnot
+        (f64x2.le (local.get $sum)
+          (f64x2.mul (v128.load (local.get $peaks)) (v128.const f64x2 1.0000000000000009 1.0000000000000009)))
+        (local.get $small))))
       (v128.store (local.get $norms) (local.get $n))
       (v128.store (local.get $factors) (f64x2.div (v128.const f64x2 1 1) (local.get $n)))
       (local.set $norms (i32.add (local.get $norms) (i32.const 16)))
       (local.set $factors (i32.add (local.get $factors) (i32.const 16)))
+      (local.set $peaks (i32.add (local.get $peaks) (i32.const 16)))
       (br $rows)))
-    (v128.any_true (local.get $bad)))
+    (i32.or (v128.any_true (local.get $bad)) (i32.shl (v128.any_true (local.get $hit)) (i32.const 1))))
 
   ;; x[c][k] *= factors[k] for every column, in place, except that a value as large as its
   ;; row's norm becomes exactly ±1, as x / x does: the largest value of every row under
   ;; the max norm, the one value of a row with one non-zero. x · (1/x) alone can miss 1
   ;; (49 · (1/49) is 0.9999999999999999), and a row scaled to "max 1" must reach it. The
-  ;; check costs about 1 ms of 100,000 x 50. Four columns a pass, so each factor and norm is
-  ;; loaded once for four columns.
+  ;; check costs about 1 ms of 100,000 x 50, so blocks where norms_to_factors finds no row
+  ;; that needs it go through multiply_rows. Four columns a pass, so each factor and norm
+  ;; is loaded once for four columns.
   (func (export "scale_rows") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $factors i32) (param $len i32)
     (local $c i32) (local $p i32) (local $q i32) (local $r i32) (local $end i32)
     (local $x v128) (local $f v128) (local $n v128) (local $one v128) (local $sign v128)
@@ -236,6 +282,47 @@
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $q (i32.add (local.get $q) (i32.const 16)))
         (local.set $r (i32.add (local.get $r) (i32.const 16)))
+        (br $rows)))
+      (local.set $c (i32.add (local.get $c) (i32.const 1)))
+      (br $columns))))
+
+  ;; x[c][k] *= factors[k] for every column, in place: scale_rows without its check, for
+  ;; a block where no value is as large as its row's norm (norms_to_factors says so).
+  (func (export "multiply_rows") (param $data i32) (param $stride i32) (param $width i32) (param $factors i32) (param $len i32)
+    (local $c i32) (local $p i32) (local $q i32) (local $end i32) (local $f v128)
+    (local $s1 i32) (local $s2 i32) (local $s3 i32)
+    (local.set $end (i32.add (local.get $factors) (i32.shl (local.get $len) (i32.const 3))))
+    (local.set $s1 (local.get $stride))
+    (local.set $s2 (i32.shl (local.get $stride) (i32.const 1)))
+    (local.set $s3 (i32.add (local.get $s2) (local.get $stride)))
+    (block $done (loop $quads
+      (br_if $done (i32.gt_u (i32.add (local.get $c) (i32.const 4)) (local.get $width)))
+      (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
+      (local.set $q (local.get $factors))
+      (block $next (loop $rows
+        (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
+        (local.set $f (v128.load (local.get $q)))
+        (v128.store (local.get $p) (f64x2.mul (v128.load (local.get $p)) (local.get $f)))
+        (v128.store (i32.add (local.get $p) (local.get $s1))
+          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s1))) (local.get $f)))
+        (v128.store (i32.add (local.get $p) (local.get $s2))
+          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s2))) (local.get $f)))
+        (v128.store (i32.add (local.get $p) (local.get $s3))
+          (f64x2.mul (v128.load (i32.add (local.get $p) (local.get $s3))) (local.get $f)))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (br $rows)))
+      (local.set $c (i32.add (local.get $c) (i32.const 4)))
+      (br $quads)))
+    (block $done (loop $columns
+      (br_if $done (i32.ge_u (local.get $c) (local.get $width)))
+      (local.set $p (i32.add (local.get $data) (i32.mul (local.get $c) (local.get $stride))))
+      (local.set $q (local.get $factors))
+      (block $next (loop $rows
+        (br_if $next (i32.ge_u (local.get $q) (local.get $end)))
+        (v128.store (local.get $p) (f64x2.mul (v128.load (local.get $p)) (v128.load (local.get $q))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (local.set $q (i32.add (local.get $q) (i32.const 16)))
         (br $rows)))
       (local.set $c (i32.add (local.get $c) (i32.const 1)))
       (br $columns))))
