@@ -171,11 +171,11 @@
       (br $columns))))
 
   ;; Each norm is finished in place (its square root if `$sqrt`, then the zero-scale rule:
-  ;; a norm below 10·eps becomes 1) and its reciprocal written to `factors`. Returns bit 1
-  ;; if any norm was NaN or infinite (before that rule), and bit 2 if some row may hold a
-  ;; value as large as its norm (then only scale_rows gives that value exactly ±1).
+  ;; a norm below 10·eps becomes 1) and its reciprocal written to `factors`. Returns flags:
+  ;; 1 if any norm was NaN or infinite (before that rule), 2 if some row may hold a value
+  ;; as large as its norm (then only scale_rows gives that value exactly ±1).
   ;;
-  ;; Bit 2 compares each sum (before the square root) with its row's peak, the largest term
+  ;; Flag 2 compares each sum (before the square root) with its row's peak, the largest term
   ;; it added: |x| can equal the norm only when that term is nearly all of the sum, within
   ;; 1.5 · 2^-52 of it for l2 (the rounding of x² and of the root), exactly for l1 (a sum
   ;; of terms >= 0 is never below its largest). 2^-50 covers both, so no such row is
