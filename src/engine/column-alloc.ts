@@ -7,31 +7,41 @@ const unsafeBuffer: ((size: number) => Uint8Array) | undefined = (
   globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }
 ).Buffer?.allocUnsafeSlow.bind(Buffer);
 
-/** Columns shorter than this share an ArrayBuffer with their neighbours in allocColumns. */
+/** Columns shorter than this share small slabs; longer ones, large slabs. */
 const SHORT_COLUMN = 1024;
-const SLAB_BYTES = 256 * 1024;
-
-export function allocColumn(length: number): Float64Array {
-  if (unsafeBuffer === undefined || length < SHORT_COLUMN) return new Float64Array(length);
-  const bytes = unsafeBuffer(length * 8);
-  return new Float64Array(bytes.buffer, bytes.byteOffset, length);
-}
+const SHORT_SLAB_BYTES = 256 * 1024;
+/**
+ * Just under glibc's largest dynamic mmap threshold (32 MiB on 64 bits); see allocColumns.
+ */
+const LONG_SLAB_BYTES = 31 * 1024 * 1024;
 
 /**
- * `count` columns of `length` doubles. Short columns are cut from shared slabs of 256 KiB,
- * each its own range of one ArrayBuffer (as Node's small Buffers share a pool): an
- * ArrayBuffer costs ~1.4 µs to create here, with the garbage collection it brings, as
- * much as filling 4 KB, and wide data has thousands of columns (500 x 8,000: 11.5 ms for
- * the ArrayBuffers alone).
+ * `count` columns of `length` doubles, cut from slabs: as many whole columns as fit in
+ * one ArrayBuffer, each column its own range of it (as Node's small Buffers share a pool),
+ * and a column larger than a slab alone in its own.
+ *
+ * Short columns (slabs of 256 KiB): an ArrayBuffer costs ~1.4 µs to create here, with the
+ * garbage collection it brings, as much as filling 4 KB, and wide data has thousands of
+ * columns (500 x 8,000: 11.5 ms for the ArrayBuffers alone).
+ *
+ * Long columns (slabs of up to 31 MiB): glibc's malloc gives memory back to the kernel
+ * when more than twice its mmap threshold lies free at the top of its heap, and raises
+ * that threshold to the size of the largest block it had to mmap and later freed, up to
+ * 32 MiB (mallopt(3), M_MMAP_THRESHOLD). With a block for each column of 100,000 rows the
+ * threshold stayed at 800 KB, so a 40 MB result went back to the kernel once freed, and
+ * the next one faulted its pages in again: ~9,700 page faults, 20-25 ms on this machine,
+ * in about every other run. Once one 31 MiB slab has been freed, up to 62 MiB stays in
+ * the heap for the next result. Elsewhere (musl, macOS) these are merely fewer buffers.
  */
 export function allocColumns(count: number, length: number): Float64Array[] {
-  if (length >= SHORT_COLUMN) return Array.from({ length: count }, () => allocColumn(length));
-  const perSlab = Math.floor(SLAB_BYTES / (8 * Math.max(1, length)));
+  const columnBytes = 8 * length;
+  const slabBytes = length < SHORT_COLUMN ? SHORT_SLAB_BYTES : LONG_SLAB_BYTES;
+  const perSlab = Math.max(1, Math.floor(slabBytes / Math.max(8, columnBytes)));
   const columns: Float64Array[] = [];
   for (let first = 0; first < count; first += perSlab) {
     const inSlab = Math.min(perSlab, count - first);
-    const bytes = unsafeBuffer?.(inSlab * length * 8) ?? new Uint8Array(inSlab * length * 8);
-    for (let j = 0; j < inSlab; j++) columns.push(new Float64Array(bytes.buffer, bytes.byteOffset + j * length * 8, length));
+    const bytes = unsafeBuffer?.(inSlab * columnBytes) ?? new Uint8Array(inSlab * columnBytes);
+    for (let j = 0; j < inSlab; j++) columns.push(new Float64Array(bytes.buffer, bytes.byteOffset + j * columnBytes, length));
   }
   return columns;
 }

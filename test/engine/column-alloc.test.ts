@@ -1,6 +1,7 @@
 /**
- * allocColumns: short columns are ranges of shared slabs, long ones have their own
- * ArrayBuffer; either way every column is its own, whole range.
+ * allocColumns: columns are ranges of shared slabs (256 KiB for short columns, up to
+ * 31 MiB for long ones, a column larger than that alone); either way every column is its
+ * own, whole range.
  */
 import { describe, expect, it } from "vitest";
 import { allocColumns, mapColumns } from "../../src/engine/column-alloc.js";
@@ -13,6 +14,7 @@ describe("allocColumns", () => {
     [5, 0],
     [4, 1023],
     [3, 1024],
+    [50, 100_000],
   ])("%i columns of %i: the right lengths, no two overlapping", (count, length) => {
     const columns = allocColumns(count, length);
     expect(columns).toHaveLength(count);
@@ -24,13 +26,27 @@ describe("allocColumns", () => {
     columns.forEach((col, c) => expect(col.every((x) => x === c)).toBe(true));
   });
 
-  it("short columns share slabs of 256 KiB; long ones have a buffer each", () => {
+  it("short columns share slabs of 256 KiB, long ones slabs of up to 31 MiB", () => {
     const short = allocColumns(100, 500); // 65 of 4,000 bytes fit a slab
     expect(new Set(short.map((c) => c.buffer)).size).toBe(2);
     expect(short[64].buffer).toBe(short[0].buffer);
     expect(short[65].buffer).not.toBe(short[0].buffer);
-    const long = allocColumns(3, 1024);
-    expect(new Set(long.map((c) => c.buffer)).size).toBe(3);
+    const long = allocColumns(50, 100_000); // 40 of 800,000 bytes fit 31 MiB
+    expect(long[39].buffer).toBe(long[0].buffer);
+    expect(long[40].buffer).not.toBe(long[0].buffer);
+    expect(long[49].buffer).toBe(long[40].buffer);
+    expect(long[0].buffer.byteLength).toBeLessThanOrEqual(31 * 1024 * 1024);
+    expect(long[39].byteOffset - long[0].byteOffset).toBe(39 * 800_000);
+  });
+
+  it("a column larger than a slab has an ArrayBuffer of its own", () => {
+    const rows = 4_100_000; // 32.8 MB
+    const [a, b] = allocColumns(2, rows);
+    expect(a.buffer).not.toBe(b.buffer);
+    expect([a.length, b.length]).toEqual([rows, rows]);
+    a.fill(1);
+    b.fill(2);
+    expect(a[rows - 1] + b[0]).toBe(3);
   });
 
   it("mapColumns hands each column its own new column of its length, and returns what make returns", () => {
