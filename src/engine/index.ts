@@ -1,7 +1,9 @@
 /**
  * The preprocessing engine: the eight scikit-learn transforms on Float64Array columns.
  * Pure: no I/O, the input is never mutated, every failure caused by the data is an
- * EngineError whose message names the column and says how to fix it.
+ * EngineError whose message names the column and says how to fix it. Output columns are
+ * new, and a result's columns may share ArrayBuffers, each its own range (allocColumns):
+ * read `col.buffer` with `col.byteOffset` and `col.byteLength`.
  *
  * @example
  * const { columns, fitted } = fitTransform("StandardScaler", {}, { names: ["a"], columns: [a] });
