@@ -3,7 +3,7 @@
  * typed-array loop to scalar code, one double per instruction, and divides with scalar
  * divsd; numpy's loops, which scikit-learn's memory-bound transforms are made of, use
  * SIMD. Normalizer in plain JavaScript stayed at 0.55-0.8 of scikit-learn's time whatever
- * the loop shape; the kernels bring it to 0.4-0.5 (12 ms alone at 100,000 x 50), and
+ * the loop shape; the kernels bring it to 0.3-0.5 (10-12 ms alone at 100,000 x 50), and
  * MinMaxScaler and MaxAbsScaler well under (docs/PERFORMANCE.md).
  *
  * WebAssembly reaches only its own memory, so callers copy a block of input in
