@@ -119,7 +119,9 @@ async function main(): Promise<void> {
     times.run = Date.parse(record.finished_at!) - started;
     const [output] = await job.outputs();
     const outBytes = await time("download", times, () => output!.bytes());
-    await time("decode", times, async () => dataFrameFromTable(await readTable("arrow", outBytes, { numericColumns: [] })));
+    await time("decode", times, async () =>
+      dataFrameFromTable(await readTable("arrow", outBytes, { numericColumns: [] })),
+    );
     const staged = times.encode! + times.upload! + times.wait! + times.download! + times.decode!;
 
     // 2. The one call a user writes.

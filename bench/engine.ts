@@ -80,7 +80,9 @@ function row(e: Entry, size: string, ours: Timings, theirs: Timings | undefined)
 }
 
 async function main(): Promise<void> {
-  const { values: options } = parseArgs({ options: { only: { type: "string" }, sizes: { type: "string", default: "1000000x10,100000x50" } } });
+  const { values: options } = parseArgs({
+    options: { only: { type: "string" }, sizes: { type: "string", default: "1000000x10,100000x50" } },
+  });
   const only = options.only?.split(",");
   const entries = ENTRIES.filter((e) => !only || e.type === "copy" || only.includes(e.type));
   const sizes = options.sizes.split(",").map((s) => s.split("x").map(Number));
@@ -91,9 +93,7 @@ async function main(): Promise<void> {
 
   console.log(`node ${process.version}; scikit-learn: ${withSklearn ? "yes" : "not available (/usr/bin/python3)"}`);
   console.log("seconds; best and median of all timed runs after one untimed run; ratio = ours / scikit-learn");
-  console.log(
-    "                                   ours            scikit-learn     ratio of       cpu",
-  );
+  console.log("                                   ours            scikit-learn     ratio of       cpu");
   console.log("transform            size         best  median     best   median   best  median  best   target");
   for (const [rows, cols] of sizes) {
     const data = makeData(rows, cols);

@@ -27,7 +27,6 @@ const ROWS = Number(options.rows);
 const COLS = Number(options.cols);
 const DANFO_READ = !options["no-danfo-read"];
 
-
 function sampleTable(): Table {
   const rand = seededRandom(42);
   const columns = Array.from({ length: COLS }, (_, c) => {
@@ -53,7 +52,9 @@ async function time<T>(label: string, f: () => Promise<T> | T): Promise<{ ms: nu
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
-  console.log(`  ${label.padEnd(46)} ${(ms / 1000).toFixed(2).padStart(7)} s wall ${(cpuMs / 1000).toFixed(2).padStart(7)} s cpu`);
+  console.log(
+    `  ${label.padEnd(46)} ${(ms / 1000).toFixed(2).padStart(7)} s wall ${(cpuMs / 1000).toFixed(2).padStart(7)} s cpu`,
+  );
   return { ms, cpuMs, value };
 }
 
@@ -70,19 +71,27 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
   try {
     console.log("DataFrame -> wire bytes");
-    const outArrow = await time("ours: DataFrame -> Arrow IPC", async () => collect(writeTable("arrow", tableFromDataFrame(df))));
+    const outArrow = await time("ours: DataFrame -> Arrow IPC", async () =>
+      collect(writeTable("arrow", tableFromDataFrame(df))),
+    );
     const outCsv = await time("ours: DataFrame -> CSV", async () => collect(writeTable("csv", tableFromDataFrame(df))));
     const danfoOut = await time("danfo: toCSV(df)", () => toCSV(df) as string);
-    console.log(`  sizes: Arrow ${(outArrow.value.length / 2 ** 20).toFixed(0)} MiB, CSV ${(outCsv.value.length / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `  sizes: Arrow ${(outArrow.value.length / 2 ** 20).toFixed(0)} MiB, CSV ${(outCsv.value.length / 2 ** 20).toFixed(0)} MiB`,
+    );
     const csvPath = join(dir, "frame.csv");
     writeFileSync(csvPath, danfoOut.value);
     danfoOut.value = "";
 
     console.log("wire bytes -> DataFrame");
-    const inArrow = await time("ours: Arrow IPC -> DataFrame", async () => dataFrameFromTable(await readTable("arrow", outArrow.value)));
+    const inArrow = await time("ours: Arrow IPC -> DataFrame", async () =>
+      dataFrameFromTable(await readTable("arrow", outArrow.value)),
+    );
     check(df, inArrow.value, "arrow");
     inArrow.value = df;
-    const inCsv = await time("ours: CSV -> DataFrame", async () => dataFrameFromTable(await readTable("csv", outCsv.value)));
+    const inCsv = await time("ours: CSV -> DataFrame", async () =>
+      dataFrameFromTable(await readTable("csv", outCsv.value)),
+    );
     check(df, inCsv.value, "csv");
     inCsv.value = df;
     outArrow.value = Buffer.alloc(0);
@@ -146,7 +155,8 @@ function check(expected: DataFrame, actual: DataFrame, label: string): void {
     const x = column.values as Float64Array;
     const y = b.columns[k]?.values as Float64Array;
     for (let i = 0; i < x.length; i++) {
-      if (!Object.is(x[i], y[i])) throw new Error(`${label}: column ${column.name} row ${i} differs: ${x[i]} vs ${y[i]}`);
+      if (!Object.is(x[i], y[i]))
+        throw new Error(`${label}: column ${column.name} row ${i} differs: ${x[i]} vs ${y[i]}`);
     }
   });
 }

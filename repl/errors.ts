@@ -39,7 +39,8 @@ export function isAbort(error: unknown): boolean {
 
 export function errorOutput(error: unknown): Extract<Output, { type: "error" }> {
   if (error instanceof ReplError) return { type: "error", title: error.message, hint: error.hint };
-  if (isAbort(error)) return { type: "error", title: "Cancelled.", hint: "Ctrl+C stopped the command; nothing else was changed." };
+  if (isAbort(error))
+    return { type: "error", title: "Cancelled.", hint: "Ctrl+C stopped the command; nothing else was changed." };
   if (error instanceof APIError) {
     const fields = error.errors
       ? Object.entries(error.errors).map(([path, messages]) => `${path}: ${messages.join("; ")}`)
@@ -47,7 +48,9 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
     return {
       type: "error",
       title: `${error.status} ${error.title ?? error.name}`,
-      detail: [error.detail, error.requestId ? `(request ${error.requestId})` : undefined].filter(Boolean).join(" ") || undefined,
+      detail:
+        [error.detail, error.requestId ? `(request ${error.requestId})` : undefined].filter(Boolean).join(" ") ||
+        undefined,
       hint: apiHint(error),
       fields,
     };
@@ -61,13 +64,28 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
     };
   }
   if (error instanceof ConnectionError) {
-    return { type: "error", title: "Cannot reach the service.", detail: error.message, hint: "Check the URL and that the service runs; /health tries again." };
+    return {
+      type: "error",
+      title: "Cannot reach the service.",
+      detail: error.message,
+      hint: "Check the URL and that the service runs; /health tries again.",
+    };
   }
   if (error instanceof TimeoutError) {
-    return { type: "error", title: "Timed out.", detail: error.message, hint: "Try again; a slow service may need a longer timeout." };
+    return {
+      type: "error",
+      title: "Timed out.",
+      detail: error.message,
+      hint: "Try again; a slow service may need a longer timeout.",
+    };
   }
   if (error instanceof ConfigError) {
-    return { type: "error", title: "Incomplete configuration.", detail: error.message, hint: "Set the MDPS_* variables or pass --profile; or use the local service (--local)." };
+    return {
+      type: "error",
+      title: "Incomplete configuration.",
+      detail: error.message,
+      hint: "Set the MDPS_* variables or pass --profile; or use the local service (--local).",
+    };
   }
   if (error instanceof MdpsError) return { type: "error", title: error.message };
   // Errors thrown by typed JavaScript come from the vm context's realm: not `instanceof Error`.
@@ -79,11 +97,16 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
 }
 
 function apiHint(error: APIError): string {
-  if (error instanceof ValidationError) return "Fix the fields listed; /help preprocess lists each transform's parameters.";
-  if (error instanceof AuthenticationError) return "The credentials were refused or the token expired: check MDPS_CLIENT_ID / MDPS_CLIENT_SECRET or the --profile.";
-  if (error instanceof PermissionDeniedError) return "The application lacks a scope for this call; ask an administrator to assign it.";
-  if (error instanceof NotFoundError) return "The id is unknown to this model: /blobs and /jobs list what this session made.";
-  if (error instanceof ConflictError) return "The job has no result yet or failed: /jobs shows its state, /logs <job> its log.";
+  if (error instanceof ValidationError)
+    return "Fix the fields listed; /help preprocess lists each transform's parameters.";
+  if (error instanceof AuthenticationError)
+    return "The credentials were refused or the token expired: check MDPS_CLIENT_ID / MDPS_CLIENT_SECRET or the --profile.";
+  if (error instanceof PermissionDeniedError)
+    return "The application lacks a scope for this call; ask an administrator to assign it.";
+  if (error instanceof NotFoundError)
+    return "The id is unknown to this model: /blobs and /jobs list what this session made.";
+  if (error instanceof ConflictError)
+    return "The job has no result yet or failed: /jobs shows its state, /logs <job> its log.";
   if (error instanceof RateLimitError) return "The service is busy; wait a moment and try again.";
   if (error.status >= 500) return "The service failed; try again, and quote the request id if it persists.";
   return "Check the command's arguments: /help <command>.";

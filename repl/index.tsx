@@ -35,7 +35,9 @@ export async function runRepl(options: ReplOptions = {}): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
   const interactive = options.interactive ?? Boolean(stdin.isTTY);
   const env = options.env ?? process.env;
-  const history = new HistoryStore(options.historyFile === false ? undefined : (options.historyFile ?? defaultHistoryPath(env)));
+  const history = new HistoryStore(
+    options.historyFile === false ? undefined : (options.historyFile ?? defaultHistoryPath(env)),
+  );
   return interactive
     ? runInteractive(options, history, stdin, stdout, stderr)
     : runScript(options, history, stdin, stdout, stderr);
@@ -111,7 +113,10 @@ async function runInteractive(
   if (workspace === undefined) {
     // Ctrl+C while starting: leave now; a service that comes up later is closed at once.
     ink.unmount();
-    opening.then((ws) => ws.close(), () => undefined);
+    opening.then(
+      (ws) => ws.close(),
+      () => undefined,
+    );
     return 130;
   }
   const controller = new ReplController(workspace, { interactive: true, history, width: stdout.columns || 100 });

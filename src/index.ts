@@ -2,7 +2,14 @@
  * mdps: a client and notebook-friendly Session for the Model Data Preprocessing
  * Service. Start with `Session.local()` or `Session.connect()` (docs/session.md).
  */
-export { Session, type ConnectOptions, type LocalOptions, type SendJobOptions, type SessionOptions, type SessionJobListener } from "./session/session.js";
+export {
+  Session,
+  type ConnectOptions,
+  type LocalOptions,
+  type SendJobOptions,
+  type SessionOptions,
+  type SessionJobListener,
+} from "./session/session.js";
 export { Blob, type UploadOptions } from "./session/blob.js";
 export { Job } from "./session/job.js";
 export { Transformer } from "./session/transformer.js";

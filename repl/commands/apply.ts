@@ -23,12 +23,14 @@ interface Wording {
 
 const WORDING: Record<Direction, Wording> = {
   apply: {
-    description: "Transform a frame with a job's fitted transform, here (a test set scaled exactly like the training set).",
+    description:
+      "Transform a frame with a job's fitted transform, here (a test set scaled exactly like the training set).",
     suffix: (type) => (type ? RESULT_SUFFIX[type] : "applied"),
     done: (fit, frame) => `Applied ${fit} to ${frame} here`,
   },
   invert: {
-    description: "Map a transformed frame back to the original units with a job's fitted transform (inverse_transform), here.",
+    description:
+      "Map a transformed frame back to the original units with a job's fitted transform (inverse_transform), here.",
     suffix: () => "inv",
     done: (fit, frame) => `Mapped ${frame} back to the original units with ${fit} here`,
   },
@@ -47,10 +49,16 @@ function transformerCommand(direction: Direction): Command {
         ? "The name defaults to the frame's name and the transform: test_std, test_minmax, ..."
         : "The name defaults to the frame's name and _inv. Binarizer and Normalizer have no inverse.",
     ],
-    complete: (ctx, args) => (args.length === 0 ? ctx.jobRefs() : args.length === 1 ? ctx.frameNames() : args.length === 2 ? ["as"] : []),
+    complete: (ctx, args) =>
+      args.length === 0 ? ctx.jobRefs() : args.length === 1 ? ctx.frameNames() : args.length === 2 ? ["as"] : [],
     async action(ctx, args) {
       const [jobText, frame, as, given, ...extra] = args.positional;
-      if (jobText === undefined || frame === undefined || (as !== undefined && (as !== "as" || given === undefined)) || extra.length > 0) {
+      if (
+        jobText === undefined ||
+        frame === undefined ||
+        (as !== undefined && (as !== "as" || given === undefined)) ||
+        extra.length > 0
+      ) {
         throw new ReplError("Which job, and which frame?", `Usage: ${this.usage}`);
       }
       const ws = ctx.workspace;
@@ -72,16 +80,25 @@ function transformerCommand(direction: Direction): Command {
         out = direction === "apply" ? transformer.transform(df) : transformer.inverseTransform(df);
       } catch (error) {
         // what the engine refuses (no inverse, infinity in the data) is a one-line answer here
-        if (error instanceof EngineError) throw new ReplError(error.message, `Nothing was changed; /help ${direction} explains the command.`);
+        if (error instanceof EngineError)
+          throw new ReplError(error.message, `Nothing was changed; /help ${direction} explains the command.`);
         throw error;
       }
       const features = [...transformer.featureNames];
-      ws.setFrame(name, out, { origin: `${job.ref} ${transformer.type}, ${direction === "apply" ? "applied" : "inverted"} locally`, parent: frame, job: job.ref, features });
+      ws.setFrame(name, out, {
+        origin: `${job.ref} ${transformer.type}, ${direction === "apply" ? "applied" : "inverted"} locally`,
+        parent: frame,
+        job: job.ref,
+        features,
+      });
       const table = tableFromDataFrame(out);
       return {
         type: "group",
         items: [
-          message(`${wording.done(`${job.ref}'s ${transformer.type}`, frame)}: frame ${name}, ${shapeText(table)}.`, "success"),
+          message(
+            `${wording.done(`${job.ref}'s ${transformer.type}`, frame)}: frame ${name}, ${shapeText(table)}.`,
+            "success",
+          ),
           previewTable(table, 5),
         ],
       };

@@ -33,7 +33,9 @@ export function parseArgs(
       const known = Object.keys(declared).map((f) => `--${f}`);
       throw new ReplError(
         `Unknown option --${name}.`,
-        known.length > 0 ? `Options of this command: ${known.join(", ")}. Usage: ${usage}` : `This command takes no options. Usage: ${usage}`,
+        known.length > 0
+          ? `Options of this command: ${known.join(", ")}. Usage: ${usage}`
+          : `This command takes no options. Usage: ${usage}`,
       );
     }
     if (kind === "boolean") {

@@ -29,4 +29,3 @@ export const helpCommand: Command = {
     return { type: "help", entries: [{ ...helpEntry(command), details: command.details ?? [] }], keys: false };
   },
 };
-

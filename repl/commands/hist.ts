@@ -6,8 +6,10 @@ import type { Command, HistogramPanel } from "./types.js";
 function numericValues(frame: string, table: Table, column: string): Float64Array {
   const found = findColumn(table, column);
   const numeric = table.columns.filter((c) => c.kind === "number").map((c) => c.name);
-  if (found === undefined) throw new ReplError(`${frame} has no column "${column}".`, `Numeric columns: ${numeric.join(", ") || "none"}.`);
-  if (found.kind !== "number") throw new ReplError(`${frame}.${column} is not numeric.`, `Numeric columns: ${numeric.join(", ") || "none"}.`);
+  if (found === undefined)
+    throw new ReplError(`${frame} has no column "${column}".`, `Numeric columns: ${numeric.join(", ") || "none"}.`);
+  if (found.kind !== "number")
+    throw new ReplError(`${frame}.${column} is not numeric.`, `Numeric columns: ${numeric.join(", ") || "none"}.`);
   return found.values;
 }
 
@@ -29,16 +31,22 @@ export const histCommand: Command = {
   },
   action(ctx, args) {
     const [frame, column] = args.positional;
-    if (frame === undefined || column === undefined) throw new ReplError("Which frame and column?", `Usage: ${this.usage}`);
+    if (frame === undefined || column === undefined)
+      throw new ReplError("Which frame and column?", `Usage: ${this.usage}`);
     const bins = args.flags.has("bins") ? Number(args.flags.get("bins")) : 12;
-    if (!Number.isInteger(bins) || bins < 1 || bins > 100) throw new ReplError("--bins takes a whole number from 1 to 100.", `Usage: ${this.usage}`);
+    if (!Number.isInteger(bins) || bins < 1 || bins > 100)
+      throw new ReplError("--bins takes a whole number from 1 to 100.", `Usage: ${this.usage}`);
     const ws = ctx.workspace;
     const after = numericValues(frame, ws.table(frame), column);
     const info = ws.frameInfo(frame);
     const vs = args.flags.get("vs");
     let before: string | undefined;
     if (typeof vs === "string") before = vs;
-    else if (info.parent !== undefined && ws.hasFrame(info.parent) && (info.features === undefined || info.features.includes(column))) {
+    else if (
+      info.parent !== undefined &&
+      ws.hasFrame(info.parent) &&
+      (info.features === undefined || info.features.includes(column))
+    ) {
       before = info.parent;
     }
     const panels: HistogramPanel[] = [];

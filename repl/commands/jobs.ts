@@ -12,7 +12,11 @@ export const jobsCommand: Command = {
   usage: "/jobs",
   action(ctx) {
     const jobs = ctx.workspace.jobs.jobs;
-    if (jobs.length === 0) return message("No jobs yet: /preprocess <frame> <Type> starts one (so does session.preprocess(...) in JavaScript).", "muted");
+    if (jobs.length === 0)
+      return message(
+        "No jobs yet: /preprocess <frame> <Type> starts one (so does session.preprocess(...) in JavaScript).",
+        "muted",
+      );
     return {
       type: "table",
       columns: ["job", "what", "status", "phase", "progress", "time", "id"],

@@ -29,7 +29,8 @@ export const loadCommand: Command = {
     const type = recordTypeOfPath(path);
     if (type === undefined) throw new ReplError(`Cannot tell the format of ${file}.`, "Name it .csv, .json or .arrow.");
     const info = await stat(path).catch(() => undefined);
-    if (info === undefined || !info.isFile()) throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");
+    if (info === undefined || !info.isFile())
+      throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");
     const name = checkFrameName(given ?? frameNameFromPath(file));
     const table = await readTable(type, createReadStream(path, { highWaterMark: 1 << 20, signal: ctx.signal }));
     ctx.workspace.setFrame(name, dataFrameFromTable(table), { origin: file });

@@ -16,7 +16,11 @@ export const logsCommand: Command = {
   complete: (ctx, args) => (args.length === 0 ? ctx.jobRefs() : []),
   async action(ctx, args) {
     const [text] = args.positional;
-    if (text === undefined) throw new ReplError("Which job?", `Usage: ${this.usage}. Jobs: ${ctx.workspace.jobs.jobs.map((j) => j.ref).join(", ") || "none yet"}.`);
+    if (text === undefined)
+      throw new ReplError(
+        "Which job?",
+        `Usage: ${this.usage}. Jobs: ${ctx.workspace.jobs.jobs.map((j) => j.ref).join(", ") || "none yet"}.`,
+      );
     const { job, handle } = ctx.workspace.findJob(text);
     if (args.flags.has("no-follow")) {
       const messages = await handle.logs({ signal: ctx.signal });

@@ -57,14 +57,20 @@ export const preprocessCommand: Command = {
     if (!frameInput && blob === undefined) {
       throw new ReplError(
         `No frame or blob "${sourceName}".`,
-        `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${ws.blobs().map((b) => b.ref).join(", ") || "none"}.`,
+        `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${
+          ws
+            .blobs()
+            .map((b) => b.ref)
+            .join(", ") || "none"
+        }.`,
       );
     }
     const columns = args.flags.has("columns") ? splitList(String(args.flags.get("columns"))) : undefined;
     if (frameInput && columns) {
       const known = ws.columnNames(sourceName);
       const unknown = columns.filter((c) => !known.includes(c));
-      if (unknown.length > 0) throw new ReplError(`${sourceName} has no column ${unknown.join(", ")}.`, `Columns: ${known.join(", ")}.`);
+      if (unknown.length > 0)
+        throw new ReplError(`${sourceName} has no column ${unknown.join(", ")}.`, `Columns: ${known.join(", ")}.`);
     }
     const timeout = args.flags.has("timeout") ? Number(args.flags.get("timeout")) : undefined;
     if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 86_400)) {
@@ -81,7 +87,9 @@ export const preprocessCommand: Command = {
       columns,
       timeout,
       encrypt: encrypt ? true : undefined,
-      upload: frameInput ? { name: sourceName, recordType: format, description: "input sent from the mdps REPL" } : undefined,
+      upload: frameInput
+        ? { name: sourceName, recordType: format, description: "input sent from the mdps REPL" }
+        : undefined,
       signal: ctx.signal,
     });
     const tracked = ws.startJob(job, {
@@ -96,7 +104,16 @@ export const preprocessCommand: Command = {
     }
     const sent = message(`${tracked.ref}: ${tracked.label} sent (job ${job.id}).`, "info");
     if (ctx.interactive && !args.flags.has("wait")) {
-      return { type: "group", items: [sent, message(`/fetch ${tracked.ref} brings the result back as a frame; /logs ${tracked.ref} follows its log.`, "muted")] };
+      return {
+        type: "group",
+        items: [
+          sent,
+          message(
+            `/fetch ${tracked.ref} brings the result back as a frame; /logs ${tracked.ref} follows its log.`,
+            "muted",
+          ),
+        ],
+      };
     }
     ctx.emit(sent);
     const done = await ws.jobs.waitFor(tracked.ref, ctx.signal);

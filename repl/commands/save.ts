@@ -17,13 +17,16 @@ export const saveCommand: Command = {
   usage: "/save <frame> <file> [--force]",
   details: ["An existing file is kept unless --force is given; a failed write leaves no partial file."],
   flags: { force: "boolean" },
-  complete: (ctx, args, partial) => (args.length === 0 ? ctx.frameNames() : args.length === 1 ? dataFiles(ctx, partial) : []),
+  complete: (ctx, args, partial) =>
+    args.length === 0 ? ctx.frameNames() : args.length === 1 ? dataFiles(ctx, partial) : [],
   async action(ctx, args) {
     const [name, file] = args.positional;
-    if (name === undefined || file === undefined) throw new ReplError("Which frame, and which file?", `Usage: ${this.usage}`);
+    if (name === undefined || file === undefined)
+      throw new ReplError("Which frame, and which file?", `Usage: ${this.usage}`);
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
-    if (type === undefined) throw new ReplError(`Cannot tell the format of ${file}.`, "End the name in .csv, .json or .arrow.");
+    if (type === undefined)
+      throw new ReplError(`Cannot tell the format of ${file}.`, "End the name in .csv, .json or .arrow.");
     const table = ctx.workspace.table(name);
     if (!args.flags.has("force") && (await stat(path).catch(() => undefined)) !== undefined) {
       throw new ReplError(`${file} exists.`, "Add --force to replace it, or pick another name.");
@@ -31,7 +34,9 @@ export const saveCommand: Command = {
     // Write beside the target, then rename: the file is either old or complete.
     const tmp = `${path}.${process.pid}.tmp`;
     try {
-      await pipeline(Readable.from(writeTable(type, table)), createWriteStream(tmp, { mode: 0o644 }), { signal: ctx.signal });
+      await pipeline(Readable.from(writeTable(type, table)), createWriteStream(tmp, { mode: 0o644 }), {
+        signal: ctx.signal,
+      });
       await rename(tmp, path);
     } catch (error) {
       await rm(tmp, { force: true });

@@ -10,9 +10,14 @@ export const showCommand: Command = {
   complete: (ctx, args) => (args.length === 0 ? ctx.frameNames() : []),
   action(ctx, args) {
     const [name, count] = args.positional;
-    if (name === undefined) throw new ReplError("Which frame?", `Usage: ${this.usage}. Frames: ${ctx.workspace.frameNames().join(", ") || "none yet"}.`);
+    if (name === undefined)
+      throw new ReplError(
+        "Which frame?",
+        `Usage: ${this.usage}. Frames: ${ctx.workspace.frameNames().join(", ") || "none yet"}.`,
+      );
     const rows = count === undefined ? 10 : Number(count);
-    if (!Number.isInteger(rows) || rows < 1) throw new ReplError(`"${count}" is not a number of rows.`, `Usage: ${this.usage}`);
+    if (!Number.isInteger(rows) || rows < 1)
+      throw new ReplError(`"${count}" is not a number of rows.`, `Usage: ${this.usage}`);
     return previewTable(ctx.workspace.table(name), rows, name);
   },
 };

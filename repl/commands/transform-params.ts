@@ -81,10 +81,14 @@ export function readValue(text: string, type: string): unknown {
   if (t === "null" && type.includes("null")) return null;
   if (type === "boolean") return t === "true" ? true : t === "false" ? false : t;
   if (type === "pair") {
-    const items = t.replace(/^[[(]|[\])]$/g, "").split(",").map((s) => s.trim());
+    const items = t
+      .replace(/^[[(]|[\])]$/g, "")
+      .split(",")
+      .map((s) => s.trim());
     return items.map((s) => (s !== "" && Number.isFinite(Number(s)) ? Number(s) : s));
   }
-  if (type.startsWith("number") || type.startsWith("integer")) return t !== "" && Number.isFinite(Number(t)) ? Number(t) : t;
+  if (type.startsWith("number") || type.startsWith("integer"))
+    return t !== "" && Number.isFinite(Number(t)) ? Number(t) : t;
   return t;
 }
 

@@ -24,7 +24,18 @@ export class JsEvaluator {
   readonly #context: vm.Context;
 
   constructor(globals: Record<string, unknown> = {}) {
-    this.#context = vm.createContext({ console, setTimeout, clearTimeout, setInterval, clearInterval, URL, TextEncoder, TextDecoder, structuredClone, ...globals });
+    this.#context = vm.createContext({
+      console,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      URL,
+      TextEncoder,
+      TextDecoder,
+      structuredClone,
+      ...globals,
+    });
   }
 
   set(name: string, value: unknown): void {
@@ -82,5 +93,9 @@ async function settle(value: unknown, signal: AbortSignal | undefined): Promise<
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }

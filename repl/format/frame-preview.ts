@@ -31,7 +31,21 @@ export function previewTable(table: Table, rows: number, title?: string): TableO
 
 /** One row per column: dtype, counts and pandas-style statistics. */
 export function statsTable(table: Table, dtypes?: readonly string[]): TableOutput {
-  const columns = ["column", "dtype", "count", "missing", "mean", "std", "min", "25%", "50%", "75%", "max", "unique", "top"];
+  const columns = [
+    "column",
+    "dtype",
+    "count",
+    "missing",
+    "mean",
+    "std",
+    "min",
+    "25%",
+    "50%",
+    "75%",
+    "max",
+    "unique",
+    "top",
+  ];
   const rows = table.columns.map((column, i) => {
     const s = summarize(column);
     const dtype = dtypes?.[i] ?? column.kind;
@@ -46,7 +60,21 @@ export function statsTable(table: Table, dtypes?: readonly string[]): TableOutpu
         "",
       ];
     }
-    return [column.name, dtype, String(s.count), String(s.missing), "", "", "", "", "", "", "", String(s.unique), s.top ?? ""];
+    return [
+      column.name,
+      dtype,
+      String(s.count),
+      String(s.missing),
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      String(s.unique),
+      s.top ?? "",
+    ];
   });
   return {
     type: "table",

@@ -28,7 +28,11 @@ export function binValues(values: Float64Array, bins: number, label: string): Hi
   }
   return {
     label,
-    bins: counts.map((count, i) => ({ from: min + i * width, to: i === bins - 1 ? max : min + (i + 1) * width, count })),
+    bins: counts.map((count, i) => ({
+      from: min + i * width,
+      to: i === bins - 1 ? max : min + (i + 1) * width,
+      count,
+    })),
     missing,
   };
 }
@@ -58,10 +62,14 @@ export function panelLines(panel: HistogramPanel, width: number): string[] {
   const barWidth = Math.max(4, width - labelWidth - countWidth - 4);
   panel.bins.forEach((b, i) => {
     const barText = bar(b.count, maxCount, barWidth);
-    lines.push(`${labels[i]!.padStart(labelWidth)} │${barText.padEnd(barWidth)} ${String(b.count).padStart(countWidth)}`);
+    lines.push(
+      `${labels[i]!.padStart(labelWidth)} │${barText.padEnd(barWidth)} ${String(b.count).padStart(countWidth)}`,
+    );
   });
   const last = panel.bins[panel.bins.length - 1]!;
-  lines.push(`${" ".repeat(labelWidth)} └ max ${formatNumberCell(last.to)}${panel.missing > 0 ? `, ${panel.missing} missing` : ""}`);
+  lines.push(
+    `${" ".repeat(labelWidth)} └ max ${formatNumberCell(last.to)}${panel.missing > 0 ? `, ${panel.missing} missing` : ""}`,
+  );
   return lines;
 }
 
@@ -74,7 +82,12 @@ export function histogramLines(panels: readonly HistogramPanel[], width: number)
     const height = Math.max(...columns.map((c) => c.length));
     const lines: string[] = [];
     for (let row = 0; row < height; row++) {
-      lines.push(columns.map((c) => (c[row] ?? "").padEnd(each)).join(" ".repeat(gap)).trimEnd());
+      lines.push(
+        columns
+          .map((c) => (c[row] ?? "").padEnd(each))
+          .join(" ".repeat(gap))
+          .trimEnd(),
+      );
     }
     return lines;
   }

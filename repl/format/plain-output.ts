@@ -53,7 +53,8 @@ export function helpLines(entries: readonly HelpEntry[], keys: boolean): string[
   for (const entry of entries) {
     const aliases = entry.aliases.length > 0 ? ` (also ${entry.aliases.map((a) => `/${a}`).join(", ")})` : "";
     // A long usage gets a line of its own, so the descriptions stay in one column.
-    if (entry.usage.length > USAGE_WIDTH) lines.push(entry.usage, `${" ".repeat(USAGE_WIDTH)}  ${entry.description}${aliases}`);
+    if (entry.usage.length > USAGE_WIDTH)
+      lines.push(entry.usage, `${" ".repeat(USAGE_WIDTH)}  ${entry.description}${aliases}`);
     else lines.push(`${entry.usage.padEnd(USAGE_WIDTH)}  ${entry.description}${aliases}`);
     for (const detail of entry.details ?? []) lines.push(`    ${detail}`);
   }

@@ -16,9 +16,26 @@ export interface PromptState {
 }
 
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
-  home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false,
-  backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 
 export function usePrompt(controller: ReplController, busy: boolean): PromptState {
@@ -72,7 +89,12 @@ export function usePrompt(controller: ReplController, busy: boolean): PromptStat
       return;
     }
     if (key.upArrow || key.downArrow) {
-      const step = historyStep(controller.history.entries, position.current, current.value, key.upArrow ? "up" : "down");
+      const step = historyStep(
+        controller.history.entries,
+        position.current,
+        current.value,
+        key.upArrow ? "up" : "down",
+      );
       if (step) {
         position.current = step.position;
         setLine(lineAt(step.value));

@@ -22,8 +22,10 @@ type KeyLike = Pick<Key, "leftArrow" | "rightArrow" | "home" | "end" | "backspac
 /** The new state, or undefined when the key is not an editing key (the caller handles it). */
 export function editLine(state: LineState, input: string, key: KeyLike): LineState | undefined {
   const { value, cursor } = state;
-  if (key.leftArrow) return { value, cursor: key.ctrl || key.meta ? wordStart(value, cursor) : Math.max(0, cursor - 1) };
-  if (key.rightArrow) return { value, cursor: key.ctrl || key.meta ? wordEnd(value, cursor) : Math.min(value.length, cursor + 1) };
+  if (key.leftArrow)
+    return { value, cursor: key.ctrl || key.meta ? wordStart(value, cursor) : Math.max(0, cursor - 1) };
+  if (key.rightArrow)
+    return { value, cursor: key.ctrl || key.meta ? wordEnd(value, cursor) : Math.min(value.length, cursor + 1) };
   if (key.home) return { value, cursor: 0 };
   if (key.end) return { value, cursor: value.length };
   // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.
@@ -53,7 +55,8 @@ export function editLine(state: LineState, input: string, key: KeyLike): LineSta
         return undefined;
     }
   }
-  if (key.meta || key.escape || key.tab || key.return || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return undefined;
+  if (key.meta || key.escape || key.tab || key.return || key.upArrow || key.downArrow || key.pageUp || key.pageDown)
+    return undefined;
   if (input === "") return undefined;
   // Pasted text may hold newlines; a prompt line cannot.
   const text = input.replace(/\r\n|\r|\n/g, " ");

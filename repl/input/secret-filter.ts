@@ -5,7 +5,8 @@
  * would leave a secret on disk, so the checks lean towards dropping.
  */
 
-const NAMED_SECRET = /(secret|token|passw(?:or)?d|api[_-]?key|encryption[_-]?key|private[_-]?key|\bkey)\s*["']?\s*[:=]/i;
+const NAMED_SECRET =
+  /(secret|token|passw(?:or)?d|api[_-]?key|encryption[_-]?key|private[_-]?key|\bkey)\s*["']?\s*[:=]/i;
 const SECRET_FLAG = /--(?:key|secret|token|password|client-secret)\b/i;
 const BEARER = /\bbearer\s+\S/i;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;

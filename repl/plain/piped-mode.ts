@@ -23,7 +23,11 @@ export async function runPiped(controller: ReplController, io: PipedIo): Promise
       printed = 0;
     }
     for (const item of state.items.slice(printed)) {
-      io.output.write(itemLines(item, controller.width).map((l) => `${l.trimEnd()}\n`).join(""));
+      io.output.write(
+        itemLines(item, controller.width)
+          .map((l) => `${l.trimEnd()}\n`)
+          .join(""),
+      );
     }
     printed = state.items.length;
   };

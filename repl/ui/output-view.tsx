@@ -7,7 +7,12 @@ import type { Output, Tone } from "../commands/types.js";
 import { histogramLines } from "../format/histogram.js";
 import { helpLines, tableLines } from "../format/plain-output.js";
 
-const TONE_COLOR: Record<Tone, string | undefined> = { info: undefined, success: "green", warning: "yellow", muted: "gray" };
+const TONE_COLOR: Record<Tone, string | undefined> = {
+  info: undefined,
+  success: "green",
+  warning: "yellow",
+  muted: "gray",
+};
 
 export function OutputView({ output, width }: { output: Output; width: number }) {
   switch (output.type) {
@@ -19,7 +24,11 @@ export function OutputView({ output, width }: { output: Output; width: number })
       const lines = tableLines({ ...output, title: undefined, footer: undefined }, width);
       return (
         <Box flexDirection="column">
-          {output.title ? <Text bold color="cyan">{output.title}</Text> : null}
+          {output.title ? (
+            <Text bold color="cyan">
+              {output.title}
+            </Text>
+          ) : null}
           <Text bold>{lines[0]}</Text>
           <Text dimColor>{lines[1]}</Text>
           <Text>{lines.slice(2).join("\n")}</Text>
@@ -30,7 +39,9 @@ export function OutputView({ output, width }: { output: Output; width: number })
     case "histogram":
       return (
         <Box flexDirection="column">
-          <Text bold color="cyan">{output.title}</Text>
+          <Text bold color="cyan">
+            {output.title}
+          </Text>
           <Text color="magenta">{histogramLines(output.panels, width).join("\n")}</Text>
         </Box>
       );
@@ -52,7 +63,9 @@ export function OutputView({ output, width }: { output: Output; width: number })
           {output.lines.map((l, i) => (
             <Text key={i}>
               <Text dimColor>{l.timestamp} </Text>
-              <Text color={l.level === "error" ? "red" : l.level === "warning" ? "yellow" : "blue"}>{l.level.padEnd(7)} </Text>
+              <Text color={l.level === "error" ? "red" : l.level === "warning" ? "yellow" : "blue"}>
+                {l.level.padEnd(7)}{" "}
+              </Text>
               {l.message}
             </Text>
           ))}
@@ -64,14 +77,24 @@ export function OutputView({ output, width }: { output: Output; width: number })
           <Text color="red" bold>
             ✘ {output.title}
           </Text>
-          {output.detail ? <Text color="red">{"  "}{output.detail}</Text> : null}
+          {output.detail ? (
+            <Text color="red">
+              {"  "}
+              {output.detail}
+            </Text>
+          ) : null}
           {(output.fields ?? []).map((f, i) => (
             <Text key={i} color="red">
               {"  - "}
               {f}
             </Text>
           ))}
-          {output.hint ? <Text color="yellow">{"  hint: "}{output.hint}</Text> : null}
+          {output.hint ? (
+            <Text color="yellow">
+              {"  hint: "}
+              {output.hint}
+            </Text>
+          ) : null}
         </Box>
       );
     case "group":

@@ -32,7 +32,8 @@ export function BusyLine({ line, since }: { line: string; since: number }) {
       <Text color="cyan">
         <Spinner type="dots" />
       </Text>{" "}
-      {line.length > 60 ? `${line.slice(0, 59)}…` : line} <Text dimColor>{formatDuration(now - since)} · Ctrl+C cancels</Text>
+      {line.length > 60 ? `${line.slice(0, 59)}…` : line}{" "}
+      <Text dimColor>{formatDuration(now - since)} · Ctrl+C cancels</Text>
     </Text>
   );
 }

@@ -134,7 +134,8 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       const final = await handle.wait({ signal: this.#stop.signal, onUpdate: (record) => this.#update(ref, record) });
       if (isRecord(final)) this.#update(ref, final);
       const current = this.#get(ref);
-      if (current.finishedAt === undefined) this.#update(ref, { status: isTerminal(current.status) ? current.status : "succeeded" });
+      if (current.finishedAt === undefined)
+        this.#update(ref, { status: isTerminal(current.status) ? current.status : "succeeded" });
     } catch (error) {
       if (error instanceof JobFailedError) {
         this.#update(ref, { status: error.status, error: { title: error.title, detail: error.detail } });

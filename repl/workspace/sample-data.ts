@@ -11,7 +11,6 @@ import { seededRandom } from "../../src/sample-data/seeded-random.js";
 export const SAMPLE_FRAME_NAME = "customers";
 export const SAMPLE_SEED = 20240611;
 
-
 function normal(random: () => number): number {
   // Box-Muller; 1 - u keeps the logarithm away from zero.
   const u = 1 - random();

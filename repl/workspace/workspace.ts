@@ -75,7 +75,9 @@ export class Workspace {
 
   /** One line saying what this session talks to. */
   describeTarget(): string {
-    const where = this.session.isLocal ? `local service at ${this.session.baseUrl}` : `service at ${this.session.baseUrl}`;
+    const where = this.session.isLocal
+      ? `local service at ${this.session.baseUrl}`
+      : `service at ${this.session.baseUrl}`;
     const data = this.session.dataDir ? `, data in ${this.session.dataDir}` : "";
     return `${where} (model ${this.session.modelId}${this.session.region ? `, region ${this.session.region}` : ""}${data})`;
   }
@@ -177,7 +179,9 @@ export class Workspace {
       const refs = this.jobs.jobs.map((j) => j.ref);
       throw new ReplError(
         `No job "${text}" in this session.`,
-        refs.length > 0 ? `Jobs: ${refs.join(", ")} (or a job id). /jobs lists them.` : "Start one with /preprocess, or with session.preprocess(...) in JavaScript.",
+        refs.length > 0
+          ? `Jobs: ${refs.join(", ")} (or a job id). /jobs lists them.`
+          : "Start one with /preprocess, or with session.preprocess(...) in JavaScript.",
       );
     }
     return { job, handle };
@@ -203,7 +207,8 @@ export class Workspace {
   async evaluate(code: string, signal: AbortSignal, width: number): Promise<Output> {
     try {
       const { value, assigned } = await this.#evaluator.evaluate(code, signal);
-      if (assigned !== undefined && !(isFrame(value))) return { type: "value", text: `${assigned} = ${show(value, width)}` };
+      if (assigned !== undefined && !isFrame(value))
+        return { type: "value", text: `${assigned} = ${show(value, width)}` };
       return valueOutput(value, width, assigned);
     } finally {
       this.#syncFrames();
@@ -249,7 +254,9 @@ export class Workspace {
       const names = this.frameNames();
       throw new ReplError(
         `No frame "${name}".`,
-        names.length > 0 ? `Frames: ${names.join(", ")}. /load reads a file into a new one.` : "/load reads a file into a frame.",
+        names.length > 0
+          ? `Frames: ${names.join(", ")}. /load reads a file into a new one.`
+          : "/load reads a file into a frame.",
       );
     }
     return entry;
@@ -259,11 +266,11 @@ export class Workspace {
   #syncFrames(): void {
     const globals = new Map(this.#evaluator.entries());
     for (const [name, value] of globals) {
-      if (!(isFrame(value)) || RESERVED_NAMES.has(name)) continue;
+      if (!isFrame(value) || RESERVED_NAMES.has(name)) continue;
       if (this.#frames.get(name)?.df !== value) this.#frames.set(name, { df: value, info: { origin: "JavaScript" } });
     }
     for (const name of this.#frames.keys()) {
-      if (!(isFrame(globals.get(name)))) this.#frames.delete(name);
+      if (!isFrame(globals.get(name))) this.#frames.delete(name);
     }
   }
 }

@@ -26,15 +26,23 @@ export function registerAdmin(program: Command): void {
     .command("admin")
     .description("manage models and applications in a data dir (works while the server runs)");
   const common = (cmd: Command) =>
-    cmd.option("--data-dir <dir>", "the service's data dir ($MDPS_DATA_DIR)", defaultDataDir()).option("--json", "print JSON");
+    cmd
+      .option("--data-dir <dir>", "the service's data dir ($MDPS_DATA_DIR)", defaultDataDir())
+      .option("--json", "print JSON");
 
   common(admin.command("create-model").description("create a model; prints its model_id"))
     .requiredOption("--name <name>", "model name")
     .action((flags: Common & { name: string }) =>
-      withAdmin(flags, (a) => a.createModel(flags.name), (r) => `model_id: ${r.model_id}`),
+      withAdmin(
+        flags,
+        (a) => a.createModel(flags.name),
+        (r) => `model_id: ${r.model_id}`,
+      ),
     );
 
-  common(admin.command("add-app").description("register an application for a model; prints client_id and client_secret"))
+  common(
+    admin.command("add-app").description("register an application for a model; prints client_id and client_secret"),
+  )
     .requiredOption("--model <id>", "model id")
     .requiredOption("--name <name>", "application name")
     .requiredOption("--scopes <scopes>", 'space-separated scopes, e.g. "shared.blob.upload ml.preprocessing.execute"')
@@ -46,13 +54,18 @@ export function registerAdmin(program: Command): void {
       ),
     );
 
-  common(admin.command("regenerate-secret").description("replace an application's secret; the old one stops working at once"))
+  common(
+    admin
+      .command("regenerate-secret")
+      .description("replace an application's secret; the old one stops working at once"),
+  )
     .requiredOption("--client-id <id>", "the application's client id")
     .action((flags: Common & { clientId: string }) =>
       withAdmin(
         flags,
         (a) => a.regenerateSecret(flags.clientId),
-        (r) => `client_id:     ${r.client_id}\nclient_secret: ${r.client_secret}\n${SECRET_NOTE} Tokens issued before stay valid until they expire.`,
+        (r) =>
+          `client_id:     ${r.client_id}\nclient_secret: ${r.client_secret}\n${SECRET_NOTE} Tokens issued before stay valid until they expire.`,
       ),
     );
 
@@ -69,8 +82,8 @@ export function registerAdmin(program: Command): void {
       ),
     );
 
-  common(admin.command("list-models").description("list models and their applications (never secrets)"))
-    .action((flags: Common) =>
+  common(admin.command("list-models").description("list models and their applications (never secrets)")).action(
+    (flags: Common) =>
       withAdmin(
         flags,
         (a) => a.listModels(),
@@ -83,10 +96,12 @@ export function registerAdmin(program: Command): void {
                     `${m.model_id}  ${m.name}  (created ${m.created_at})`,
                     ...(m.applications.length === 0
                       ? ["  no applications"]
-                      : m.applications.map((app) => `  ${app.client_id}  ${app.name}  scopes: ${app.scopes.join(" ")}`)),
+                      : m.applications.map(
+                          (app) => `  ${app.client_id}  ${app.name}  scopes: ${app.scopes.join(" ")}`,
+                        )),
                   ].join("\n"),
                 )
                 .join("\n"),
       ),
-    );
+  );
 }

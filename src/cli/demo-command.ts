@@ -44,7 +44,13 @@ function expectStatus(what: string, actual: number, expected: number, body: unkn
   }
 }
 
-function preprocessing(modelId: string, blobId: string, type: string, outputName: string, extra: Record<string, unknown> = {}) {
+function preprocessing(
+  modelId: string,
+  blobId: string,
+  type: string,
+  outputName: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     model_id: modelId,
     input_blob_id: blobId,
@@ -76,26 +82,46 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 
     const csv = Buffer.from(sampleCsv());
     const blobs = `/api/model/${modelId}/shared/blob`;
-    const up = await http.upload<BlobRecord>("POST", `${blobs}/upload`, csv, { Name: "customers.csv", Description: "demo customers", RecordType: "csv", AccessTier: "hot", Tags: ["demo", "source=generated"] });
+    const up = await http.upload<BlobRecord>("POST", `${blobs}/upload`, csv, {
+      Name: "customers.csv",
+      Description: "demo customers",
+      RecordType: "csv",
+      AccessTier: "hot",
+      Tags: ["demo", "source=generated"],
+    });
     expectStatus("upload", up.status, 200, up.body);
     const input = up.body;
-    step("upload", `customers.csv -> blob ${input.id} (${input.size_bytes} bytes, sha256 ${input.sha256.slice(0, 12)}…, tags ${input.tags.join(", ")})`);
+    step(
+      "upload",
+      `customers.csv -> blob ${input.id} (${input.size_bytes} bytes, sha256 ${input.sha256.slice(0, 12)}…, tags ${input.tags.join(", ")})`,
+    );
     detail(firstLines(csv.toString("utf8"), 4));
 
-    const sent = await http.json<JobRecord>("POST", "/api/ml/preprocessing/job/send", preprocessing(modelId, input.id, "StandardScaler", "customers-standardized.csv"));
+    const sent = await http.json<JobRecord>(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessing(modelId, input.id, "StandardScaler", "customers-standardized.csv"),
+    );
     expectStatus("preprocessing send", sent.status, 200, sent.body);
     step("preprocess", `StandardScaler on ${FEATURES.join(", ")} -> job ${sent.body.id}`);
     const job = await waitForJob(http, sent.body.id, true);
-    if (job.status !== "succeeded") throw new Error(`the StandardScaler job ended ${job.status}: ${JSON.stringify(job.error)}`);
+    if (job.status !== "succeeded")
+      throw new Error(`the StandardScaler job ended ${job.status}: ${JSON.stringify(job.error)}`);
 
     const logs = await http.json<JobExecutionLogDetails>("GET", `/api/ml/preprocessing/job/${job.id}/logs`);
     step("logs", `${logs.body.messages.length} lines${logs.body.truncated ? " (truncated)" : ""}`);
-    for (const m of logs.body.messages) detail(`${m.timestamp} ${m.level.padEnd(7)} [${m.container.replicaName} pid ${m.container.processId}] ${m.message}`);
+    for (const m of logs.body.messages)
+      detail(
+        `${m.timestamp} ${m.level.padEnd(7)} [${m.container.replicaName} pid ${m.container.processId}] ${m.message}`,
+      );
 
     const result = await http.json<JobResult>("GET", `/api/ml/preprocessing/job/${job.id}/result`);
     expectStatus("result", result.status, 200, result.body);
     const output = result.body.outputs[0]!;
-    step("result", `${result.body.rows} rows, columns ${result.body.columns.join(", ")}; ${result.body.duration_ms} ms`);
+    step(
+      "result",
+      `${result.body.rows} rows, columns ${result.body.columns.join(", ")}; ${result.body.duration_ms} ms`,
+    );
     detail(`fitted ${result.body.fitted.type} (mean_ and scale_ per feature; apply them to new data):`);
     detail(fittedTable(result.body.fitted));
     const scaled = await http.download(`${blobs}/${output.id}/download`);
@@ -105,7 +131,14 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     step("transforms", `every preprocessing type on ${COMPLETE_FEATURES.join(", ")} (generic /api/job/send):`);
     for (const type of PREPROCESSING_TYPES) {
       const jobId = randomUUID();
-      const body = { job_id: jobId, model_id: modelId, job_type: "preprocessing", payload: preprocessing(modelId, input.id, type, `customers-${type}.csv`, { feature_columns: COMPLETE_FEATURES }) };
+      const body = {
+        job_id: jobId,
+        model_id: modelId,
+        job_type: "preprocessing",
+        payload: preprocessing(modelId, input.id, type, `customers-${type}.csv`, {
+          feature_columns: COMPLETE_FEATURES,
+        }),
+      };
       const sentJob = await http.json<JobRecord>("POST", "/api/job/send", body);
       expectStatus(`${type} send`, sentJob.status, 200, sentJob.body);
       const done = await waitForJob(http, jobId, false);
@@ -122,8 +155,13 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 
     const health = await http.json<Health>("GET", "/api/shared/health");
     expectStatus("health", health.status, 200, health.body);
-    const checks = Object.entries(health.body.checks).map(([k, v]) => `${k} ${(v as { status: string }).status}`).join(", ");
-    step("health", `${health.body.status} (region ${health.body.region}, version ${health.body.version}, up ${health.body.uptime_seconds} s): ${checks}`);
+    const checks = Object.entries(health.body.checks)
+      .map(([k, v]) => `${k} ${(v as { status: string }).status}`)
+      .join(", ");
+    step(
+      "health",
+      `${health.body.status} (region ${health.body.region}, version ${health.body.version}, up ${health.body.uptime_seconds} s): ${checks}`,
+    );
     console.log(`\ndemo finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await service.close();
@@ -135,9 +173,16 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 async function encryptedRoundTrip(http: DemoHttp, blobs: string, modelId: string, csv: Buffer): Promise<void> {
   const inputKey = generateEncryptionKey();
   const outputKey = generateEncryptionKey();
-  const up = await http.upload<BlobRecord>("POST", `${blobs}/upload`, encryptBuffer(parseEncryptionKey(inputKey), csv), { Name: "customers.csv.enc", RecordType: "csv", AccessTier: "cool" });
+  const up = await http.upload<BlobRecord>(
+    "POST",
+    `${blobs}/upload`,
+    encryptBuffer(parseEncryptionKey(inputKey), csv),
+    { Name: "customers.csv.enc", RecordType: "csv", AccessTier: "cool" },
+  );
   expectStatus("encrypted upload", up.status, 200, up.body);
-  const body = preprocessing(modelId, up.body.id, "StandardScaler", "customers-standardized.csv.enc", { input_encryption_key: inputKey });
+  const body = preprocessing(modelId, up.body.id, "StandardScaler", "customers-standardized.csv.enc", {
+    input_encryption_key: inputKey,
+  });
   body.output[0] = { ...body.output[0]!, encryption_key: outputKey } as (typeof body.output)[0];
   const sent = await http.json<JobRecord>("POST", "/api/ml/preprocessing/job/send", body);
   expectStatus("encrypted send", sent.status, 200, sent.body);
@@ -148,8 +193,13 @@ async function encryptedRoundTrip(http: DemoHttp, blobs: string, modelId: string
   const cipher = await http.download(`${blobs}/${out.id}/download`);
   const plain = decryptBuffer(parseEncryptionKey(outputKey), cipher.bytes);
   const stored = JSON.stringify((done.request as { input_encryption_key?: string }).input_encryption_key);
-  step("encrypted", `uploaded an encrypted copy (encrypted: ${up.body.encrypted}); job ${done.id} ${done.status}; the job record shows the key as ${stored}`);
-  detail(`output blob ${out.id} encrypted: ${out.encrypted}; decrypted locally: ${plain.toString("utf8").split("\n")[1]}`);
+  step(
+    "encrypted",
+    `uploaded an encrypted copy (encrypted: ${up.body.encrypted}); job ${done.id} ${done.status}; the job record shows the key as ${stored}`,
+  );
+  detail(
+    `output blob ${out.id} encrypted: ${out.encrypted}; decrypted locally: ${plain.toString("utf8").split("\n")[1]}`,
+  );
 }
 
 /** Download with a Range and an integrity check, update with If-Match, a stale If-Match, delete. */
@@ -157,14 +207,30 @@ async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, c
   const whole = await http.download(`${blobs}/${input.id}/download`);
   const sha = createHash("sha256").update(whole.bytes).digest("hex");
   const part = await http.download(`${blobs}/${input.id}/download`, { range: "bytes=0-11" });
-  step("download", `${whole.bytes.length} bytes, ETag ${whole.headers.get("etag")?.slice(0, 14)}…", sha256 ${sha === input.sha256 ? "matches" : "DIFFERS"}; Range bytes=0-11 -> ${part.status} "${part.bytes.toString("utf8")}"`);
+  step(
+    "download",
+    `${whole.bytes.length} bytes, ETag ${whole.headers.get("etag")?.slice(0, 14)}…", sha256 ${sha === input.sha256 ? "matches" : "DIFFERS"}; Range bytes=0-11 -> ${part.status} "${part.bytes.toString("utf8")}"`,
+  );
 
   const updatedCsv = Buffer.concat([csv, Buffer.from("C9999,retail,41,52000,12,88.10\n")]);
-  const fields = { Name: "customers.csv", Description: "demo customers, one row added", RecordType: "csv", AccessTier: "cool", Tags: ["demo", "version=2"] };
-  const updated = await http.upload<BlobRecord>("PUT", `${blobs}/${input.id}/update`, updatedCsv, fields, { "if-match": `"${input.sha256}"` });
+  const fields = {
+    Name: "customers.csv",
+    Description: "demo customers, one row added",
+    RecordType: "csv",
+    AccessTier: "cool",
+    Tags: ["demo", "version=2"],
+  };
+  const updated = await http.upload<BlobRecord>("PUT", `${blobs}/${input.id}/update`, updatedCsv, fields, {
+    "if-match": `"${input.sha256}"`,
+  });
   expectStatus("update", updated.status, 200, updated.body);
-  step("update", `If-Match current ETag -> 200: ${updated.body.size_bytes} bytes, access tier ${updated.body.access_tier}, tags ${updated.body.tags.join(", ")}`);
-  const stale = await http.upload<ProblemDetails>("PUT", `${blobs}/${input.id}/update`, csv, fields, { "if-match": `"${input.sha256}"` });
+  step(
+    "update",
+    `If-Match current ETag -> 200: ${updated.body.size_bytes} bytes, access tier ${updated.body.access_tier}, tags ${updated.body.tags.join(", ")}`,
+  );
+  const stale = await http.upload<ProblemDetails>("PUT", `${blobs}/${input.id}/update`, csv, fields, {
+    "if-match": `"${input.sha256}"`,
+  });
   expectStatus("stale update", stale.status, 412, stale.body);
   detail(`If-Match old ETag -> ${stale.status} ${stale.body.title}: ${stale.body.detail}`);
 

@@ -4,18 +4,43 @@
  */
 export interface DemoHttp {
   json<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  upload<T>(method: string, path: string, file: Uint8Array, fields: Record<string, string | string[]>, headers?: Record<string, string>): Promise<{ status: number; body: T; }>;
-  download(path: string, headers?: Record<string, string>): Promise<{ status: number; bytes: Buffer; headers: Headers }>;
+  upload<T>(
+    method: string,
+    path: string,
+    file: Uint8Array,
+    fields: Record<string, string | string[]>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T }>;
+  download(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; bytes: Buffer; headers: Headers }>;
 }
 
-export async function exchangeToken(baseUrl: string, clientId: string, clientSecret: string): Promise<{ token: string; expiresIn: number; scope: string }> {
+export async function exchangeToken(
+  baseUrl: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<{ token: string; expiresIn: number; scope: string }> {
   const response = await fetch(`${baseUrl}/api/authorization/exchange`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope: "" }),
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+      scope: "",
+    }),
   });
-  const body = (await response.json()) as { access_token: string; expires_in: number; scope: string; error?: string; error_description?: string };
-  if (!response.ok) throw new Error(`token exchange failed: ${response.status} ${body.error}: ${body.error_description}`);
+  const body = (await response.json()) as {
+    access_token: string;
+    expires_in: number;
+    scope: string;
+    error?: string;
+    error_description?: string;
+  };
+  if (!response.ok)
+    throw new Error(`token exchange failed: ${response.status} ${body.error}: ${body.error_description}`);
   return { token: body.access_token, expiresIn: body.expires_in, scope: body.scope };
 }
 
@@ -30,7 +55,13 @@ export function demoHttp(baseUrl: string, token: string): DemoHttp {
       });
       return { status: response.status, body: (await response.json()) as T };
     },
-    async upload<T>(method: string, path: string, file: Uint8Array, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+    async upload<T>(
+      method: string,
+      path: string,
+      file: Uint8Array,
+      fields: Record<string, string | string[]>,
+      headers: Record<string, string> = {},
+    ) {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) {
         for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);

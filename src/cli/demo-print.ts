@@ -17,7 +17,12 @@ function formatNumber(value: unknown): string {
 export function fittedTable(fitted: Record<string, unknown>): string {
   const names = (fitted.feature_names_in_ as string[] | undefined) ?? [];
   const attrs = Object.entries(fitted).filter(
-    ([key, value]) => key.endsWith("_") && key !== "feature_names_in_" && Array.isArray(value) && value.length === names.length && !Array.isArray(value[0]),
+    ([key, value]) =>
+      key.endsWith("_") &&
+      key !== "feature_names_in_" &&
+      Array.isArray(value) &&
+      value.length === names.length &&
+      !Array.isArray(value[0]),
   ) as Array<[string, unknown[]]>;
   const scalars = Object.entries(fitted).filter(([key, value]) => key.endsWith("_") && typeof value === "number");
   const width = Math.max(8, ...names.map((n) => n.length)) + 2;
@@ -25,7 +30,11 @@ export function fittedTable(fitted: Record<string, unknown>): string {
   if (attrs.length > 0) {
     const widths = attrs.map(([key]) => Math.max(14, key.length + 2));
     lines.push("column".padEnd(width) + attrs.map(([key], j) => key.padStart(widths[j]!)).join(""));
-    names.forEach((name, i) => lines.push(name.padEnd(width) + attrs.map(([, values], j) => formatNumber(values[i]).padStart(widths[j]!)).join("")));
+    names.forEach((name, i) =>
+      lines.push(
+        name.padEnd(width) + attrs.map(([, values], j) => formatNumber(values[i]).padStart(widths[j]!)).join(""),
+      ),
+    );
   } else {
     lines.push(`(no per-column statistics) features: ${names.join(", ")}`);
   }
@@ -37,11 +46,20 @@ export function fittedTable(fitted: Record<string, unknown>): string {
 export function fittedSummary(fitted: Record<string, unknown>): string {
   const names = (fitted.feature_names_in_ as string[] | undefined) ?? [];
   const attr = Object.entries(fitted).find(
-    ([key, value]) => key.endsWith("_") && key !== "feature_names_in_" && Array.isArray(value) && value.length === names.length && !Array.isArray(value[0]),
+    ([key, value]) =>
+      key.endsWith("_") &&
+      key !== "feature_names_in_" &&
+      Array.isArray(value) &&
+      value.length === names.length &&
+      !Array.isArray(value[0]),
   ) as [string, unknown[]] | undefined;
   if (!attr) {
-    const scalars = Object.entries(fitted).filter(([key, value]) => key.endsWith("_") && key !== "n_features_in_" && typeof value === "number");
-    return scalars.length > 0 ? scalars.map(([k, v]) => `${k}=${formatNumber(v)}`).join(" ") : `stateless, params ${JSON.stringify(fitted.params)}`;
+    const scalars = Object.entries(fitted).filter(
+      ([key, value]) => key.endsWith("_") && key !== "n_features_in_" && typeof value === "number",
+    );
+    return scalars.length > 0
+      ? scalars.map(([k, v]) => `${k}=${formatNumber(v)}`).join(" ")
+      : `stateless, params ${JSON.stringify(fitted.params)}`;
   }
   return `${attr[0]} ${names.map((n, i) => `${n}=${formatNumber(attr[1][i])}`).join(" ")}`;
 }

@@ -9,9 +9,7 @@ import { registerRepl } from "./repl-command.js";
 import { registerServe } from "./serve-command.js";
 import { registerStart } from "./start-command.js";
 
-const program = new Command("mdps")
-  .description("Model Data Preprocessing Service toolkit")
-  .version(packageVersion());
+const program = new Command("mdps").description("Model Data Preprocessing Service toolkit").version(packageVersion());
 registerServe(program);
 registerAdmin(program);
 registerDemo(program);
@@ -24,6 +22,7 @@ try {
   // Errors for users (bad admin input, a port in use) print one line, never a stack.
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`mdps: ${err instanceof AdminError ? "" : "error: "}${message}\n`);
-  if (process.env.MDPS_DEBUG && err instanceof Error && !(err instanceof AdminError)) process.stderr.write(`${err.stack}\n`);
+  if (process.env.MDPS_DEBUG && err instanceof Error && !(err instanceof AdminError))
+    process.stderr.write(`${err.stack}\n`);
   process.exitCode = 1;
 }

@@ -11,7 +11,10 @@ export function registerRepl(program: Command): void {
   program
     .command("repl")
     .description("interactive session: load, describe, preprocess, fetch and plot data; runs a script from piped stdin")
-    .option("--profile <name>", "connect to the service of this config-file profile (else MDPS_* variables, else local)")
+    .option(
+      "--profile <name>",
+      "connect to the service of this config-file profile (else MDPS_* variables, else local)",
+    )
     .option("--data-dir <dir>", "data dir of the local service (default $MDPS_HOME/local or ~/.mdps/local)")
     .option("--local", "use the local service even when MDPS_BASE_URL is set")
     .action(startRepl);

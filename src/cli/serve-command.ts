@@ -28,13 +28,21 @@ export function registerServe(program: Command): void {
     .option("--token-ttl <seconds>", "access token lifetime", integerOption("--token-ttl", 1))
     .option("--max-blob-bytes <bytes>", "largest accepted file (default 1 GiB)", integerOption("--max-blob-bytes", 1))
     .option("--workers <n>", "job worker threads (default: cores - 1)", integerOption("--workers", 1, 64))
-    .option("--token-rate-limit <n>", "token requests per minute per client_id and IP; 0 disables (default 120)", integerOption("--token-rate-limit", 0))
+    .option(
+      "--token-rate-limit <n>",
+      "token requests per minute per client_id and IP; 0 disables (default 120)",
+      integerOption("--token-rate-limit", 0),
+    )
     .option(
       "--token-address-rate-limit <n>",
       "token requests per minute per IP, all client_ids together; 0 disables (default 300)",
       integerOption("--token-address-rate-limit", 0),
     )
-    .option("--api-rate-limit <n>", "model API calls per minute per access token; 0 disables (default 6000)", integerOption("--api-rate-limit", 0))
+    .option(
+      "--api-rate-limit <n>",
+      "model API calls per minute per access token; 0 disables (default 6000)",
+      integerOption("--api-rate-limit", 0),
+    )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
       const service = await startService({
@@ -48,7 +56,9 @@ export function registerServe(program: Command): void {
         ...(flags.workers !== undefined ? { jobWorkers: flags.workers } : {}),
         rateLimit: {
           ...(flags.tokenRateLimit !== undefined ? { tokenPerMinute: flags.tokenRateLimit } : {}),
-          ...(flags.tokenAddressRateLimit !== undefined ? { tokenPerAddressPerMinute: flags.tokenAddressRateLimit } : {}),
+          ...(flags.tokenAddressRateLimit !== undefined
+            ? { tokenPerAddressPerMinute: flags.tokenAddressRateLimit }
+            : {}),
           ...(flags.apiRateLimit !== undefined ? { apiPerMinute: flags.apiRateLimit } : {}),
         },
       });

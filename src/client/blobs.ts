@@ -62,7 +62,12 @@ export class BlobsResource {
   }
 
   /** PUT .../{blobId}/update: replaces content and metadata at once. */
-  async update(blobId: string, meta: BlobMetadata, content: BlobContent, options: UpdateOptions = {}): Promise<BlobRecord> {
+  async update(
+    blobId: string,
+    meta: BlobMetadata,
+    content: BlobContent,
+    options: UpdateOptions = {},
+  ): Promise<BlobRecord> {
     const { ifMatch, ...call } = options;
     const multipart = this.#multipart(meta, content);
     return this.#transport.json(

@@ -214,8 +214,8 @@ function loadProfile(options: ConfigOptions, env: Readonly<Record<string, string
   } catch (error) {
     throw new ConfigError(
       // The parser's message may quote the file's text, secret included: never pass it on.
-        `The mdps config file ${path} is not valid ${error instanceof SyntaxError ? "JSON" : "mdps config"}: ` +
-          `it must look like {"profiles": {"default": {"base_url": "...", "client_id": "..."}}}.`,
+      `The mdps config file ${path} is not valid ${error instanceof SyntaxError ? "JSON" : "mdps config"}: ` +
+        `it must look like {"profiles": {"default": {"base_url": "...", "client_id": "..."}}}.`,
       [],
     );
   }

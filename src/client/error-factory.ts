@@ -91,7 +91,8 @@ export function makeAPIError(res: ErrorResponse): APIError {
     : (BY_STATUS[res.status] ?? (res.status >= 500 ? SERVER : undefined));
   const requestId = requestIdOf(res.headers);
   const title = problem?.title;
-  const detail = problem?.detail ?? (typeof res.body === "string" && res.body.length > 0 ? res.body.slice(0, 500) : undefined);
+  const detail =
+    problem?.detail ?? (typeof res.body === "string" && res.body.length > 0 ? res.body.slice(0, 500) : undefined);
   const parts = [`${res.call} failed with ${res.status}${title ? ` ${title}` : ""}`];
   if (detail) parts.push(detail);
   if (isValidation) parts.push(formatFieldErrors(errors));
@@ -153,10 +154,16 @@ export function formatFieldErrors(errors: FieldErrors): string {
 
 /** The reference service's details already say what to do; the same advice twice reads badly. */
 function alreadyAdvised(detail: string | undefined, advice: string): boolean {
-  const lead = advice.split(/[;:,(]/)[0]!.trim().toLowerCase();
+  const lead = advice
+    .split(/[;:,(]/)[0]!
+    .trim()
+    .toLowerCase();
   return detail !== undefined && detail.toLowerCase().includes(lead);
 }
 
 function joinSentences(parts: string[]): string {
-  return parts.map((p) => p.trim().replace(/[:;,]?$/, "")).map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`)).join(" ");
+  return parts
+    .map((p) => p.trim().replace(/[:;,]?$/, ""))
+    .map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`))
+    .join(" ");
 }

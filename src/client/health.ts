@@ -15,6 +15,9 @@ export class HealthResource {
   }
 
   async get(options: CallOptions = {}): Promise<Health> {
-    return this.#transport.json({ method: "GET", url: this.#url, idempotent: true, tokens: this.#tokens, ...options }, health);
+    return this.#transport.json(
+      { method: "GET", url: this.#url, idempotent: true, tokens: this.#tokens, ...options },
+      health,
+    );
   }
 }

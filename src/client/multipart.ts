@@ -50,7 +50,10 @@ export function multipartBody(
     }
     yield Buffer.from(`\r\n--${boundary}--\r\n`, "utf8");
   }
-  return { contentType: `multipart/form-data; boundary=${boundary}`, body: Readable.from(parts(), { objectMode: false }) };
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: Readable.from(parts(), { objectMode: false }),
+  };
 }
 
 /** Header parameter values: quotes and line breaks would break the part header. */

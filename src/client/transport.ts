@@ -123,7 +123,11 @@ export class Transport {
 
   /** Sends the call and hands back the response body as a stream, unread. */
   async stream(spec: RequestSpec): Promise<StreamResponse> {
-    return this.#send({ ...spec, transfer: true }, async (res) => ({ status: res.status, headers: res.headers, body: res.body }));
+    return this.#send({ ...spec, transfer: true }, async (res) => ({
+      status: res.status,
+      headers: res.headers,
+      body: res.body,
+    }));
   }
 
   async close(): Promise<void> {
@@ -225,7 +229,11 @@ export class Transport {
   }
 
   #headers(spec: RequestSpec, token: Secret | undefined): Record<string, string> {
-    const headers: Record<string, string> = { "user-agent": this.#userAgent, accept: "application/json", ...spec.headers };
+    const headers: Record<string, string> = {
+      "user-agent": this.#userAgent,
+      accept: "application/json",
+      ...spec.headers,
+    };
     if (token !== undefined) headers.authorization = `Bearer ${token.reveal()}`;
     return headers;
   }
@@ -277,7 +285,8 @@ class AttemptSignal {
   }
 
   translate(error: unknown, call: string, url: string): MdpsError {
-    if (this.#outer?.aborted) return new AbortError(`${call} was aborted by its AbortSignal.`, { cause: this.#outer.reason });
+    if (this.#outer?.aborted)
+      return new AbortError(`${call} was aborted by its AbortSignal.`, { cause: this.#outer.reason });
     const code = (error as { code?: string }).code;
     if (this.#timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       return new TimeoutError(

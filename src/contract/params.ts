@@ -49,7 +49,13 @@ export const quantileTransformerParams = z
     output_distribution: z.enum(["uniform", "normal"]).default("uniform"),
     ignore_implicit_zeros: flag(false),
     subsample: z.number().int().min(1).default(10_000),
-    random_state: z.number().int().min(0).max(2 ** 32 - 1).nullable().default(null),
+    random_state: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .nullable()
+      .default(null),
     copy,
   })
   .refine((p) => p.n_quantiles <= p.subsample, {
@@ -65,10 +71,10 @@ export const robustScalerParams = z
     copy,
     unit_variance: flag(false),
   })
-  .refine(
-    ({ quantile_range: [lo, hi] }) => 0 <= lo && lo <= hi && hi <= 100,
-    { path: ["quantile_range"], message: "Invalid quantile range: need 0 <= q_min <= q_max <= 100." },
-  );
+  .refine(({ quantile_range: [lo, hi] }) => 0 <= lo && lo <= hi && hi <= 100, {
+    path: ["quantile_range"],
+    message: "Invalid quantile range: need 0 <= q_min <= q_max <= 100.",
+  });
 
 export const standardScalerParams = z.strictObject({
   with_mean: flag(true),

@@ -26,7 +26,10 @@ const HKDF_INFO = Buffer.from("mdps envelope v1", "ascii");
 export class DecryptionError extends Error {
   override readonly name = "DecryptionError";
   readonly code: "decryption_failed" | "not_an_envelope" | "unsupported_version";
-  constructor(message = "could not decrypt: wrong key or corrupted data", code: DecryptionError["code"] = "decryption_failed") {
+  constructor(
+    message = "could not decrypt: wrong key or corrupted data",
+    code: DecryptionError["code"] = "decryption_failed",
+  ) {
     super(message);
     this.code = code;
   }
@@ -70,10 +73,22 @@ export function readHeader(key: Buffer, bytes: Buffer): EnvelopeHeader {
   }
   const header = Buffer.from(bytes.subarray(0, HEADER_BYTES));
   const chunkSize = header.readUInt32BE(12);
-  if (header[9] !== 0 || header[10] !== 0 || header[11] !== 0 || header[55] !== 0 || chunkSize < MIN_CHUNK_SIZE || chunkSize > MAX_CHUNK_SIZE) {
+  if (
+    header[9] !== 0 ||
+    header[10] !== 0 ||
+    header[11] !== 0 ||
+    header[55] !== 0 ||
+    chunkSize < MIN_CHUNK_SIZE ||
+    chunkSize > MAX_CHUNK_SIZE
+  ) {
     throw new DecryptionError();
   }
-  return { bytes: header, chunkSize, subkey: deriveSubkey(key, header.subarray(16, 48)), noncePrefix: header.subarray(48, 55) };
+  return {
+    bytes: header,
+    chunkSize,
+    subkey: deriveSubkey(key, header.subarray(16, 48)),
+    noncePrefix: header.subarray(48, 55),
+  };
 }
 
 function nonce(header: EnvelopeHeader, index: number, last: boolean): Buffer {

@@ -41,7 +41,8 @@ export function allocColumns(count: number, length: number): Float64Array[] {
   for (let first = 0; first < count; first += perSlab) {
     const inSlab = Math.min(perSlab, count - first);
     const bytes = unsafeBuffer?.(inSlab * columnBytes) ?? new Uint8Array(inSlab * columnBytes);
-    for (let j = 0; j < inSlab; j++) columns.push(new Float64Array(bytes.buffer, bytes.byteOffset + j * columnBytes, length));
+    for (let j = 0; j < inSlab; j++)
+      columns.push(new Float64Array(bytes.buffer, bytes.byteOffset + j * columnBytes, length));
   }
   return columns;
 }

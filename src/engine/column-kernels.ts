@@ -16,12 +16,18 @@ export interface AffineSteps {
 }
 
 /** centerAndScale of every column, into new columns. */
-export function centerAndScaleColumns(columns: readonly Float64Array[], { center, scale }: AffineSteps): Float64Array[] {
+export function centerAndScaleColumns(
+  columns: readonly Float64Array[],
+  { center, scale }: AffineSteps,
+): Float64Array[] {
   return mapColumns(columns, (col, c, out) => centerAndScale(col, center?.[c] ?? null, scale?.[c] ?? null, out));
 }
 
 /** scaleThenShift of every column (the inverse of centerAndScaleColumns), into new columns. */
-export function scaleThenShiftColumns(columns: readonly Float64Array[], { center, scale }: AffineSteps): Float64Array[] {
+export function scaleThenShiftColumns(
+  columns: readonly Float64Array[],
+  { center, scale }: AffineSteps,
+): Float64Array[] {
   return mapColumns(columns, (col, c, out) => scaleThenShift(col, scale?.[c] ?? null, center?.[c] ?? null, out));
 }
 

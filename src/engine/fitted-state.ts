@@ -16,12 +16,7 @@ import {
   standardScalerParams,
 } from "../contract/params.js";
 
-export const fittedNumber = z.union([
-  z.number(),
-  z.null(),
-  z.literal("Infinity"),
-  z.literal("-Infinity"),
-]);
+export const fittedNumber = z.union([z.number(), z.null(), z.literal("Infinity"), z.literal("-Infinity")]);
 const perColumn = z.array(fittedNumber);
 const common = {
   feature_names_in_: z.array(z.string()).min(1),

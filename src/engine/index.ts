@@ -18,7 +18,14 @@ import { engineFitted, type EngineFitted } from "./fitted-state.js";
 import { FittedStateError } from "./fitted-number.js";
 import { checkFeatures, checkShape, checkValues } from "./input-checks.js";
 import { transforms, type FittedOf } from "./registry.js";
-import type { FeatureMatrix, FitTransform, FitTransformResult, FittedState, ProgressListener, TransformWith } from "./types.js";
+import type {
+  FeatureMatrix,
+  FitTransform,
+  FitTransformResult,
+  FittedState,
+  ProgressListener,
+  TransformWith,
+} from "./types.js";
 
 export { EngineError } from "./engine-error.js";
 export * from "./fitted-state.js";

@@ -25,12 +25,17 @@ export function fitTransformMaxAbsScaler(
   const scale = new Float64Array(width);
   const out = allocColumns(width, columns[0].length);
   for (let c = 0; c < width; c++) {
-    reduceThenMap(columns[c], ABS_MAX, ({ hi }) => {
-      if (hi === Infinity) checkValues("MaxAbsScaler", features); // names the infinity
-      maxAbs[c] = hi < 0 ? NaN : hi; // -1: every value was NaN
-      scale[c] = nonZeroScale(maxAbs[c]);
-      return dividingBy(asStored(scale[c]));
-    }, out[c]);
+    reduceThenMap(
+      columns[c],
+      ABS_MAX,
+      ({ hi }) => {
+        if (hi === Infinity) checkValues("MaxAbsScaler", features); // names the infinity
+        maxAbs[c] = hi < 0 ? NaN : hi; // -1: every value was NaN
+        scale[c] = nonZeroScale(maxAbs[c]);
+        return dividingBy(asStored(scale[c]));
+      },
+      out[c],
+    );
     onProgress?.((c + 1) / width);
   }
   const fitted: MaxAbsScalerFitted = {

@@ -34,19 +34,24 @@ export function fitTransformMinMaxScaler(
   const offset = new Float64Array(width);
   const out = allocColumns(width, columns[0].length);
   for (let c = 0; c < width; c++) {
-    reduceThenMap(columns[c], BOUNDS, ({ lo, hi }) => {
-      // Untouched bounds mean an all-NaN column, whose nanmin/nanmax (and everything
-      // after them) numpy makes NaN; an infinite bound means an infinity, which
-      // checkValues names.
-      const allMissing = lo === Infinity && hi === -Infinity;
-      if (!allMissing && (lo === -Infinity || hi === Infinity)) checkValues("MinMaxScaler", features);
-      dataMin[c] = allMissing ? NaN : lo;
-      dataMax[c] = allMissing ? NaN : hi;
-      range[c] = dataMax[c] - dataMin[c];
-      scale[c] = (b - a) / nonZeroScale(range[c]);
-      offset[c] = a - dataMin[c] * scale[c];
-      return scaling(asStored(scale[c]), asStored(offset[c]), params);
-    }, out[c]);
+    reduceThenMap(
+      columns[c],
+      BOUNDS,
+      ({ lo, hi }) => {
+        // Untouched bounds mean an all-NaN column, whose nanmin/nanmax (and everything
+        // after them) numpy makes NaN; an infinite bound means an infinity, which
+        // checkValues names.
+        const allMissing = lo === Infinity && hi === -Infinity;
+        if (!allMissing && (lo === -Infinity || hi === Infinity)) checkValues("MinMaxScaler", features);
+        dataMin[c] = allMissing ? NaN : lo;
+        dataMax[c] = allMissing ? NaN : hi;
+        range[c] = dataMax[c] - dataMin[c];
+        scale[c] = (b - a) / nonZeroScale(range[c]);
+        offset[c] = a - dataMin[c] * scale[c];
+        return scaling(asStored(scale[c]), asStored(offset[c]), params);
+      },
+      out[c],
+    );
     onProgress?.((c + 1) / width);
   }
   const fitted: MinMaxScalerFitted = {

@@ -141,7 +141,8 @@ function normalizeRows(
       if (!onePass) copyIn(first, count);
       if (checkOnes) kernels.scale_rows(DATA_START, stride, count, norms, factors, pairs);
       else kernels.multiply_rows(DATA_START, stride, count, factors, pairs);
-      for (let j = 0; j < count; j++) out[first + j].set(len === layout.rows ? slots[j] : slots[j].subarray(0, len), start);
+      for (let j = 0; j < count; j++)
+        out[first + j].set(len === layout.rows ? slots[j] : slots[j].subarray(0, len), start);
     }
   }
   return { columns: out, nonFiniteNorm };

@@ -42,7 +42,9 @@ export function fitTransformPowerTransformer(
     const m = copyNonNaN(columns[c], scratch);
     const values = scratch.slice(0, m);
     if (boxCox) checkBoxCoxColumn(values, names[c]);
-    const objective = boxCox ? boxCoxObjective(values, objectiveScratch) : yeoJohnsonObjective(values, objectiveScratch);
+    const objective = boxCox
+      ? boxCoxObjective(values, objectiveScratch)
+      : yeoJohnsonObjective(values, objectiveScratch);
     try {
       lambdas[c] = brentMinimize(objective, -2, 2);
     } catch (error) {

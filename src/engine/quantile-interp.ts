@@ -21,7 +21,11 @@ export interface QuantileColumnFit {
   readonly normal: boolean;
 }
 
-export function quantileTransformColumn(col: Float64Array, { q, r, normal }: QuantileColumnFit, out: Float64Array): Float64Array {
+export function quantileTransformColumn(
+  col: Float64Array,
+  { q, r, normal }: QuantileColumnFit,
+  out: Float64Array,
+): Float64Array {
   const n = q.length;
   const first = q[0];
   const last = q[n - 1];
@@ -106,7 +110,11 @@ function firstAtLeast(q: Float64Array, x: number, j: number): number {
  * output, exactly 0 or 1 for uniform) go to the first and last quantile, the rest
  * through numpy.interp(u, references_, quantiles); NaN stays NaN.
  */
-export function inverseQuantileColumn(col: Float64Array, { q, r, normal }: QuantileColumnFit, out: Float64Array): Float64Array {
+export function inverseQuantileColumn(
+  col: Float64Array,
+  { q, r, normal }: QuantileColumnFit,
+  out: Float64Array,
+): Float64Array {
   const n = q.length;
   const slopes = new Float64Array(Math.max(n - 1, 0));
   for (let j = 0; j < n - 1; j++) slopes[j] = (q[j + 1] - q[j]) / (r[j + 1] - r[j]);

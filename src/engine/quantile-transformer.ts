@@ -104,5 +104,7 @@ function eachColumn(
     throw new FittedStateError(`quantiles_ has ${fitted.quantiles_.length} columns for ${width} feature columns`);
   }
   const normal = fitted.params.output_distribution === "normal";
-  return mapColumns(columns, (col, c, out) => map(col, { q: fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), r: refs, normal }, out));
+  return mapColumns(columns, (col, c, out) =>
+    map(col, { q: fittedColumns(fitted.quantiles_[c], n, `quantiles_[${c}]`), r: refs, normal }, out),
+  );
 }

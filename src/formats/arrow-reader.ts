@@ -19,7 +19,7 @@ function markNulls(out: Float64Array, at: number, data: Data): void {
   if (data.nullCount === 0 || bitmap == null || bitmap.length === 0) return;
   const n = data.length;
   const offset = data.offset;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const bit = offset + i;
     if ((bit & 7) === 0 && i + 8 <= n && bitmap[bit >> 3] === 0xff) {
       i += 8;
@@ -30,7 +30,8 @@ function markNulls(out: Float64Array, at: number, data: Data): void {
   }
 }
 
-type PlainNumbers = Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
+type PlainNumbers =
+  Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
 
 /** Values a typed-array copy converts exactly (not 64-bit integers, not float16 bits). */
 function isPlainNumbers(values: unknown, type: DataType): values is PlainNumbers {
@@ -182,4 +183,3 @@ export async function readArrow(source: Source): Promise<Table> {
   }
   return { columns, rowCount: rows };
 }
-

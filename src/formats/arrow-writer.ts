@@ -2,7 +2,18 @@
  * Table -> Arrow IPC file: float64 (the Float64Array itself is the values buffer),
  * utf8 and bool columns, one record batch, nulls for missing values (NaN included).
  */
-import { Bool, Field, Float64, RecordBatch, RecordBatchFileWriter, Schema, Struct, Utf8, makeData, type Data } from "apache-arrow";
+import {
+  Bool,
+  Field,
+  Float64,
+  RecordBatch,
+  RecordBatchFileWriter,
+  Schema,
+  Struct,
+  Utf8,
+  makeData,
+  type Data,
+} from "apache-arrow";
 import { FormatError } from "./format-error.js";
 import type { Column, Table } from "./table.js";
 

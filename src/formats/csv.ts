@@ -111,7 +111,12 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
     for (let c = 0; c < width; c++) {
       const builder = builders[c] as CsvColumnBuilder;
       if (fieldIsNumber[c] === true) {
-        builder.addNumber(fieldNumber[c] as number, fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number);
+        builder.addNumber(
+          fieldNumber[c] as number,
+          fieldSrc[c] as string,
+          fieldStart[c] as number,
+          fieldEnd[c] as number,
+        );
       } else {
         builder.add(fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number, rows);
       }
@@ -130,7 +135,8 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
     const decoder = new TextDecoder("utf-8", { fatal: true });
     try {
       for await (const chunk of byteChunks(source)) {
-        for (let i = 0; i < chunk.length; i += PIECE) feed(decoder.decode(chunk.subarray(i, i + PIECE), { stream: true }));
+        for (let i = 0; i < chunk.length; i += PIECE)
+          feed(decoder.decode(chunk.subarray(i, i + PIECE), { stream: true }));
       }
       feed(decoder.decode());
     } catch (err) {

@@ -51,7 +51,11 @@ function columnValues(df: DataFrame, k: number, rows: number): ArrayLike<unknown
     // danfo keeps both layouts in step (checked for its in-place operations); a spot check
     // of the first and last row guards against a path that does not.
     const last = rows - 1;
-    if (rows === 0 || (Object.is(fromColumns[0], (data[0] as unknown[])[k]) && Object.is(fromColumns[last], (data[last] as unknown[])[k]))) {
+    if (
+      rows === 0 ||
+      (Object.is(fromColumns[0], (data[0] as unknown[])[k]) &&
+        Object.is(fromColumns[last], (data[last] as unknown[])[k]))
+    ) {
       return fromColumns;
     }
   }
@@ -156,7 +160,8 @@ function fromColumn(column: Column, wanted: string | undefined): { values: unkno
     return { values, dtype };
   }
   if (column.kind === "boolean") {
-    if (wanted === "string") return { values: column.values.map((b) => (b === null ? null : String(b))), dtype: "string" };
+    if (wanted === "string")
+      return { values: column.values.map((b) => (b === null ? null : String(b))), dtype: "string" };
     return { values: column.values.map((b) => b ?? null), dtype: "boolean" };
   }
   const v = column.values;
@@ -168,18 +173,27 @@ function fromColumn(column: Column, wanted: string | undefined): { values: unkno
         const s = v[i];
         const x = s === null || s === undefined || s === "" ? NaN : parseNumberText(s);
         if (x === undefined) {
-          throw new FormatError(`cannot restore column "${column.name}" as ${wanted}: row ${i + 1} holds ${JSON.stringify(s)}`, {
-            column: column.name,
-            row: i + 1,
-            value: s as string,
-          });
+          throw new FormatError(
+            `cannot restore column "${column.name}" as ${wanted}: row ${i + 1} holds ${JSON.stringify(s)}`,
+            {
+              column: column.name,
+              row: i + 1,
+              value: s as string,
+            },
+          );
         }
         values[i] = x;
       }
       return { values, dtype: wanted };
     }
     case "boolean": {
-      const values = v.map((s) => (s === "true" || s === "True" || s === "TRUE" ? true : s === "false" || s === "False" || s === "FALSE" ? false : null));
+      const values = v.map((s) =>
+        s === "true" || s === "True" || s === "TRUE"
+          ? true
+          : s === "false" || s === "False" || s === "FALSE"
+            ? false
+            : null,
+      );
       return { values, dtype: "boolean" };
     }
     default:

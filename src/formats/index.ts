@@ -40,7 +40,11 @@ function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
  *
  * @example const table = await readTable("csv", fs.createReadStream(path), { numericColumns: ["x"] });
  */
-export async function readTable(recordType: TableRecordType, source: Source, options: ReadTableOptions = {}): Promise<Table> {
+export async function readTable(
+  recordType: TableRecordType,
+  source: Source,
+  options: ReadTableOptions = {},
+): Promise<Table> {
   switch (recordType) {
     case "csv":
       return readCsv(source, { numericColumns: numericOption(options) });
@@ -54,7 +58,11 @@ export async function readTable(recordType: TableRecordType, source: Source, opt
 }
 
 /** Writes a dataset in the given record type, as a stream of byte chunks. */
-export function writeTable(recordType: TableRecordType, table: Table, options: CsvWriteOptions = {}): AsyncIterable<Uint8Array> {
+export function writeTable(
+  recordType: TableRecordType,
+  table: Table,
+  options: CsvWriteOptions = {},
+): AsyncIterable<Uint8Array> {
   switch (recordType) {
     case "csv":
       return writeCsv(table, options);
@@ -79,10 +87,15 @@ export interface SelectedFeatures {
  */
 export function selectFeatures(table: Table, featureColumns: readonly string[]): SelectedFeatures {
   const numeric = table.columns.filter((c): c is Extract<Column, { kind: "number" }> => c.kind === "number");
-  const listNumeric = () => (numeric.length === 0 ? "the data has no numeric columns" : `numeric columns: ${numeric.map((c) => `"${c.name}"`).join(", ")}`);
+  const listNumeric = () =>
+    numeric.length === 0
+      ? "the data has no numeric columns"
+      : `numeric columns: ${numeric.map((c) => `"${c.name}"`).join(", ")}`;
   if (featureColumns.length === 0) {
     if (numeric.length === 0) {
-      throw new FormatError("no feature columns: the data has no numeric columns (a column is numeric when every non-empty value is a number)");
+      throw new FormatError(
+        "no feature columns: the data has no numeric columns (a column is numeric when every non-empty value is a number)",
+      );
     }
     return { names: numeric.map((c) => c.name), columns: numeric.map((c) => c.values) };
   }
@@ -93,9 +106,13 @@ export function selectFeatures(table: Table, featureColumns: readonly string[]):
     if (seen.has(name)) throw new FormatError(`feature column "${name}" is listed twice`, { column: name });
     seen.add(name);
     const column = table.columns.find((c) => c.name === name);
-    if (column === undefined) throw new FormatError(`feature column "${name}" does not exist; ${listNumeric()}`, { column: name });
+    if (column === undefined)
+      throw new FormatError(`feature column "${name}" does not exist; ${listNumeric()}`, { column: name });
     if (column.kind !== "number") {
-      throw new FormatError(`feature column "${name}" is not numeric (it holds ${column.kind} values); ${listNumeric()}`, { column: name });
+      throw new FormatError(
+        `feature column "${name}" is not numeric (it holds ${column.kind} values); ${listNumeric()}`,
+        { column: name },
+      );
     }
     names.push(name);
     columns.push(column.values);
@@ -108,7 +125,8 @@ export function selectFeatures(table: Table, featureColumns: readonly string[]):
  * column is kept as it is, in the input order.
  */
 export function replaceColumns(table: Table, names: readonly string[], newColumns: readonly Float64Array[]): Table {
-  if (names.length !== newColumns.length) throw new RangeError(`${names.length} names but ${newColumns.length} columns`);
+  if (names.length !== newColumns.length)
+    throw new RangeError(`${names.length} names but ${newColumns.length} columns`);
   const replacement = new Map<string, Float64Array>();
   names.forEach((name, k) => {
     const values = newColumns[k] as Float64Array;
@@ -118,7 +136,8 @@ export function replaceColumns(table: Table, names: readonly string[], newColumn
     replacement.set(name, values);
   });
   for (const name of names) {
-    if (!table.columns.some((c) => c.name === name)) throw new FormatError(`column "${name}" does not exist`, { column: name });
+    if (!table.columns.some((c) => c.name === name))
+      throw new FormatError(`column "${name}" does not exist`, { column: name });
   }
   const columns: Column[] = table.columns.map((c) => {
     const values = replacement.get(c.name);

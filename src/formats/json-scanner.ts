@@ -80,9 +80,12 @@ export class JsonArrayScanner {
           }
           if (c === 44 || c === 93) throw this.unexpected(c);
           if (c !== 123) {
-            throw new FormatError(`JSON element ${this.elements + 1} is not an object; each element must be a row object`, {
-              row: this.elements + 1,
-            });
+            throw new FormatError(
+              `JSON element ${this.elements + 1} is not an object; each element must be a row object`,
+              {
+                row: this.elements + 1,
+              },
+            );
           }
           if (runStart < 0) runStart = i;
           openStart = i;

@@ -72,7 +72,11 @@ class JsonColumn {
       this.length++;
       return;
     }
-    if (kind === "other" || (this.mustBeNumber && kind !== "number") || (this.kind !== undefined && kind !== this.kind)) {
+    if (
+      kind === "other" ||
+      (this.mustBeNumber && kind !== "number") ||
+      (this.kind !== undefined && kind !== this.kind)
+    ) {
       throw this.badValue(value, row, kind);
     }
     if (this.kind === undefined) this.start(kind);
@@ -82,7 +86,7 @@ class JsonColumn {
   }
 
   private badValue(value: unknown, row: number, kind: string): FormatError {
-    const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
     const expected = this.mustBeNumber ? "number" : (this.kind ?? "number, string or boolean");
     const why =
       kind === "other"
@@ -102,7 +106,8 @@ class JsonColumn {
       const values = new Float64Array(rows).fill(NaN);
       return { name: this.name, kind: "number", values };
     }
-    if (this.kind === "number") return { name: this.name, kind: "number", values: (this.numbers as GrowableFloat64).finish() };
+    if (this.kind === "number")
+      return { name: this.name, kind: "number", values: (this.numbers as GrowableFloat64).finish() };
     if (this.kind === "boolean") return { name: this.name, kind: "boolean", values: this.items as (boolean | null)[] };
     return { name: this.name, kind: "string", values: this.items as (string | null)[] };
   }
@@ -110,7 +115,10 @@ class JsonColumn {
 
 /** Reads JSON records piece by piece. Column order: first appearance of each key. */
 export async function readJson(source: Source, options: JsonReadOptions = {}): Promise<Table> {
-  const numeric = options.numericColumns === undefined || options.numericColumns === "auto" ? undefined : new Set(options.numericColumns);
+  const numeric =
+    options.numericColumns === undefined || options.numericColumns === "auto"
+      ? undefined
+      : new Set(options.numericColumns);
   const columns: JsonColumn[] = [];
   const byName = new Map<string, JsonColumn>();
   let rows = 0;
@@ -149,7 +157,8 @@ export async function readJson(source: Source, options: JsonReadOptions = {}): P
       for (let i = 0; i < source.length; i += piece) scanner.feed(source.slice(i, i + piece));
     } else {
       for await (const chunk of byteChunks(source)) {
-        for (let i = 0; i < chunk.length; i += piece) scanner.feed(decoder.decode(chunk.subarray(i, i + piece), { stream: true }));
+        for (let i = 0; i < chunk.length; i += piece)
+          scanner.feed(decoder.decode(chunk.subarray(i, i + piece), { stream: true }));
       }
       scanner.feed(decoder.decode());
     }

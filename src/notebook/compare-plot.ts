@@ -48,7 +48,10 @@ function pickColumns(sources: readonly ColumnSource[], options: CompareOptions):
  * per feature and one column per data set (in the order given), or, past three data
  * sets, one row per data set. Pure: binning happens here.
  */
-export function distributionsSpec(sources: Readonly<Record<string, ColumnSource>>, options: CompareOptions = {}): VegaLiteSpec {
+export function distributionsSpec(
+  sources: Readonly<Record<string, ColumnSource>>,
+  options: CompareOptions = {},
+): VegaLiteSpec {
   const stages = Object.keys(sources);
   if (stages.length === 0) throw new Error("nothing to plot: pass at least one data set");
   const columns = pickColumns(Object.values(sources), options);
@@ -57,9 +60,10 @@ export function distributionsSpec(sources: Readonly<Record<string, ColumnSource>
     const data = stages.map((stage) => numericColumn(sources[stage]!, feature));
     // Overlaid data sets share their bins, so bars line up and a shift shows.
     const ranges = data.map((d) => finiteRange(d)).filter((r) => Number.isFinite(r.min));
-    const shared: [number, number] | undefined = options.overlay && ranges.length > 0
-      ? [Math.min(...ranges.map((r) => r.min)), Math.max(...ranges.map((r) => r.max))]
-      : undefined;
+    const shared: [number, number] | undefined =
+      options.overlay && ranges.length > 0
+        ? [Math.min(...ranges.map((r) => r.min)), Math.max(...ranges.map((r) => r.max))]
+        : undefined;
     stages.forEach((stage, i) => {
       const { bins, missing } = histogram(data[i]!, options.bins ?? 30, shared);
       const label = missing > 0 && !options.overlay ? `${feature} (${missing} missing)` : feature;
@@ -93,7 +97,13 @@ export function distributionsSpec(sources: Readonly<Record<string, ColumnSource>
       height: options.height ?? (manyStages ? 60 : narrow ? 70 : 90),
       mark: { type: "bar", binSpacing: 0 },
       encoding: {
-        x: { field: "start", bin: "binned", type: "quantitative", title: null, axis: { tickCount: narrow ? 3 : 5, labelFlush: true } },
+        x: {
+          field: "start",
+          bin: "binned",
+          type: "quantitative",
+          title: null,
+          axis: { tickCount: narrow ? 3 : 5, labelFlush: true },
+        },
         x2: { field: "end" },
         y: { field: "count", type: "quantitative", title: null, axis: { tickCount: 3 } },
         color: {
@@ -121,7 +131,13 @@ function overlaySpec(
     ...(options.title ? { title: options.title } : {}),
     data: { values },
     facet: {
-      row: { field: "feature", type: "nominal", title: null, sort: { field: "order" }, header: { labelAngle: 0, labelAlign: "left", labelFontWeight: "bold" } },
+      row: {
+        field: "feature",
+        type: "nominal",
+        title: null,
+        sort: { field: "order" },
+        header: { labelAngle: 0, labelAlign: "left", labelFontWeight: "bold" },
+      },
     },
     spec: {
       width: options.width ?? 420,
@@ -131,7 +147,14 @@ function overlaySpec(
         x: { field: "start", bin: "binned", type: "quantitative", title: null, axis: { tickCount: 8 } },
         x2: { field: "end" },
         y: { field: "share", type: "quantitative", title: null, stack: null, axis: { format: ".0%", tickCount: 3 } },
-        color: { field: "stage", type: "nominal", title: null, sort: [...stages], scale: colors, legend: { orient: "top" } },
+        color: {
+          field: "stage",
+          type: "nominal",
+          title: null,
+          sort: [...stages],
+          scale: colors,
+          legend: { orient: "top" },
+        },
       },
     },
     resolve: { scale: { x: "independent", y: "independent" } },

@@ -62,7 +62,11 @@ export function numericColumn(source: ColumnSource, name: string): Float64Array 
   } else if (Object.hasOwn(source, name)) {
     return toFloat64(source[name] as ArrayLike<unknown>);
   }
-  const known = isTable(source) ? source.columns.map((c) => c.name) : isDataFrameLike(source) ? source.columns : Object.keys(source);
+  const known = isTable(source)
+    ? source.columns.map((c) => c.name)
+    : isDataFrameLike(source)
+      ? source.columns
+      : Object.keys(source);
   throw new Error(`column "${name}" not found; the data has ${known.join(", ") || "no columns"}`);
 }
 

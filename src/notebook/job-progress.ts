@@ -7,7 +7,13 @@
  * Job.wait uses `jobProgress` directly; `watch(job)` wraps any job handle that has
  * `wait({ onUpdate, signal })` (and optionally `logs({ limit })`).
  */
-import { LiveStatus, type JobSnapshot, type LiveStatusOptions, type LogLine, type ProgressMode } from "./live-status.js";
+import {
+  LiveStatus,
+  type JobSnapshot,
+  type LiveStatusOptions,
+  type LogLine,
+  type ProgressMode,
+} from "./live-status.js";
 
 const TERMINAL = new Set(["succeeded", "failed", "timed_out"]);
 
@@ -46,7 +52,10 @@ export class JobProgress {
    */
   stopped(reason: string): void {
     const last = this.#latest ?? { status: "unknown" };
-    this.live.finish({ ...last, error: { title: "stopped waiting", detail: `${reason} The job goes on; wait again to follow it.` } });
+    this.live.finish({
+      ...last,
+      error: { title: "stopped waiting", detail: `${reason} The job goes on; wait again to follow it.` },
+    });
   }
 
   #refreshLogs(): void {

@@ -5,15 +5,7 @@
  * progress lines; or nothing. Whoever polls the job (Job.wait) feeds it snapshots;
  * it never polls, never throws, and never holds the process open.
  */
-import {
-  BOX_STYLE,
-  MUTED_STYLE,
-  escapeHtml,
-  formatDuration,
-  progressBar,
-  shortId,
-  statusHtml,
-} from "./html.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressBar, shortId, statusHtml } from "./html.js";
 import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "./render-records.js";
 
@@ -139,7 +131,9 @@ export class LiveStatus {
     const phase = s.phase && s.phase !== s.status ? ` ${s.phase}` : "";
     const error = s.error ? ` - ${s.error.title}: ${s.error.detail}` : "";
     const elapsed = formatDuration(this.now() - this.started);
-    this.stream.write(`[mdps] ${this.heading()} ${s.status}${phase} ${progressBar(s.progress ?? 0, 10)} ${percent}% ${elapsed}${error}\n`);
+    this.stream.write(
+      `[mdps] ${this.heading()} ${s.status}${phase} ${progressBar(s.progress ?? 0, 10)} ${percent}% ${elapsed}${error}\n`,
+    );
   }
 }
 
@@ -167,16 +161,17 @@ export function liveStatusHtml(
   }
   const progress = snapshot.progress ?? (snapshot.status === "succeeded" ? 1 : 0);
   const phase = snapshot.phase && snapshot.phase !== snapshot.status ? ` · ${escapeHtml(snapshot.phase)}` : "";
-  const time = final ? serviceTimes(snapshot) ?? `waited ${formatDuration(waitedMs)}` : `${formatDuration(waitedMs)} elapsed`;
+  const time = final
+    ? (serviceTimes(snapshot) ?? `waited ${formatDuration(waitedMs)}`)
+    : `${formatDuration(waitedMs)} elapsed`;
   const error = snapshot.error
     ? `<div style="color:#dc2626"><b>${escapeHtml(snapshot.error.title)}</b>: ${escapeHtml(snapshot.error.detail)}</div>`
     : "";
-  const logText = logs
-    .map((l) => `${l.level && l.level !== "info" ? `[${l.level}] ` : ""}${l.message}`)
-    .join("\n");
-  const logHtml = logs.length > 0
-    ? `<pre style="margin:4px 0 0 0;font-size:11px;${MUTED_STYLE};white-space:pre-wrap">${escapeHtml(logText)}</pre>`
-    : "";
+  const logText = logs.map((l) => `${l.level && l.level !== "info" ? `[${l.level}] ` : ""}${l.message}`).join("\n");
+  const logHtml =
+    logs.length > 0
+      ? `<pre style="margin:4px 0 0 0;font-size:11px;${MUTED_STYLE};white-space:pre-wrap">${escapeHtml(logText)}</pre>`
+      : "";
   return (
     `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> ${statusHtml(snapshot.status)}${phase}<br>` +
     `<code>${progressBar(progress)}</code> ${Math.round(progress * 100)}% ` +

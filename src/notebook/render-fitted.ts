@@ -33,7 +33,8 @@ export function fittedColumns(fitted: FittedStateJson): FittedColumns {
   for (const [name, value] of Object.entries(fitted)) {
     if (DESCRIBED.has(name)) continue;
     const isScalarArray =
-      Array.isArray(value) && value.length === features.length &&
+      Array.isArray(value) &&
+      value.length === features.length &&
       value.every((x) => x === null || typeof x === "number" || typeof x === "string" || typeof x === "boolean");
     if (isScalarArray) perFeature.push({ name, values: value });
     else if (Array.isArray(value)) other.push({ name, text: `${shapeOf(value)} values` });
@@ -53,19 +54,23 @@ export function fittedHtml(fitted: FittedStateJson): string {
   const { features, perFeature, other } = fittedColumns(fitted);
   const head = perFeature.map((a) => `<th style="${HEAD_STYLE}"><code>${escapeHtml(a.name)}</code></th>`).join("");
   const rows = features
-    .map((feature, i) =>
-      `<tr><th style="${CELL_STYLE};text-align:left">${escapeHtml(feature)}</th>` +
-      `${perFeature.map((a) => fittedCell(a.values[i])).join("")}</tr>`,
+    .map(
+      (feature, i) =>
+        `<tr><th style="${CELL_STYLE};text-align:left">${escapeHtml(feature)}</th>` +
+        `${perFeature.map((a) => fittedCell(a.values[i])).join("")}</tr>`,
     )
     .join("");
-  const params = Object.keys(fitted.params).length > 0
-    ? `<div style="${MUTED_STYLE}">params <code>${escapeHtml(JSON.stringify(fitted.params))}</code></div>`
-    : "";
-  const notes = other.length > 0
-    ? `<div style="${MUTED_STYLE}">${other.map((o) => `<code>${escapeHtml(o.name)}</code> ${escapeHtml(o.text)}`).join(" · ")}</div>`
-    : "";
-  const table = perFeature.length > 0
-    ? `<table style="${TABLE_STYLE};margin-top:4px"><thead><tr><th style="${HEAD_STYLE};text-align:left">feature</th>${head}</tr></thead><tbody>${rows}</tbody></table>`
-    : `<div style="${MUTED_STYLE}">features: ${escapeHtml(features.join(", "))}</div>`;
+  const params =
+    Object.keys(fitted.params).length > 0
+      ? `<div style="${MUTED_STYLE}">params <code>${escapeHtml(JSON.stringify(fitted.params))}</code></div>`
+      : "";
+  const notes =
+    other.length > 0
+      ? `<div style="${MUTED_STYLE}">${other.map((o) => `<code>${escapeHtml(o.name)}</code> ${escapeHtml(o.text)}`).join(" · ")}</div>`
+      : "";
+  const table =
+    perFeature.length > 0
+      ? `<table style="${TABLE_STYLE};margin-top:4px"><thead><tr><th style="${HEAD_STYLE};text-align:left">feature</th>${head}</tr></thead><tbody>${rows}</tbody></table>`
+      : `<div style="${MUTED_STYLE}">features: ${escapeHtml(features.join(", "))}</div>`;
   return `<div style="margin-top:6px"><div><b>fitted ${escapeHtml(fitted.type)}</b></div>${table}${params}${notes}</div>`;
 }

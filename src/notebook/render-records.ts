@@ -46,13 +46,18 @@ export function sessionHtml(info: SessionInfo): string {
   if (info.region) rows.push(["region", escapeHtml(info.region)]);
   if (info.modelId) rows.push(["model", idHtml(info.modelId)]);
   if (info.clientId) rows.push(["client", `<code>${escapeHtml(info.clientId)}</code>`]);
-  if (info.local) rows.push(["mode", `embedded reference service${info.dataDir ? ` · data in <code>${escapeHtml(tildePath(info.dataDir))}</code>` : ""}`]);
-  if (info.scopes && info.scopes.length > 0) rows.push(["scopes", `<span style="${MUTED_STYLE}">${escapeHtml(info.scopes.join(" "))}</span>`]);
+  if (info.local)
+    rows.push([
+      "mode",
+      `embedded reference service${info.dataDir ? ` · data in <code>${escapeHtml(tildePath(info.dataDir))}</code>` : ""}`,
+    ]);
+  if (info.scopes && info.scopes.length > 0)
+    rows.push(["scopes", `<span style="${MUTED_STYLE}">${escapeHtml(info.scopes.join(" "))}</span>`]);
   return box("mdps Session", definitionTable(rows));
 }
 
 export function sessionText(info: SessionInfo): string {
-  const where = info.local ? "local" : info.region ?? "remote";
+  const where = info.local ? "local" : (info.region ?? "remote");
   return `Session(${where} ${info.baseUrl}${info.modelId ? ` model ${shortId(info.modelId)}` : ""})`;
 }
 
@@ -82,12 +87,17 @@ export function blobListHtml(blobs: readonly BlobRecord[]): string {
   const head = ["id", "name", "format", "size", "tags", "encrypted", "updated"]
     .map((h) => `<th style="padding:2px 8px;text-align:left;border-bottom:1px solid #9ca3af">${h}</th>`)
     .join("");
-  const cell = (html: string) => `<td style="padding:2px 8px;text-align:left;border-bottom:1px solid #e5e7eb">${html}</td>`;
-  const rows = blobs.map((b) =>
-    `<tr>${cell(idHtml(b.id))}${cell(escapeHtml(b.name))}${cell(escapeHtml(b.record_type))}` +
-    `${cell(formatBytes(b.size_bytes))}${cell(tagsHtml(b.tags))}${cell(b.encrypted ? "🔒" : "")}${cell(escapeHtml(b.updated_at))}</tr>`,
+  const cell = (html: string) =>
+    `<td style="padding:2px 8px;text-align:left;border-bottom:1px solid #e5e7eb">${html}</td>`;
+  const rows = blobs.map(
+    (b) =>
+      `<tr>${cell(idHtml(b.id))}${cell(escapeHtml(b.name))}${cell(escapeHtml(b.record_type))}` +
+      `${cell(formatBytes(b.size_bytes))}${cell(tagsHtml(b.tags))}${cell(b.encrypted ? "🔒" : "")}${cell(escapeHtml(b.updated_at))}</tr>`,
   );
-  return box(`${blobs.length} blob${blobs.length === 1 ? "" : "s"}`, `<table style="border-collapse:collapse;font-size:12px"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`);
+  return box(
+    `${blobs.length} blob${blobs.length === 1 ? "" : "s"}`,
+    `<table style="border-collapse:collapse;font-size:12px"><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`,
+  );
 }
 
 export interface RequestSummary {
@@ -114,7 +124,10 @@ export function summarizeRequest(request: unknown): RequestSummary {
   return summary;
 }
 
-function elapsedMs(job: Pick<JobRecord, "started_at" | "finished_at" | "created_at">, now = Date.now()): number | undefined {
+function elapsedMs(
+  job: Pick<JobRecord, "started_at" | "finished_at" | "created_at">,
+  now = Date.now(),
+): number | undefined {
   const start = Date.parse(job.started_at ?? job.created_at);
   if (Number.isNaN(start)) return undefined;
   const end = job.finished_at ? Date.parse(job.finished_at) : now;
@@ -129,7 +142,11 @@ export function jobHtml(job: JobRecord): string {
   if (summary.params && Object.keys(summary.params).length > 0) {
     rows.push(["params", `<code>${escapeHtml(JSON.stringify(summary.params))}</code>`]);
   }
-  if (summary.features) rows.push(["features", summary.features.length > 0 ? escapeHtml(summary.features.join(", ")) : "every numeric column"]);
+  if (summary.features)
+    rows.push([
+      "features",
+      summary.features.length > 0 ? escapeHtml(summary.features.join(", ")) : "every numeric column",
+    ]);
   if (summary.input) rows.push(["input", idHtml(summary.input)]);
   const progress = `<code>${progressBar(job.progress)}</code> ${Math.round(job.progress * 100)}%`;
   rows.push(["status", `${statusHtml(job.status)}${job.phase ? ` · ${escapeHtml(job.phase)}` : ""}  ${progress}`]);
@@ -153,7 +170,10 @@ export function resultHtml(result: JobResult): string {
     ["took", formatDuration(result.duration_ms)],
   ];
   for (const output of result.outputs) {
-    rows.push(["output", `<code>${escapeHtml(output.name)}</code> ${idHtml(output.id)} ${escapeHtml(output.record_type)} · ${formatBytes(output.size_bytes)}${output.encrypted ? " 🔒" : ""}`]);
+    rows.push([
+      "output",
+      `<code>${escapeHtml(output.name)}</code> ${idHtml(output.id)} ${escapeHtml(output.record_type)} · ${formatBytes(output.size_bytes)}${output.encrypted ? " 🔒" : ""}`,
+    ]);
   }
   return box(`Result of ${escapeHtml(result.fitted.type)}`, definitionTable(rows) + fittedHtml(result.fitted));
 }

@@ -6,15 +6,7 @@
  */
 import { displayedDtype } from "../formats/danfo-dtype.js";
 import type { Table } from "../formats/table.js";
-import {
-  BOX_STYLE,
-  CELL_STYLE,
-  HEAD_STYLE,
-  MUTED_STYLE,
-  TABLE_STYLE,
-  escapeHtml,
-  formatValue,
-} from "./html.js";
+import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, MUTED_STYLE, TABLE_STYLE, escapeHtml, formatValue } from "./html.js";
 
 /** What mdps reads from a danfo DataFrame (danfo's own fields, so any 1.x works). */
 export interface DataFrameLike {
@@ -50,8 +42,11 @@ export function isDataFrameLike(value: unknown): value is DataFrameLike {
 export function isTable(value: unknown): value is Table {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Partial<Table>;
-  return typeof v.rowCount === "number" && Array.isArray(v.columns) &&
-    v.columns.every((c) => typeof c === "object" && c !== null && "kind" in c && "values" in c);
+  return (
+    typeof v.rowCount === "number" &&
+    Array.isArray(v.columns) &&
+    v.columns.every((c) => typeof c === "object" && c !== null && "kind" in c && "values" in c)
+  );
 }
 
 /** Positions to show out of `count`, with -1 where the elided middle goes. */
@@ -104,7 +99,9 @@ function renderGrid(grid: Grid, kind: string, options: TableHtmlOptions): string
     `<th style="${HEAD_STYLE}"${title ? ` title="${escapeHtml(title)}"` : ""}>${text}</th>`;
   const names = colPositions.map((c) => (c < 0 ? head("…") : head(escapeHtml(grid.names[c]))));
   const dtypes = colPositions.map((c) =>
-    c < 0 ? head("") : `<td style="${CELL_STYLE};${MUTED_STYLE};font-style:italic">${escapeHtml(grid.dtypes[c] ?? "")}</td>`,
+    c < 0
+      ? head("")
+      : `<td style="${CELL_STYLE};${MUTED_STYLE};font-style:italic">${escapeHtml(grid.dtypes[c] ?? "")}</td>`,
   );
   const body = rowPositions.map((r) => {
     if (r < 0) {
@@ -160,14 +157,24 @@ export function tableText(data: DataFrameLike | Table, options: TableHtmlOptions
     ...rowPositions.map((r) =>
       r < 0
         ? ["…", ...colPositions.map(() => "…")]
-        : [grid.label(r), ...colPositions.map((c) => {
-            if (c < 0) return "…";
-            const v = grid.cell(r, c);
-            return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) ? "NaN" : formatValue(v);
-          })],
+        : [
+            grid.label(r),
+            ...colPositions.map((c) => {
+              if (c < 0) return "…";
+              const v = grid.cell(r, c);
+              return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))
+                ? "NaN"
+                : formatValue(v);
+            }),
+          ],
     ),
   ];
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? "").length)));
-  const body = lines.map((l) => l.map((cell, i) => cell.padStart(widths[i] ?? 0)).join("  ").trimEnd());
+  const body = lines.map((l) =>
+    l
+      .map((cell, i) => cell.padStart(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
   return `${dataFrameSummary(data)}\n${body.join("\n")}`;
 }

@@ -19,7 +19,14 @@ import {
   sessionHtml,
   type SessionInfo,
 } from "./render-records.js";
-import { dataFrameHtml, isDataFrameLike, isTable, tableHtml, tableText, type TableHtmlOptions } from "./render-table.js";
+import {
+  dataFrameHtml,
+  isDataFrameLike,
+  isTable,
+  tableHtml,
+  tableText,
+  type TableHtmlOptions,
+} from "./render-table.js";
 import { SvgChart } from "./svg-chart.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -27,11 +34,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function isBlobRecord(value: unknown): value is BlobRecord {
-  return isObject(value) && typeof value.id === "string" && typeof value.sha256 === "string" && typeof value.record_type === "string";
+  return (
+    isObject(value) &&
+    typeof value.id === "string" &&
+    typeof value.sha256 === "string" &&
+    typeof value.record_type === "string"
+  );
 }
 
 export function isJobRecord(value: unknown): value is JobRecord {
-  return isObject(value) && typeof value.id === "string" && typeof value.job_type === "string" && typeof value.status === "string";
+  return (
+    isObject(value) &&
+    typeof value.id === "string" &&
+    typeof value.job_type === "string" &&
+    typeof value.status === "string"
+  );
 }
 
 export function isJobResult(value: unknown): value is JobResult {

@@ -85,7 +85,10 @@ export class BlobFiles {
  * Streams `source` into a new file at `path` (which must not exist), hashing on the
  * way, and fsyncs it before resolving. On failure the partial file is removed.
  */
-export async function writeFileDurably(path: string, source: Readable | AsyncIterable<Uint8Array>): Promise<WrittenFile> {
+export async function writeFileDurably(
+  path: string,
+  source: Readable | AsyncIterable<Uint8Array>,
+): Promise<WrittenFile> {
   const hash = createHash("sha256");
   let sizeBytes = 0;
   const headChunks: Buffer[] = [];

@@ -78,11 +78,13 @@ function resolveRateLimit(options: RateLimitOptions | false | undefined): Resolv
   if (options === false) return { ...DEFAULT_RATE_LIMIT, tokenPerWindow: 0, tokenPerAddressWindow: 0, apiPerWindow: 0 };
   const count = (name: string, value: number | undefined, fallback: number): number => {
     const v = value ?? fallback;
-    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`rateLimit.${name} must be an integer >= 0 (0 disables), got ${String(value)}`);
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new RangeError(`rateLimit.${name} must be an integer >= 0 (0 disables), got ${String(value)}`);
     return v;
   };
   const windowMs = options?.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
-  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new RangeError(`rateLimit.windowMs must be a positive integer, got ${String(windowMs)}`);
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0)
+    throw new RangeError(`rateLimit.windowMs must be a positive integer, got ${String(windowMs)}`);
   return {
     tokenPerWindow: count("tokenPerMinute", options?.tokenPerMinute, DEFAULT_RATE_LIMIT.tokenPerWindow),
     tokenPerAddressWindow: count(

@@ -22,9 +22,19 @@ const TITLES: Record<number, string> = {
 
 /** RFC 9110 section of each status, as ASP.NET's ProblemDetails use for `type`. */
 const SECTIONS: Record<number, string> = {
-  400: "15.5.1", 401: "15.5.2", 403: "15.5.4", 404: "15.5.5", 405: "15.5.6", 406: "15.5.7",
-  409: "15.5.10", 412: "15.5.13", 413: "15.5.14", 415: "15.5.16", 416: "15.5.17",
-  500: "15.6.1", 503: "15.6.4",
+  400: "15.5.1",
+  401: "15.5.2",
+  403: "15.5.4",
+  404: "15.5.5",
+  405: "15.5.6",
+  406: "15.5.7",
+  409: "15.5.10",
+  412: "15.5.13",
+  413: "15.5.14",
+  415: "15.5.16",
+  416: "15.5.17",
+  500: "15.6.1",
+  503: "15.6.4",
 };
 
 export function problemType(status: number): string {
@@ -47,7 +57,12 @@ export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
-    readonly extra: { title?: string; errors?: FieldErrors; headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+    readonly extra: {
+      title?: string;
+      errors?: FieldErrors;
+      headers?: Record<string, string>;
+      body?: Record<string, unknown>;
+    } = {},
   ) {
     super(detail);
   }

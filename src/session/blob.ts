@@ -73,11 +73,20 @@ export class Blob {
     const key = keyOf(options.encrypt);
     const name = options.name ?? source.suggestedName ?? `dataframe-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const record = await stoppableByKernel(
-      { doing: `uploading "${name}"`, then: "The service keeps nothing of an upload it did not receive whole: upload again." },
+      {
+        doing: `uploading "${name}"`,
+        then: "The service keeps nothing of an upload it did not receive whole: upload again.",
+      },
       options.signal,
       (signal) =>
         ctx.client.blobs.upload(
-          { name, recordType: source.recordType, accessTier: options.accessTier, description: options.description, tags: options.tags },
+          {
+            name,
+            recordType: source.recordType,
+            accessTier: options.accessTier,
+            description: options.description,
+            tags: options.tags,
+          },
           key ? encrypted(source.open, key) : source.open,
           { signal, timeoutMs: options.timeoutMs },
         ),
@@ -145,7 +154,9 @@ export class Blob {
 
   /** The content as a columnar Table. */
   async table(options: CallOptions & DecodeOptions = {}): Promise<Table> {
-    return this.#downloading(options.signal, async (signal) => decodeTable(this.recordType, await this.stream({ ...options, signal }), options));
+    return this.#downloading(options.signal, async (signal) =>
+      decodeTable(this.recordType, await this.stream({ ...options, signal }), options),
+    );
   }
 
   #downloading<T>(signal: AbortSignal | undefined, read: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
@@ -172,7 +183,10 @@ export class Blob {
     const source = await uploadSource(data, options.recordType ?? this.recordType, this.#ctx.wireFormat);
     const key = options.encrypt === undefined ? this.#key : keyOf(options.encrypt);
     const record = await stoppableByKernel(
-      { doing: `updating blob ${this.id}`, then: "The blob keeps its earlier content unless the service had received the new one whole: update again." },
+      {
+        doing: `updating blob ${this.id}`,
+        then: "The blob keeps its earlier content unless the service had received the new one whole: update again.",
+      },
       options.signal,
       (signal) =>
         this.#ctx.client.blobs.update(
@@ -231,7 +245,12 @@ export class Blob {
 /** The key to encrypt with, checked now so a bad key fails before any upload starts. */
 export function keyOf(encrypt: UploadOptions["encrypt"]): Secret | undefined {
   if (encrypt === undefined || encrypt === false) return undefined;
-  const key = encrypt === true ? new Secret(generateEncryptionKey()) : typeof encrypt === "string" ? new Secret(encrypt) : encrypt;
+  const key =
+    encrypt === true
+      ? new Secret(generateEncryptionKey())
+      : typeof encrypt === "string"
+        ? new Secret(encrypt)
+        : encrypt;
   parseEncryptionKey(key.reveal());
   return key;
 }

@@ -3,7 +3,12 @@
  * every change, and stops on a terminal status, the caller's signal or a timeout.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { isTerminal, type JobExecutionLogDetails, type JobExecutionLogMessage, type JobRecord } from "../contract/job.js";
+import {
+  isTerminal,
+  type JobExecutionLogDetails,
+  type JobExecutionLogMessage,
+  type JobRecord,
+} from "../contract/job.js";
 import { AbortError, TimeoutError } from "../client/errors.js";
 import type { LiveStatus, ProgressMode } from "../notebook/live-status.js";
 
@@ -81,9 +86,12 @@ export async function pollUntilTerminal(
 
 function stopped(error: unknown, jobId: string, options: WaitOptions, timeoutSignal: AbortSignal | undefined): unknown {
   if (options.signal?.aborted) {
-    return new AbortError(`Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`, {
-      cause: options.signal.reason,
-    });
+    return new AbortError(
+      `Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`,
+      {
+        cause: options.signal.reason,
+      },
+    );
   }
   if (timeoutSignal?.aborted) {
     return new TimeoutError(

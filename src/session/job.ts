@@ -90,9 +90,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    * timed out, TimeoutError when `timeout` seconds passed, AbortError on `signal`.
    */
   async wait(options: WaitOptions = {}): Promise<JobRecord> {
-    const progress = jobProgress(
-      { progress: options.progress, title: this.type },
-      (limit) => this.logs({ limit, signal: options.signal }),
+    const progress = jobProgress({ progress: options.progress, title: this.type }, (limit) =>
+      this.logs({ limit, signal: options.signal }),
     );
     let record: JobRecord;
     try {
@@ -170,7 +169,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   async dataframe(options: WaitOptions & CallOptions & DecodeOptions & { output?: number } = {}): Promise<DataFrame> {
     const outputs = await this.outputs(options);
     const blob = outputs[options.output ?? 0];
-    if (blob === undefined) throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
+    if (blob === undefined)
+      throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
     const result = this.#result!;
     // From a DataFrame, the input's dtypes say what each column is: read only the
     // features as numbers and restore the rest. From a file, infer as any reader would.

@@ -28,7 +28,9 @@ export async function stoppableByKernel<T>(
     return await call(combine(signal, interrupt.signal));
   } catch (error) {
     if (interrupt.signal.aborted && !signal?.aborted) {
-      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, { cause: interrupt.signal.reason });
+      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, {
+        cause: interrupt.signal.reason,
+      });
     }
     throw error;
   } finally {

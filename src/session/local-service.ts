@@ -69,7 +69,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
  * serves this dir, use its server instead of failing; closing this session leaves it
  * running.
  */
-async function startOrAttach(mod: ServiceModule, dataDir: string, options: LocalServiceOptions): Promise<RunningService> {
+async function startOrAttach(
+  mod: ServiceModule,
+  dataDir: string,
+  options: LocalServiceOptions,
+): Promise<RunningService> {
   const deadline = Date.now() + ATTACH_WAIT_MS;
   for (;;) {
     const holder = mod.readDataDirLock(dataDir);
@@ -82,7 +86,8 @@ async function startOrAttach(mod: ServiceModule, dataDir: string, options: Local
         // Lost a race with another process starting on the same dir: attach to it.
       }
     }
-    if (Date.now() > deadline) throw new Error(`the mdps server on ${dataDir} did not start listening within ${ATTACH_WAIT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`the mdps server on ${dataDir} did not start listening within ${ATTACH_WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -98,7 +103,11 @@ function readCredentials(dataDir: string): LocalCredentials | undefined {
   }
   const parsed = credentialsSchema.safeParse(safeJson(text));
   if (!parsed.success) return undefined;
-  return { modelId: parsed.data.model_id, clientId: parsed.data.client_id, clientSecret: new Secret(parsed.data.client_secret) };
+  return {
+    modelId: parsed.data.model_id,
+    clientId: parsed.data.client_id,
+    clientSecret: new Secret(parsed.data.client_secret),
+  };
 }
 
 /**

@@ -18,7 +18,10 @@ export function localValidationError(errors: FieldErrors, what = "The request"):
 }
 
 /** zod issues -> field errors, with paths renamed to the names the caller used. */
-export function fieldErrorsOf(issues: readonly z.core.$ZodIssue[], rename: (path: string) => string = (p) => p): FieldErrors {
+export function fieldErrorsOf(
+  issues: readonly z.core.$ZodIssue[],
+  rename: (path: string) => string = (p) => p,
+): FieldErrors {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const path = rename(issue.path.map(String).join("."));

@@ -73,7 +73,12 @@ export function checkPreprocessOptions(options: PreprocessOptions, modelId: stri
 }
 
 export function buildPreprocessingRequest(options: PreprocessOptions, input: InputRef): BuiltRequest {
-  const outputs = options.outputs === undefined ? [{}] : Array.isArray(options.outputs) ? options.outputs : [options.outputs as OutputOptions];
+  const outputs =
+    options.outputs === undefined
+      ? [{}]
+      : Array.isArray(options.outputs)
+        ? options.outputs
+        : [options.outputs as OutputOptions];
   const outputKeys = outputs.map((o) => (o.encrypt === undefined ? input.key : keyOf(o.encrypt)));
   const request: CreatePreprocessingRequest = {
     model_id: input.modelId,

@@ -180,7 +180,10 @@ export class Session {
    * is accepted (queued), with its handle: `await job.wait()` or `await job.dataframe()`.
    * `params` are checked per `type` at compile time and before anything is sent.
    */
-  async preprocess<T extends PreprocessingType>(input: Uploadable | Blob, options: PreprocessOptions<T>): Promise<Job<T>> {
+  async preprocess<T extends PreprocessingType>(
+    input: Uploadable | Blob,
+    options: PreprocessOptions<T>,
+  ): Promise<Job<T>> {
     checkPreprocessOptions(options, this.modelId);
     if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
       throw localValidationError({ jobId: ["must be a lower-case UUID"] });
@@ -189,7 +192,12 @@ export class Session {
     const blob =
       input instanceof Blob
         ? input
-        : await this.upload(input, { ...options.upload, encrypt: inputKey, signal: options.signal, timeoutMs: options.timeoutMs });
+        : await this.upload(input, {
+            ...options.upload,
+            encrypt: inputKey,
+            signal: options.signal,
+            timeoutMs: options.timeoutMs,
+          });
     const built = buildPreprocessingRequest(options, {
       modelId: this.modelId,
       blobId: blob.id,
@@ -253,7 +261,10 @@ export class Session {
       try {
         listener(job);
       } catch (error) {
-        process.emitWarning(`A Session.onJob listener threw: ${error instanceof Error ? error.message : String(error)}`, "MdpsWarning");
+        process.emitWarning(
+          `A Session.onJob listener threw: ${error instanceof Error ? error.message : String(error)}`,
+          "MdpsWarning",
+        );
       }
     }
     return job;
@@ -286,7 +297,13 @@ export class Session {
 
   /** Compact HTML for notebooks: service, region, model, data dir; never a secret. */
   toHTML(): string {
-    return sessionHtml({ baseUrl: this.baseUrl, modelId: this.modelId, region: this.region ?? null, local: this.isLocal, dataDir: this.dataDir ?? null });
+    return sessionHtml({
+      baseUrl: this.baseUrl,
+      modelId: this.modelId,
+      region: this.region ?? null,
+      local: this.isLocal,
+      dataDir: this.dataDir ?? null,
+    });
   }
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {

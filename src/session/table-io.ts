@@ -76,24 +76,40 @@ export function sniffRecordType(bytes: Uint8Array): RecordType {
 }
 
 /** Turns what the user passed into bytes of a record type, checking it first. */
-export async function uploadSource(data: Uploadable, recordType: RecordType | undefined, wireFormat: RecordType): Promise<UploadSource> {
+export async function uploadSource(
+  data: Uploadable,
+  recordType: RecordType | undefined,
+  wireFormat: RecordType,
+): Promise<UploadSource> {
   if (typeof data === "string") {
     const fromExt = recordTypeOfPath(data);
     const type = recordType ?? fromExt;
     if (type === undefined) {
-      throw localValidationError(
-        { recordType: [`cannot tell the format of ${data} from its extension: pass recordType ("csv", "json" or "arrow")`] },
-      );
+      throw localValidationError({
+        recordType: [
+          `cannot tell the format of ${data} from its extension: pass recordType ("csv", "json" or "arrow")`,
+        ],
+      });
     }
     const info = await stat(data).catch((error: NodeJS.ErrnoException) => {
       throw localValidationError({ path: [`cannot read ${data}: ${error.code ?? error.message}`] });
     });
     if (!info.isFile()) throw localValidationError({ path: [`${data} is not a file`] });
     const base = data.split(/[\\/]/).pop() ?? data;
-    return { recordType: type, open: () => createReadStream(data, { highWaterMark: 1 << 20 }), shape: undefined, suggestedName: base };
+    return {
+      recordType: type,
+      open: () => createReadStream(data, { highWaterMark: 1 << 20 }),
+      shape: undefined,
+      suggestedName: base,
+    };
   }
   if (data instanceof Uint8Array) {
-    return { recordType: recordType ?? sniffRecordType(data), open: () => data, shape: undefined, suggestedName: undefined };
+    return {
+      recordType: recordType ?? sniffRecordType(data),
+      open: () => data,
+      shape: undefined,
+      suggestedName: undefined,
+    };
   }
   if (isDataFrame(data)) {
     const type = recordType ?? wireFormat;
@@ -132,9 +148,15 @@ export interface DecodeOptions {
   readonly numericColumns?: readonly string[] | undefined;
 }
 
-export async function decodeTable(recordType: RecordType, body: AsyncIterable<Uint8Array>, options: DecodeOptions = {}): Promise<Table> {
+export async function decodeTable(
+  recordType: RecordType,
+  body: AsyncIterable<Uint8Array>,
+  options: DecodeOptions = {},
+): Promise<Table> {
   const { readTable } = await loadFormats();
-  const table = await readTable(recordType, body, { numericColumns: options.numericColumns ? [...options.numericColumns] : [] });
+  const table = await readTable(recordType, body, {
+    numericColumns: options.numericColumns ? [...options.numericColumns] : [],
+  });
   return options.columns ? reorder(table, options.columns) : table;
 }
 

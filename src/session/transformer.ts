@@ -61,7 +61,9 @@ export class Transformer {
   #frame(df: DataFrame, apply: (table: Table) => Table): DataFrame {
     const shape = frameShape(df);
     const table = apply(this.#danfo.tableFromDataFrame(df));
-    const dtypes = Object.fromEntries(Object.entries(shape.dtypes).filter(([name]) => !this.featureNames.includes(name)));
+    const dtypes = Object.fromEntries(
+      Object.entries(shape.dtypes).filter(([name]) => !this.featureNames.includes(name)),
+    );
     return toDataFrame(this.#danfo, table, { dtypes });
   }
 
@@ -70,7 +72,8 @@ export class Transformer {
     const errors: Record<string, string[]> = {};
     const columns = names.map((name) => {
       const column = table.columns.find((c) => c.name === name);
-      if (column === undefined) (errors[name] ??= []).push(`is missing; the transform was fitted on ${names.join(", ")}`);
+      if (column === undefined)
+        (errors[name] ??= []).push(`is missing; the transform was fitted on ${names.join(", ")}`);
       else if (column.kind !== "number") (errors[name] ??= []).push(`must be numeric, got ${column.kind}`);
       return column?.kind === "number" ? column.values : new Float64Array(0);
     });

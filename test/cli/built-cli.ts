@@ -37,8 +37,15 @@ export function ensureBuilt(): void {
     if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(join(ROOT, "src"))) {
       try {
         // The same two steps as `npm run build`.
-        execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "pipe" });
-        execFileSync(process.execPath, [join(ROOT, "scripts", "declarations-for-ts50.mjs"), "dist"], { cwd: ROOT, stdio: "pipe" });
+        execFileSync(
+          process.execPath,
+          [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+          { cwd: ROOT, stdio: "pipe" },
+        );
+        execFileSync(process.execPath, [join(ROOT, "scripts", "declarations-for-ts50.mjs"), "dist"], {
+          cwd: ROOT,
+          stdio: "pipe",
+        });
       } catch (err) {
         // tsc still emits on type errors; those fail `npm run typecheck`, not these tests.
         if (!existsSync(MAIN)) throw err;
@@ -89,7 +96,9 @@ export function startServe(args: string[]): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MAIN, "serve", "--port", "0", ...args], { cwd: ROOT });
   let stdout = "";
   let stderr = "";
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on("exit", (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.on("exit", (code, signal) => r({ code, signal })),
+  );
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`mdps serve printed nothing in 30 s\n${stderr}`)), 30_000);
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

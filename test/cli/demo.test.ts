@@ -9,7 +9,22 @@ describe("mdps demo (what npm start runs)", () => {
     const run = await runCli(["demo"], 120_000);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    for (const step of ["service", "portal", "token", "upload", "preprocess", "logs", "result", "output", "transforms", "encrypted", "download", "update", "delete", "health"]) {
+    for (const step of [
+      "service",
+      "portal",
+      "token",
+      "upload",
+      "preprocess",
+      "logs",
+      "result",
+      "output",
+      "transforms",
+      "encrypted",
+      "download",
+      "update",
+      "delete",
+      "health",
+    ]) {
       expect(run.stdout).toMatch(new RegExp(`^${step}\\s`, "m"));
     }
     expect(run.stdout).toMatch(/succeeded · done 100%/);

@@ -40,21 +40,61 @@ describe("mdps serve and mdps admin", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.url.endsWith(":0")).toBe(false);
 
-    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "churn", "--json"]);
-    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "nb", "--scopes", "shared.health.read shared.blob.upload", "--json"]);
+    const { model_id: modelId } = await json([
+      "admin",
+      "create-model",
+      "--data-dir",
+      dataDir,
+      "--name",
+      "churn",
+      "--json",
+    ]);
+    const app = await json([
+      "admin",
+      "add-app",
+      "--data-dir",
+      dataDir,
+      "--model",
+      modelId,
+      "--name",
+      "nb",
+      "--scopes",
+      "shared.health.read shared.blob.upload",
+      "--json",
+    ]);
     expect(app.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
     const token = await tokenFor(server.url, creds);
     const health = await new Api(server.url, token, modelId).call("GET", "/api/shared/health");
     expect(health.body).toMatchObject({ status: "healthy", region: "uk1" });
 
-    const regenerated = await json(["admin", "regenerate-secret", "--data-dir", dataDir, "--client-id", app.client_id, "--json"]);
-    expect((await exchange(server.url, { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret })).status).toBe(401);
+    const regenerated = await json([
+      "admin",
+      "regenerate-secret",
+      "--data-dir",
+      dataDir,
+      "--client-id",
+      app.client_id,
+      "--json",
+    ]);
+    expect(
+      (
+        await exchange(server.url, {
+          grant_type: "client_credentials",
+          client_id: app.client_id,
+          client_secret: app.client_secret,
+        })
+      ).status,
+    ).toBe(401);
     expect(await tokenFor(server.url, { ...creds, clientSecret: regenerated.client_secret })).toBeTruthy();
 
     const models = await json(["admin", "list-models", "--data-dir", dataDir, "--json"]);
     expect(models).toEqual([
-      expect.objectContaining({ model_id: modelId, name: "churn", applications: [{ client_id: app.client_id, name: "nb", scopes: ["shared.health.read", "shared.blob.upload"] }] }),
+      expect.objectContaining({
+        model_id: modelId,
+        name: "churn",
+        applications: [{ client_id: app.client_id, name: "nb", scopes: ["shared.health.read", "shared.blob.upload"] }],
+      }),
     ]);
     const human = await runCli(["admin", "list-models", "--data-dir", dataDir]);
     expect(human.stdout).toContain("churn");
@@ -68,12 +108,39 @@ describe("mdps serve and mdps admin", () => {
 
   it("--api-rate-limit, --token-rate-limit and --token-address-rate-limit set the limits; a bad value is a one-line error", async () => {
     const dataDir = await tempDir();
-    const server = await serve(["--data-dir", dataDir, "--api-rate-limit", "5", "--token-rate-limit", "7", "--token-address-rate-limit", "2"]);
+    const server = await serve([
+      "--data-dir",
+      dataDir,
+      "--api-rate-limit",
+      "5",
+      "--token-rate-limit",
+      "7",
+      "--token-address-rate-limit",
+      "2",
+    ]);
     const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
-    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "a", "--scopes", "shared.health.read", "--json"]);
-    const exchanged = await exchange(server.url, { grant_type: "client_credentials", client_id: app.client_id, client_secret: app.client_secret });
+    const app = await json([
+      "admin",
+      "add-app",
+      "--data-dir",
+      dataDir,
+      "--model",
+      modelId,
+      "--name",
+      "a",
+      "--scopes",
+      "shared.health.read",
+      "--json",
+    ]);
+    const exchanged = await exchange(server.url, {
+      grant_type: "client_credentials",
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+    });
     expect(exchanged.headers.get("x-ratelimit-limit")).toBe("7");
-    const health = await fetch(`${server.url}/api/shared/health`, { headers: { authorization: `Bearer ${exchanged.body.access_token}` } });
+    const health = await fetch(`${server.url}/api/shared/health`, {
+      headers: { authorization: `Bearer ${exchanged.body.access_token}` },
+    });
     expect(health.status).toBe(200);
     expect(health.headers.get("x-ratelimit-limit")).toBe("5");
     // The address's budget of 2 is spent by the exchange above and this one.
@@ -97,12 +164,34 @@ describe("mdps serve and mdps admin", () => {
 
   it("admin errors are one line on stderr and exit 1", async () => {
     const dataDir = await tempDir();
-    const run = await runCli(["admin", "add-app", "--data-dir", dataDir, "--model", "6f1c7c8e-0000-4000-8000-000000000000", "--name", "x", "--scopes", "shared.health.read"]);
+    const run = await runCli([
+      "admin",
+      "add-app",
+      "--data-dir",
+      dataDir,
+      "--model",
+      "6f1c7c8e-0000-4000-8000-000000000000",
+      "--name",
+      "x",
+      "--scopes",
+      "shared.health.read",
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no model 6f1c7c8e-0000-4000-8000-000000000000/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const { model_id } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
-    const bad = await runCli(["admin", "add-app", "--data-dir", dataDir, "--model", model_id, "--name", "x", "--scopes", "shared.everything"]);
+    const bad = await runCli([
+      "admin",
+      "add-app",
+      "--data-dir",
+      dataDir,
+      "--model",
+      model_id,
+      "--name",
+      "x",
+      "--scopes",
+      "shared.everything",
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("shared.everything");
     const missing = await runCli(["admin", "create-model", "--data-dir", dataDir]);
@@ -126,7 +215,19 @@ describe("crash safety", () => {
     const dataDir = await tempDir();
     const server = await serve(["--data-dir", dataDir]);
     const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
-    const app = await json(["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", "a", "--scopes", "shared.blob.upload shared.blob.download", "--json"]);
+    const app = await json([
+      "admin",
+      "add-app",
+      "--data-dir",
+      dataDir,
+      "--model",
+      modelId,
+      "--name",
+      "a",
+      "--scopes",
+      "shared.blob.upload shared.blob.download",
+      "--json",
+    ]);
     const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
     const token = await tokenFor(server.url, creds);
     const api = new Api(server.url, token, modelId);
@@ -135,11 +236,20 @@ describe("crash safety", () => {
     // A slow upload: the parts, then file bytes that keep coming until the server dies.
     const boundary = "mdpsboundary";
     const url = new URL(`${server.url}${api.blobPath(undefined, "upload")}`);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` } });
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
     req.on("error", () => {});
-    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     req.write(field("Name", "big.csv") + field("RecordType", "csv") + field("AccessTier", "hot"));
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(64 * 1024, "1,2\n");
     for (let i = 0; i < 32; i++) req.write(chunk);
     // Wait until the server has bytes of the upload in its temp dir, then kill it hard.

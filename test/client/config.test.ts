@@ -38,10 +38,20 @@ describe("resolveConfig", () => {
   it("arguments beat environment, which beats the profile; defaults fill the rest", () => {
     const path = configFile({
       profiles: {
-        default: { base_url: "http://file:1", client_id: "file-id", client_secret: "file-secret", model_id: MODEL, region: "uk1" },
+        default: {
+          base_url: "http://file:1",
+          client_id: "file-id",
+          client_secret: "file-secret",
+          model_id: MODEL,
+          region: "uk1",
+        },
       },
     });
-    const env = { MDPS_CONFIG: path, MDPS_CLIENT_ID: "env-id", MDPS_SCOPES: "shared.health.read ml.preprocessing.read" };
+    const env = {
+      MDPS_CONFIG: path,
+      MDPS_CLIENT_ID: "env-id",
+      MDPS_SCOPES: "shared.health.read ml.preprocessing.read",
+    };
     const cfg = resolveConfig({ env, clientId: "arg-id", baseUrl: "http://arg:2/" });
     expect(cfg.clientId).toBe("arg-id");
     expect(cfg.baseUrl).toBe("http://arg:2");
@@ -50,7 +60,12 @@ describe("resolveConfig", () => {
     expect(cfg.region).toBe("uk1");
     expect(cfg.clientSecret.reveal()).toBe("file-secret");
     expect(cfg.scopes).toEqual(["shared.health.read", "ml.preprocessing.read"]);
-    expect(cfg.sources).toMatchObject({ clientId: "argument", scopes: "environment", region: "config file", authUrl: "default" });
+    expect(cfg.sources).toMatchObject({
+      clientId: "argument",
+      scopes: "environment",
+      region: "config file",
+      authUrl: "default",
+    });
     expect(resolveConfig({ env }).clientId).toBe("env-id");
   });
 
@@ -60,13 +75,24 @@ describe("resolveConfig", () => {
     expect(resolveConfig({ env: {}, configFile: path }).clientId).toBe("B");
     expect(resolveConfig({ env: { MDPS_PROFILE: "c" }, configFile: path }).clientId).toBe("C");
     expect(resolveConfig({ env: { MDPS_PROFILE: "c" }, configFile: path, profile: "a" }).clientId).toBe("A");
-    expect(() => resolveConfig({ env: {}, configFile: path, profile: "zz" })).toThrow(/Profile "zz" is not in .*it has: a, b, c/);
+    expect(() => resolveConfig({ env: {}, configFile: path, profile: "zz" })).toThrow(
+      /Profile "zz" is not in .*it has: a, b, c/,
+    );
   });
 
   it("rejects bad values with what to fix", () => {
     expect(() =>
-      resolveConfig({ env: {}, baseUrl: "ftp://x", clientId: "i", clientSecret: "s", modelId: "nope", scopes: "shared.blob.fly" }),
-    ).toThrow(/model API URL "ftp:\/\/x" is not an http\(s\) URL.*model id "nope" is not a UUID.*unknown scope\(s\) shared\.blob\.fly/);
+      resolveConfig({
+        env: {},
+        baseUrl: "ftp://x",
+        clientId: "i",
+        clientSecret: "s",
+        modelId: "nope",
+        scopes: "shared.blob.fly",
+      }),
+    ).toThrow(
+      /model API URL "ftp:\/\/x" is not an http\(s\) URL.*model id "nope" is not a UUID.*unknown scope\(s\) shared\.blob\.fly/,
+    );
   });
 
   it("does not leak the file's text (with its secret) when the file is not JSON", () => {
@@ -81,7 +107,9 @@ describe("resolveConfig", () => {
   });
 
   it("a config file named by MDPS_CONFIG must exist; the default one may be absent", () => {
-    expect(() => resolveConfig({ env: { MDPS_CONFIG: "/nonexistent/mdps.json" } })).toThrow(/Cannot read the mdps config file \/nonexistent\/mdps.json/);
+    expect(() => resolveConfig({ env: { MDPS_CONFIG: "/nonexistent/mdps.json" } })).toThrow(
+      /Cannot read the mdps config file \/nonexistent\/mdps.json/,
+    );
     const dir = mkdtempSync(join(tmpdir(), "mdps-xdg-"));
     expect(() => resolveConfig({ env: { XDG_CONFIG_HOME: dir } })).toThrow(/Missing: model API URL/);
   });
@@ -102,7 +130,13 @@ describe("secret redaction", () => {
     expect(JSON.stringify({ secret })).toBe('{"secret":"***"}');
     expect(secret.reveal()).toBe(SECRET);
 
-    const cfg = resolveConfig({ env: {}, baseUrl: "http://127.0.0.1:9", clientId: "id", clientSecret: SECRET, modelId: MODEL });
+    const cfg = resolveConfig({
+      env: {},
+      baseUrl: "http://127.0.0.1:9",
+      clientId: "id",
+      clientSecret: SECRET,
+      modelId: MODEL,
+    });
     const client = new MdpsClient(cfg);
     for (const text of [
       String(client),

@@ -79,7 +79,9 @@ describe("makeAPIError", () => {
   it("400 with field errors -> ValidationError naming the fields", () => {
     const err = makeAPIError({
       status: 400,
-      body: problem(400, "Validation failed", "2 fields", { errors: { "preprocessing_params.norm": ["must be l1, l2 or max"], Name: ["required"] } }),
+      body: problem(400, "Validation failed", "2 fields", {
+        errors: { "preprocessing_params.norm": ["must be l1, l2 or max"], Name: ["required"] },
+      }),
       headers: {},
       call: "POST /api/job/send",
     });
@@ -92,7 +94,12 @@ describe("makeAPIError", () => {
   });
 
   it("rate limit exposes Retry-After", () => {
-    const err = makeAPIError({ status: 429, body: problem(429, "Too Many", "slow down"), headers: { "retry-after": "3" }, call: "GET /x" });
+    const err = makeAPIError({
+      status: 429,
+      body: problem(429, "Too Many", "slow down"),
+      headers: { "retry-after": "3" },
+      call: "GET /x",
+    });
     expect((err as RateLimitError).retryAfterMs).toBe(3000);
   });
 

@@ -56,7 +56,12 @@ export async function startFixture(handler: Handler): Promise<Fixture> {
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const contentType = status >= 400 && !("error" in (body as object)) ? "application/problem+json" : "application/json";
   res.writeHead(status, { "content-type": contentType, ...headers });
   res.end(JSON.stringify(body));

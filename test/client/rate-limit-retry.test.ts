@@ -81,10 +81,12 @@ describe("client retries against the service's 429", () => {
     expect((await clientFor(service.url, app, retries, 5_000).health.get()).status).toBe("healthy");
 
     // A second client has no cached token: its exchange is limited.
-    const error = await clientFor(service.url, app, retries, 5_000).health.get().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await clientFor(service.url, app, retries, 5_000)
+      .health.get()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(RateLimitError);
     const limited = error as RateLimitError;
     expect(limited.retryAfterMs).toBeGreaterThan(5_000);

@@ -46,7 +46,12 @@ async function serve(api: Handler, opts: { expiresIn?: number; retry?: object; t
   fixture = await startFixture(async (req, res, i) => {
     if (req.path === "/api/authorization/exchange") {
       issued += 1;
-      return sendJson(res, 200, { access_token: `t${issued}`, token_type: "Bearer", expires_in: opts.expiresIn ?? 3600, scope: "" });
+      return sendJson(res, 200, {
+        access_token: `t${issued}`,
+        token_type: "Bearer",
+        expires_in: opts.expiresIn ?? 3600,
+        scope: "",
+      });
     }
     return api(req, res, i);
   });
@@ -91,20 +96,25 @@ describe("transport: retries", () => {
 
   it("does not retry a non-idempotent upload on 503, but does on 429", async () => {
     const { fixture, client } = await serve((_req, res) => sendJson(res, 503, problem(503, "Unavailable", "down")));
-    const err = await client.blobs.upload({ name: "a", recordType: "csv" }, Buffer.from("a\n1\n")).catch((e: unknown) => e);
+    const err = await client.blobs
+      .upload({ name: "a", recordType: "csv" }, Buffer.from("a\n1\n"))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServerError);
     expect(apiCalls(fixture)).toHaveLength(1);
     await client.close();
     await fixture.close();
 
     const second = await serve((_req, res) => {
-      if (apiCalls(second.fixture).length === 1) return sendJson(res, 429, problem(429, "Too Many", "slow"), { "retry-after": "0" });
+      if (apiCalls(second.fixture).length === 1)
+        return sendJson(res, 429, problem(429, "Too Many", "slow"), { "retry-after": "0" });
       return sendJson(res, 200, BLOB);
     });
-    const rec = await second.client.blobs.upload({ name: "a", recordType: "csv" }, () => (async function* () {
-      yield Buffer.from("a\n");
-      yield Buffer.from("1\n");
-    })());
+    const rec = await second.client.blobs.upload({ name: "a", recordType: "csv" }, () =>
+      (async function* () {
+        yield Buffer.from("a\n");
+        yield Buffer.from("1\n");
+      })(),
+    );
     expect(rec.id).toBe(BLOB.id);
     const uploads = apiCalls(second.fixture);
     expect(uploads).toHaveLength(2);
@@ -113,7 +123,9 @@ describe("transport: retries", () => {
   });
 
   it("a Retry-After beyond the bound is not waited for", async () => {
-    const { client } = await serve((_req, res) => sendJson(res, 429, problem(429, "Too Many", "later"), { "retry-after": "3600" }));
+    const { client } = await serve((_req, res) =>
+      sendJson(res, 429, problem(429, "Too Many", "later"), { "retry-after": "3600" }),
+    );
     const err = await client.health.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfterMs).toBe(3_600_000);
@@ -151,7 +163,8 @@ describe("transport: tokens", () => {
 
   it("on a 401 fetches a new token and retries once; a second 401 is thrown", async () => {
     const { fixture, client, tokensIssued } = await serve((req, res) => {
-      if (req.headers.authorization === "Bearer t1") return sendJson(res, 401, problem(401, "Unauthorized", "token expired"), { "www-authenticate": "Bearer" });
+      if (req.headers.authorization === "Bearer t1")
+        return sendJson(res, 401, problem(401, "Unauthorized", "token expired"), { "www-authenticate": "Bearer" });
       return sendJson(res, 200, HEALTHY);
     });
     await client.health.get();
@@ -188,7 +201,13 @@ describe("transport: tokens", () => {
         ? sendJson(res, 401, { error: "invalid_client", error_description: "Client authentication failed." })
         : sendJson(res, 200, HEALTHY),
     );
-    client = MdpsClient.create({ baseUrl: fixture.url, clientId: "app-1", clientSecret: SECRET, modelId: MODEL, env: {} });
+    client = MdpsClient.create({
+      baseUrl: fixture.url,
+      clientId: "app-1",
+      clientSecret: SECRET,
+      modelId: MODEL,
+      env: {},
+    });
     const err = await client.health.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OAuthError);
     expect((err as OAuthError).code).toBe("invalid_client");

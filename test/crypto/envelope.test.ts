@@ -130,7 +130,13 @@ describe("encryption keys", () => {
 
   it("rejects bad keys without echoing them", () => {
     const secretish = "c2VjcmV0LWtleS10aGF0LWlzLXRvby1zaG9ydA";
-    for (const text of [secretish, "", randomBytes(31).toString("base64"), randomBytes(33).toString("base64"), "!".repeat(43)]) {
+    for (const text of [
+      secretish,
+      "",
+      randomBytes(31).toString("base64"),
+      randomBytes(33).toString("base64"),
+      "!".repeat(43),
+    ]) {
       let message = "";
       try {
         parseEncryptionKey(text);

@@ -60,7 +60,10 @@ describe("allocColumns", () => {
       return fresh;
     });
     expect(seen).toEqual([0, 1]);
-    expect(out.map((col) => Array.from(col))).toEqual([[10, 20, 30], [40, 50, 60]]);
+    expect(out.map((col) => Array.from(col))).toEqual([
+      [10, 20, 30],
+      [40, 50, 60],
+    ]);
     expect(mapColumns([], () => new Float64Array(0))).toEqual([]);
   });
 });

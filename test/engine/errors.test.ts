@@ -97,7 +97,9 @@ describe("EngineError messages", () => {
     expect(message(() => fitTransform("Normalizer", {}, one([1, NaN])))).toMatch(
       /^Column "price" has a missing value at row 2; Normalizer does not accept missing values/,
     );
-    expect(message(() => fitTransform("Binarizer", {}, one([NaN])))).toMatch(/Binarizer does not accept missing values/);
+    expect(message(() => fitTransform("Binarizer", {}, one([NaN])))).toMatch(
+      /Binarizer does not accept missing values/,
+    );
   });
 
   it("infinity, for every transform, also in transformWith", () => {
@@ -110,11 +112,15 @@ describe("EngineError messages", () => {
 
   it("zero rows and zero columns", () => {
     expect(message(() => fitTransform("StandardScaler", {}, one([])))).toMatch(/0 rows/);
-    expect(message(() => fitTransform("StandardScaler", {}, { names: [], columns: [] }))).toMatch(/at least one feature column/);
+    expect(message(() => fitTransform("StandardScaler", {}, { names: [], columns: [] }))).toMatch(
+      /at least one feature column/,
+    );
   });
 
   it("a fitted state that is not one", () => {
-    expect(message(() => transformWith({ type: "Nope" } as never, one([1])))).toMatch(/^The fitted state is not valid: /);
+    expect(message(() => transformWith({ type: "Nope" } as never, one([1])))).toMatch(
+      /^The fitted state is not valid: /,
+    );
     const { fitted } = fitTransform("QuantileTransformer", {}, one([1, 2, 3]));
     expect(message(() => transformWith({ ...fitted, quantiles_: [[0, 1]] }, one([1])))).toMatch(
       /quantiles_\[0\] has 2 entries for 3 feature columns|quantiles_\[0\] has 2 entries/,
@@ -123,8 +129,16 @@ describe("EngineError messages", () => {
 });
 
 describe("every transform refuses infinity wherever it is, also in its fused first pass", () => {
-  const types = ["Binarizer", "MaxAbsScaler", "MinMaxScaler", "Normalizer", "PowerTransformer",
-    "QuantileTransformer", "RobustScaler", "StandardScaler"] as const;
+  const types = [
+    "Binarizer",
+    "MaxAbsScaler",
+    "MinMaxScaler",
+    "Normalizer",
+    "PowerTransformer",
+    "QuantileTransformer",
+    "RobustScaler",
+    "StandardScaler",
+  ] as const;
   for (const type of types) {
     for (const bad of [Infinity, -Infinity]) {
       it(`${type} with ${bad}`, () => {

@@ -74,7 +74,8 @@ for (const type of PREPROCESSING_TYPES) {
           // PowerTransformer's inverse is applied with scikit-learn's own lambdas_ (and the
           // inner scaler's mean_ and scale_): the probe reaches where (y·λ + 1)^(1/λ) turns
           // a 1e-7 difference in lambda into 1e-5, and the formula is what is tested here.
-          const state = type === "PowerTransformer" ? { ...fitted, ...pick(c.fitted, "lambdas_", "mean_", "scale_") } : fitted;
+          const state =
+            type === "PowerTransformer" ? { ...fitted, ...pick(c.fitted, "lambdas_", "mean_", "scale_") } : fitted;
           const probe = { names: c.input.names, columns: inverse.input.map(decodeColumn) };
           const back = inverseTransformWith(JSON.parse(JSON.stringify(state)), probe);
           const problems = inverse.output.flatMap((expected, j) =>

@@ -126,7 +126,11 @@ export function fittedMismatches(
  */
 export function goldenProblems(
   c: GoldenCase,
-  fitTransform: (type: PreprocessingType, params: Record<string, unknown>, features: ReturnType<typeof featuresOf>) => {
+  fitTransform: (
+    type: PreprocessingType,
+    params: Record<string, unknown>,
+    features: ReturnType<typeof featuresOf>,
+  ) => {
     columns: Float64Array[];
     fitted: object;
   },
@@ -135,7 +139,8 @@ export function goldenProblems(
 ): string[] {
   const { columns, fitted } = fitTransform(c.type, c.params, featuresOf(c));
   const problems: string[] = [];
-  if (columns.length !== c.output.length) problems.push(`${columns.length} output columns, expected ${c.output.length}`);
+  if (columns.length !== c.output.length)
+    problems.push(`${columns.length} output columns, expected ${c.output.length}`);
   c.output.forEach((expected, j) => {
     if (skip.columns?.includes(j)) return;
     problems.push(...mismatches(columns[j] ?? new Float64Array(), decodeColumn(expected), tol, `output[${j}]`));

@@ -21,7 +21,10 @@ const data = {
 
 describe("inverseTransformWith", () => {
   it.each([
-    ["Binarizer", /Binarizer has no inverse_transform \(scikit-learn's has none either\): it keeps only which side of the threshold/],
+    [
+      "Binarizer",
+      /Binarizer has no inverse_transform \(scikit-learn's has none either\): it keeps only which side of the threshold/,
+    ],
     ["Normalizer", /Normalizer has no inverse_transform .*: it does not keep the norm it divided each row by/],
   ] as const)("%s has none, and says why", (type, message) => {
     const { fitted, columns } = fitTransform(type, {}, data);
@@ -35,7 +38,9 @@ describe("inverseTransformWith", () => {
     const { fitted } = fitTransform(type, params as never, data);
     const back = inverseTransformWith(fitted, { names, columns: transformWith(fitted, data) });
     back.forEach((col, c) => {
-      col.forEach((x, i) => expect(Math.abs(x - data.columns[c][i])).toBeLessThanOrEqual(1e-9 * Math.abs(data.columns[c][i])));
+      col.forEach((x, i) =>
+        expect(Math.abs(x - data.columns[c][i])).toBeLessThanOrEqual(1e-9 * Math.abs(data.columns[c][i])),
+      );
     });
   });
 

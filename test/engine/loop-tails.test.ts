@@ -64,7 +64,11 @@ const LONG_COLUMN = 10 * 32768 + 1;
 describe("loops give the plain formula for every row count", () => {
   it.each([...ROW_COUNTS, LONG_COLUMN])("MinMaxScaler, %i rows: x * scale_ + min_", (rows) => {
     const cols = columns(rows, 3, true);
-    const { columns: out, fitted } = fitTransform("MinMaxScaler", { feature_range: [-2, 3] }, { names: names(3), columns: cols });
+    const { columns: out, fitted } = fitTransform(
+      "MinMaxScaler",
+      { feature_range: [-2, 3] },
+      { names: names(3), columns: cols },
+    );
     const scale = numbers(fitted.scale_);
     const min = numbers(fitted.min_);
     expect(mismatches(out, (c, i) => cols[c][i] * scale[c] + min[c])).toEqual([]);
@@ -105,7 +109,10 @@ describe("loops give the plain formula for every row count", () => {
       const rowNorms = normalizerNorms(cols, norm);
       // The engine multiplies by 1/norm where this divides: equal to the last bits...
       const close = (x: number, want: number) => Math.abs(x - want) <= 1e-15 * Math.abs(want);
-      expect(mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close), norm).toEqual([]);
+      expect(
+        mismatches(out, (c, i) => cols[c][i] / rowNorms[i], close),
+        norm,
+      ).toEqual([]);
       // ...and exactly the engine's own formula
       expect(mismatches(out, normalizerFormula(cols, rowNorms)), norm).toEqual([]);
     }
@@ -120,10 +127,15 @@ describe("loops give the plain formula for every row count", () => {
     const isBiggest = (c: number, i: number) => biggest[i] > 0 && Math.abs(cols[c][i]) === biggest[i];
     expect(mismatches(max, (c, i) => (isBiggest(c, i) ? Math.sign(cols[c][i]) : max[c][i]))).toEqual([]);
     // one non-zero a row, 1 to 1000 (49, 98, 103, ... among them) of either sign
-    const single = cols.map((_, c) => Float64Array.from({ length: rows }, (_, i) => (i % 10 === c ? ((i % 1000) + 1) * (i & 1 ? -1 : 1) : 0)));
+    const single = cols.map((_, c) =>
+      Float64Array.from({ length: rows }, (_, i) => (i % 10 === c ? ((i % 1000) + 1) * (i & 1 ? -1 : 1) : 0)),
+    );
     for (const norm of ["l1", "l2"] as const) {
       const out = fitTransform("Normalizer", { norm }, { names: names(10), columns: single }).columns;
-      expect(mismatches(out, (c, i) => (i % 10 === c ? (i & 1 ? -1 : 1) : 0)), norm).toEqual([]);
+      expect(
+        mismatches(out, (c, i) => (i % 10 === c ? (i & 1 ? -1 : 1) : 0)),
+        norm,
+      ).toEqual([]);
     }
   });
 
@@ -158,13 +170,15 @@ describe("what the first pass finds in a later block or the tail", () => {
     return { names: ["f0"], columns: [col] };
   };
 
-  it.each([["MinMaxScaler", -Infinity], ["MaxAbsScaler", Infinity]] as const)(
-    "%s names %d in the last row of a long column",
-    (type, value) => {
-      const features = longColumn(LONG_COLUMN - 1, value);
-      expect(() => fitTransform(type, {}, features)).toThrow(`holds ${value === Infinity ? "infinity" : "-infinity"} at row ${LONG_COLUMN}`);
-    },
-  );
+  it.each([
+    ["MinMaxScaler", -Infinity],
+    ["MaxAbsScaler", Infinity],
+  ] as const)("%s names %d in the last row of a long column", (type, value) => {
+    const features = longColumn(LONG_COLUMN - 1, value);
+    expect(() => fitTransform(type, {}, features)).toThrow(
+      `holds ${value === Infinity ? "infinity" : "-infinity"} at row ${LONG_COLUMN}`,
+    );
+  });
 
   it("an all-NaN long column gives NaN state and NaN output, as numpy's nanmin/nanmax do", () => {
     const features = { names: ["f0"], columns: [new Float64Array(LONG_COLUMN).fill(NaN)] };
@@ -193,15 +207,18 @@ it.each([
   [301, 20_000, "l1"],
   [4097, 700, "l2"],
   [9000, 130, "max"],
-] as const)("Normalizer on wide data, %i x %i (%s): column groups, the same formula to the last bit", (rows, width, norm) => {
-  const layout = normalizerLayout(rows, width);
-  expect(layout.columns).toBeLessThan(width);
-  expect(Math.ceil(width / layout.columns)).toBeGreaterThan(1);
-  const cols = columns(rows, width, false);
-  const out = fitTransform("Normalizer", { norm }, { names: names(width), columns: cols }).columns;
-  expect(mismatches(out, normalizerFormula(cols, normalizerNorms(cols, norm)))).toEqual([]);
-  expect(kernelsWithRoom(0).heap.byteLength).toBeLessThanOrEqual(3 << 20); // MinMaxScaler's 2 MiB columns above are the most
-});
+] as const)(
+  "Normalizer on wide data, %i x %i (%s): column groups, the same formula to the last bit",
+  (rows, width, norm) => {
+    const layout = normalizerLayout(rows, width);
+    expect(layout.columns).toBeLessThan(width);
+    expect(Math.ceil(width / layout.columns)).toBeGreaterThan(1);
+    const cols = columns(rows, width, false);
+    const out = fitTransform("Normalizer", { norm }, { names: names(width), columns: cols }).columns;
+    expect(mismatches(out, normalizerFormula(cols, normalizerNorms(cols, norm)))).toEqual([]);
+    expect(kernelsWithRoom(0).heap.byteLength).toBeLessThanOrEqual(3 << 20); // MinMaxScaler's 2 MiB columns above are the most
+  },
+);
 
 it("Normalizer's layout: one pass while a block of every column holds 512 rows, groups beyond", () => {
   expect(normalizerLayout(100_000, 50)).toEqual({ rows: 1236, columns: 50 });
@@ -211,4 +228,3 @@ it("Normalizer's layout: one pass while a block of every column holds 512 rows, 
   expect(normalizerLayout(20_000, 200)).toEqual({ rows: 4096, columns: 16 });
   expect(normalizerLayout(3, 100_000)).toEqual({ rows: 4, columns: 16384 });
 });
-

@@ -34,7 +34,12 @@ describe("PowerTransformer with scikit-learn's lambdas agrees to 1e-9", () => {
       // scikit-learn's full fitted state applied by transformWith reproduces its output.
       const state: PowerTransformerFitted = {
         type: "PowerTransformer",
-        params: { method: "yeo-johnson", standardize: true, copy: true, ...c.params } as PowerTransformerFitted["params"],
+        params: {
+          method: "yeo-johnson",
+          standardize: true,
+          copy: true,
+          ...c.params,
+        } as PowerTransformerFitted["params"],
         feature_names_in_: c.input.names,
         n_features_in_: c.input.names.length,
         lambdas_: c.fitted.lambdas_ as number[],
@@ -65,7 +70,9 @@ describe("PowerTransformer edge cases", () => {
     const c = cases.find((x) => x.name === "power_yj_nan")!;
     const features = featuresOf(c);
     const { columns } = fitTransform("PowerTransformer", c.params, features);
-    features.columns.forEach((col, j) => col.forEach((x, i) => expect(Number.isNaN(columns[j][i])).toBe(Number.isNaN(x))));
+    features.columns.forEach((col, j) =>
+      col.forEach((x, i) => expect(Number.isNaN(columns[j][i])).toBe(Number.isNaN(x))),
+    );
   });
 
   it("standardises a constant yeo-johnson column to about 0 (its lambda is arbitrary)", () => {

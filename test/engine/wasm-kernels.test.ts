@@ -17,8 +17,16 @@ import {
 } from "../../src/engine/simd/wasm-kernels.js";
 
 /** A row-norm kernel; norms_max_abs keeps no peaks (a max norm is its own). */
-function accumulate(kernels: Kernels, kernel: "norms_sum_sq" | "norms_sum_abs" | "norms_max_abs", data: number,
-  stride: number, width: number, norms: number, peaks: number, len: number): void {
+function accumulate(
+  kernels: Kernels,
+  kernel: "norms_sum_sq" | "norms_sum_abs" | "norms_max_abs",
+  data: number,
+  stride: number,
+  width: number,
+  norms: number,
+  peaks: number,
+  len: number,
+): void {
   if (kernel === "norms_max_abs") kernels.norms_max_abs(data, stride, width, norms, len);
   else kernels[kernel](data, stride, width, norms, peaks, len);
 }
@@ -69,7 +77,9 @@ describe("SIMD kernels", () => {
     const specials = [NaN, Infinity, -Infinity, -0, Number.MAX_VALUE, -Number.MIN_VALUE];
     const cols = Array.from({ length: width }, (_, c) =>
       Float64Array.from({ length: rows }, (_, k) =>
-        k % 16 === c % 16 && k >= 32 ? specials[(k + c) % specials.length] : (random() - 0.5) * 10 ** (random() * 4 - 2),
+        k % 16 === c % 16 && k >= 32
+          ? specials[(k + c) % specials.length]
+          : (random() - 0.5) * 10 ** (random() * 4 - 2),
       ),
     );
     const plain = {
@@ -108,8 +118,24 @@ describe("SIMD kernels", () => {
   // ordinary norms, and still within 1e-15 at both ends, where 1/norm is large (just above
   // the zero-scale bound) or subnormal (a norm above 2^1022 leaves it fewer bits).
   it("norms are finished (sqrt, the zero-scale rule) and their reciprocals are the factors", () => {
-    const norms = [25, 2, 3, 7, 1e-300, 1e-15, 2.220446049250313e-15, 3e-15, 2 ** 1022, 1.7e308, Number.MAX_VALUE, 0,
-      Infinity, NaN, 0.1, 1e300];
+    const norms = [
+      25,
+      2,
+      3,
+      7,
+      1e-300,
+      1e-15,
+      2.220446049250313e-15,
+      3e-15,
+      2 ** 1022,
+      1.7e308,
+      Number.MAX_VALUE,
+      0,
+      Infinity,
+      NaN,
+      0.1,
+      1e300,
+    ];
     const finiteCount = norms.filter(Number.isFinite).length;
     for (const sqrt of [0, 1]) {
       const len = norms.length;
@@ -143,31 +169,39 @@ describe("SIMD kernels", () => {
   // value and others 2^-10 to 2^-60 of it cross from one side to the other (for l2 near
   // 2^-26, for l1 near 2^-53), in 1 to 9 columns, with the values and norms the kernels
   // compute.
-  it.each(["norms_sum_sq", "norms_sum_abs"] as const)("%s: a row where |x| may be the norm raises MAY_REACH_NORM", (kernel) => {
-    const random = seededRandom(kernel.length);
-    const counts = { reaches: 0, flaggedOnly: 0, clear: 0 };
-    for (let trial = 0; trial < 4000; trial++) {
-      const width = 1 + (trial % 9);
-      const big = (random() + 0.5) * 10 ** Math.floor(random() * 20 - 10) * (random() < 0.5 ? -1 : 1);
-      const small = () => big * 2 ** -(10 + random() * 50) * (random() - 0.5);
-      const row = Array.from({ length: width }, (_, c) => (c === trial % width ? big : trial % 5 === 0 ? 0 : small()));
-      const { kernels, heap } = kernelsWithRoom((width + 3) * 16);
-      const stride = 16; // two rows: this one and a zero row as the pair's other lane
-      const norms = DATA_START + width * stride;
-      heap.fill(0, DATA_START / 8, (DATA_START + (width + 3) * stride) / 8);
-      row.forEach((x, c) => (heap[(DATA_START + c * stride) / 8] = x));
-      kernels[kernel](DATA_START, stride, width, norms, norms + 2 * stride, 2);
-      const flagged = (kernels.norms_to_factors(norms, norms + stride, norms + 2 * stride, 2, kernel === "norms_sum_sq" ? 1 : 0) & MAY_REACH_NORM) !== 0;
-      const norm = heap[norms / 8];
-      const reaches = row.some((x) => Math.abs(x) === norm);
-      if (reaches) expect(flagged, `${row} (norm ${norm})`).toBe(true);
-      counts[reaches ? "reaches" : flagged ? "flaggedOnly" : "clear"]++;
-    }
-    // both sides of the line are tried, and false alarms are the rare case
-    expect(counts.reaches).toBeGreaterThan(500);
-    expect(counts.clear).toBeGreaterThan(1000);
-    expect(counts.flaggedOnly).toBeLessThan(counts.reaches / 2);
-  });
+  it.each(["norms_sum_sq", "norms_sum_abs"] as const)(
+    "%s: a row where |x| may be the norm raises MAY_REACH_NORM",
+    (kernel) => {
+      const random = seededRandom(kernel.length);
+      const counts = { reaches: 0, flaggedOnly: 0, clear: 0 };
+      for (let trial = 0; trial < 4000; trial++) {
+        const width = 1 + (trial % 9);
+        const big = (random() + 0.5) * 10 ** Math.floor(random() * 20 - 10) * (random() < 0.5 ? -1 : 1);
+        const small = () => big * 2 ** -(10 + random() * 50) * (random() - 0.5);
+        const row = Array.from({ length: width }, (_, c) =>
+          c === trial % width ? big : trial % 5 === 0 ? 0 : small(),
+        );
+        const { kernels, heap } = kernelsWithRoom((width + 3) * 16);
+        const stride = 16; // two rows: this one and a zero row as the pair's other lane
+        const norms = DATA_START + width * stride;
+        heap.fill(0, DATA_START / 8, (DATA_START + (width + 3) * stride) / 8);
+        row.forEach((x, c) => (heap[(DATA_START + c * stride) / 8] = x));
+        kernels[kernel](DATA_START, stride, width, norms, norms + 2 * stride, 2);
+        const flagged =
+          (kernels.norms_to_factors(norms, norms + stride, norms + 2 * stride, 2, kernel === "norms_sum_sq" ? 1 : 0) &
+            MAY_REACH_NORM) !==
+          0;
+        const norm = heap[norms / 8];
+        const reaches = row.some((x) => Math.abs(x) === norm);
+        if (reaches) expect(flagged, `${row} (norm ${norm})`).toBe(true);
+        counts[reaches ? "reaches" : flagged ? "flaggedOnly" : "clear"]++;
+      }
+      // both sides of the line are tried, and false alarms are the rare case
+      expect(counts.reaches).toBeGreaterThan(500);
+      expect(counts.clear).toBeGreaterThan(1000);
+      expect(counts.flaggedOnly).toBeLessThan(counts.reaches / 2);
+    },
+  );
 
   it("a block's flag: max norms always, rows under the zero-scale rule never, NaN never", () => {
     const { kernels, heap } = kernelsWithRoom(6 * 8);
@@ -186,38 +220,73 @@ describe("SIMD kernels", () => {
   // in 1 to 9 columns (the four-column pass and the rest): a value as large as its row's
   // norm, of either sign, comes out exactly ±1, as x / x does, and every other value is
   // x times the factor.
-  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])("scaling %i columns: x · (1/norm), and exactly ±1 where |x| is the norm", (width) => {
-    const inexact = Array.from({ length: 1000 }, (_, i) => i + 1).filter((n) => n * (1 / n) !== 1);
-    expect(inexact.slice(0, 3)).toEqual([49, 98, 103]);
-    const rows = inexact.length + (inexact.length & 1);
-    const norms = Float64Array.from({ length: rows }, (_, k) => inexact[k] ?? 1);
-    const factors = norms.map((n) => 1 / n);
-    const random = seededRandom(width);
-    // row k holds ±norm in column k % width, other values below it, a NaN and a -0 here and there
-    const cols = Array.from({ length: width }, (_, c) =>
-      Float64Array.from(norms, (n, k) =>
-        c === k % width ? (k & 2 ? -n : n) : k % 17 === c ? NaN : k % 13 === c ? -0 : (random() - 0.5) * n,
-      ),
-    );
-    const stride = rows * 8;
-    const { kernels, heap } = kernelsWithRoom((width + 2) * stride);
-    cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
-    const normsAt = DATA_START + width * stride;
-    heap.set(norms, normsAt / 8);
-    heap.set(factors, (normsAt + stride) / 8);
-    kernels.scale_rows(DATA_START, stride, width, normsAt, normsAt + stride, rows);
-    cols.forEach((col, c) => {
-      const got = Array.from(heap.subarray((DATA_START + c * stride) / 8, (DATA_START + (c + 1) * stride) / 8));
-      const want = Array.from(col, (x, k) => (Math.abs(x) === norms[k] ? Math.sign(x) : x * factors[k]));
-      expect(got, `column ${c}`).toEqual(want);
-    });
-  });
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9])(
+    "scaling %i columns: x · (1/norm), and exactly ±1 where |x| is the norm",
+    (width) => {
+      const inexact = Array.from({ length: 1000 }, (_, i) => i + 1).filter((n) => n * (1 / n) !== 1);
+      expect(inexact.slice(0, 3)).toEqual([49, 98, 103]);
+      const rows = inexact.length + (inexact.length & 1);
+      const norms = Float64Array.from({ length: rows }, (_, k) => inexact[k] ?? 1);
+      const factors = norms.map((n) => 1 / n);
+      const random = seededRandom(width);
+      // row k holds ±norm in column k % width, other values below it, a NaN and a -0 here and there
+      const cols = Array.from({ length: width }, (_, c) =>
+        Float64Array.from(norms, (n, k) =>
+          c === k % width ? (k & 2 ? -n : n) : k % 17 === c ? NaN : k % 13 === c ? -0 : (random() - 0.5) * n,
+        ),
+      );
+      const stride = rows * 8;
+      const { kernels, heap } = kernelsWithRoom((width + 2) * stride);
+      cols.forEach((col, c) => heap.set(col, (DATA_START + c * stride) / 8));
+      const normsAt = DATA_START + width * stride;
+      heap.set(norms, normsAt / 8);
+      heap.set(factors, (normsAt + stride) / 8);
+      kernels.scale_rows(DATA_START, stride, width, normsAt, normsAt + stride, rows);
+      cols.forEach((col, c) => {
+        const got = Array.from(heap.subarray((DATA_START + c * stride) / 8, (DATA_START + (c + 1) * stride) / 8));
+        const want = Array.from(col, (x, k) => (Math.abs(x) === norms[k] ? Math.sign(x) : x * factors[k]));
+        expect(got, `column ${c}`).toEqual(want);
+      });
+    },
+  );
 
   it("exp is Math.exp bit for bit: edge cases, every range fdlibm branches on, any bit pattern", () => {
-    const edges = [0, -0, 1, -1, Infinity, -Infinity, NaN, 709.782712893384, 709.7827128933841, -745.1332191019411,
-      -745.1332191019412, 0.34657359027997264, 0.3465735912322998, 1.0397207708399179, 1.0397205352783203,
-      2 ** -28, -(2 ** -28), 2 ** -29, 1e-300, 5e-324, -708.3964185322641, -1021 * Math.LN2, -1022 * Math.LN2,
-      1024 * Math.LN2 - 1e-9, 709.0, -709.0, 0.5, -0.5, 2, -2, 10, -10, 100, -100];
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      Infinity,
+      -Infinity,
+      NaN,
+      709.782712893384,
+      709.7827128933841,
+      -745.1332191019411,
+      -745.1332191019412,
+      0.34657359027997264,
+      0.3465735912322998,
+      1.0397207708399179,
+      1.0397205352783203,
+      2 ** -28,
+      -(2 ** -28),
+      2 ** -29,
+      1e-300,
+      5e-324,
+      -708.3964185322641,
+      -1021 * Math.LN2,
+      -1022 * Math.LN2,
+      1024 * Math.LN2 - 1e-9,
+      709.0,
+      -709.0,
+      0.5,
+      -0.5,
+      2,
+      -2,
+      10,
+      -10,
+      100,
+      -100,
+    ];
     const random = seededRandom(7);
     const bits = new Uint32Array(2);
     const anyDouble = () => {
@@ -256,9 +325,15 @@ describe("SIMD kernels", () => {
       const sum = kernels.exp_affine_sum(DATA_START, n, 0.7, 1, -0.7, dst);
       const written = Array.from(heap.subarray(dst / 8, dst / 8 + n));
       expect(written).toEqual(values.slice(0, n).map((x) => (Math.exp(0.7 * x) - 1) / -0.7));
-      expect(sum).toBeCloseTo(written.reduce((a, b) => a + b), 14);
+      expect(sum).toBeCloseTo(
+        written.reduce((a, b) => a + b),
+        14,
+      );
       const mean = sum / n;
-      expect(kernels.squared_deviation_sum(dst, n, mean)).toBeCloseTo(written.reduce((a, v) => a + (v - mean) ** 2, 0), 14);
+      expect(kernels.squared_deviation_sum(dst, n, mean)).toBeCloseTo(
+        written.reduce((a, v) => a + (v - mean) ** 2, 0),
+        14,
+      );
     }
   });
 });

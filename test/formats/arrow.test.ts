@@ -1,4 +1,15 @@
-import { Float32, Int32, Int64, Utf8, makeVector, tableFromArrays, tableToIPC, vectorFromArray, Table as ArrowTable, tableFromIPC } from "apache-arrow";
+import {
+  Float32,
+  Int32,
+  Int64,
+  Utf8,
+  makeVector,
+  tableFromArrays,
+  tableToIPC,
+  vectorFromArray,
+  Table as ArrowTable,
+  tableFromIPC,
+} from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { readArrow, writeArrow } from "../../src/formats/arrow.js";
 import { FormatError } from "../../src/formats/format-error.js";
@@ -12,7 +23,11 @@ const sample = (): Table => {
     rowCount: x.length,
     columns: [
       { name: "x", kind: "number", values: x },
-      { name: "s", kind: "string", values: Array.from(x, (_, i) => (i % 4 === 0 ? null : i % 4 === 1 ? `Zoë ${i}` : `id-${i}`)) },
+      {
+        name: "s",
+        kind: "string",
+        values: Array.from(x, (_, i) => (i % 4 === 0 ? null : i % 4 === 1 ? `Zoë ${i}` : `id-${i}`)),
+      },
       { name: "flag", kind: "boolean", values: Array.from(x, (_, i) => (i % 3 === 0 ? null : i % 3 === 1)) },
     ],
   };

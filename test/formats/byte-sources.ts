@@ -16,13 +16,34 @@ export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
-
 /** Doubles that are hard to print and parse: edges, subnormals, random bit patterns. */
 export function hardDoubles(count: number, seed = 1): Float64Array {
   const fixed = [
-    0, -0, 5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308, 1e308, 1.7976931348623157e308,
-    -1.7976931348623157e308, 0.1, 0.2, 0.30000000000000004, 1 / 3, 9007199254740993, 9007199254740992, 123456789012345680000,
-    1e21, 1e-7, 1.5e-7, 4.9406564584124654e-324, 2 ** -1074 * 3, 0.1 + 0.7, 1e23, 8.41e21, 5e-310,
+    0,
+    -0,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    2.225073858507201e-308,
+    1e308,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+    0.1,
+    0.2,
+    0.30000000000000004,
+    1 / 3,
+    9007199254740993,
+    9007199254740992,
+    123456789012345680000,
+    1e21,
+    1e-7,
+    1.5e-7,
+    4.9406564584124654e-324,
+    2 ** -1074 * 3,
+    0.1 + 0.7,
+    1e23,
+    8.41e21,
+    5e-310,
   ];
   const out = new Float64Array(count);
   out.set(fixed.slice(0, count));

@@ -2,13 +2,26 @@ import { describe, expect, it } from "vitest";
 import { readCsv, writeCsv } from "../../src/formats/csv.js";
 import type { Table } from "../../src/formats/table.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
-import { collect, formatError, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
+import {
+  collect,
+  formatError,
+  hardDoubles,
+  numberColumn,
+  pieces,
+  sameDoubles,
+  textColumn,
+  utf8,
+} from "./byte-sources.js";
 
 const asText = async (table: Table, lineEnding?: "\n" | "\r\n") =>
   (await collect(writeCsv(table, lineEnding ? { lineEnding } : {}))).toString("utf8");
 
 /** Reads the same bytes whole, as a string, and in pieces of every size given. */
-async function readAllWays(text: string, options: Parameters<typeof readCsv>[1] = {}, sizes = [1, 2, 3, 7, 64]): Promise<Table> {
+async function readAllWays(
+  text: string,
+  options: Parameters<typeof readCsv>[1] = {},
+  sizes = [1, 2, 3, 7, 64],
+): Promise<Table> {
   const bytes = utf8(text);
   const whole = await readCsv(bytes, options);
   expect(await readCsv(text, options)).toEqual(whole);
@@ -79,7 +92,8 @@ describe("readCsv: numeric columns", () => {
 
   it("auto: a column that turns out to be text keeps every field's exact text", async () => {
     const rows = ["code,x,late"];
-    for (let i = 0; i < 3_000; i++) rows.push(`${i % 3 === 0 ? `00${i}` : `${i}.50`},${i / 7},${i === 2_000 ? "n/a" : i}`);
+    for (let i = 0; i < 3_000; i++)
+      rows.push(`${i % 3 === 0 ? `00${i}` : `${i}.50`},${i / 7},${i === 2_000 ? "n/a" : i}`);
     rows.push("A-1,1,2");
     // Pieces of 1 and 7 bytes split fields and records; 4096 keeps most fields whole.
     const t = await readAllWays(rows.join("\n"), {}, [1, 7, 4096]);
@@ -140,7 +154,13 @@ describe("CSV float64 exactness", () => {
       if (rand() < 0.3) t = `-${t}`;
       texts.push(t);
     }
-    texts.push("0.1000000000000000055511151231257827", "9007199254740993", "2.4703282292062328e-324", "1e-400", "1e400");
+    texts.push(
+      "0.1000000000000000055511151231257827",
+      "9007199254740993",
+      "2.4703282292062328e-324",
+      "1e-400",
+      "1e400",
+    );
     const back = numberColumn(await readCsv(`x\n${texts.join("\n")}\n`, { numericColumns: ["x"] }), "x");
     expect(texts.filter((t, i) => !Object.is(back[i], Number(t)))).toEqual([]);
   });
@@ -160,8 +180,11 @@ describe("writeCsv", () => {
     expect(await asText(table, "\r\n")).toContain("\r\n1,plain,true\r\n");
   });
 
-  it("writes a missing value of a one-column table as \"\" so the line is not blank", async () => {
-    const table: Table = { rowCount: 3, columns: [{ name: "a", kind: "number", values: new Float64Array([1, NaN, 2]) }] };
+  it('writes a missing value of a one-column table as "" so the line is not blank', async () => {
+    const table: Table = {
+      rowCount: 3,
+      columns: [{ name: "a", kind: "number", values: new Float64Array([1, NaN, 2]) }],
+    };
     const text = await asText(table);
     expect(text).toBe('a\n1\n""\n2\n');
     expect(sameDoubles(numberColumn(await readCsv(text), "a"), new Float64Array([1, NaN, 2]))).toBe(true);
@@ -178,7 +201,8 @@ describe("writeCsv", () => {
     const n = 50_000;
     const values = new Float64Array(n).map((_, i) => i / 7);
     const sizes: number[] = [];
-    for await (const chunk of writeCsv({ rowCount: n, columns: [{ name: "x", kind: "number", values }] })) sizes.push(chunk.length);
+    for await (const chunk of writeCsv({ rowCount: n, columns: [{ name: "x", kind: "number", values }] }))
+      sizes.push(chunk.length);
     expect(sizes.length).toBeGreaterThan(5);
     expect(Math.max(...sizes)).toBeLessThan(70 * 1024);
   });

@@ -108,7 +108,10 @@ describe("danfo conversion", () => {
   });
 
   it("handles empty frames", () => {
-    const df = dataFrameFromTable({ rowCount: 0, columns: [{ name: "x", kind: "number", values: new Float64Array(0) }] });
+    const df = dataFrameFromTable({
+      rowCount: 0,
+      columns: [{ name: "x", kind: "number", values: new Float64Array(0) }],
+    });
     expect(df.columns).toEqual(["x"]);
     expect(tableFromDataFrame(new DataFrame([])).rowCount).toBe(0);
   });

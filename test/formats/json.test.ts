@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { readJson, writeJson } from "../../src/formats/json.js";
 import type { Table } from "../../src/formats/table.js";
-import { collect, formatError, hardDoubles, numberColumn, pieces, sameDoubles, textColumn, utf8 } from "./byte-sources.js";
+import {
+  collect,
+  formatError,
+  hardDoubles,
+  numberColumn,
+  pieces,
+  sameDoubles,
+  textColumn,
+  utf8,
+} from "./byte-sources.js";
 
 async function readAllWays(text: string, options: Parameters<typeof readJson>[1] = {}): Promise<Table> {
   const bytes = utf8(text);

@@ -85,7 +85,24 @@ describe("parseNumberText", () => {
     expect(parseNumberText("-Infinity")).toBe(-Infinity);
     expect(parseNumberText("NaN")).toBeNaN();
     expect(parseNumberText("1e999")).toBe(Infinity);
-    for (const bad of ["", " ", " 1", "1 ", "0x10", "0b1", "0o7", "1e", "e5", "-", ".", "1.2.3", "1_000", "__proto__", "toString", "Infinityx"]) {
+    for (const bad of [
+      "",
+      " ",
+      " 1",
+      "1 ",
+      "0x10",
+      "0b1",
+      "0o7",
+      "1e",
+      "e5",
+      "-",
+      ".",
+      "1.2.3",
+      "1_000",
+      "__proto__",
+      "toString",
+      "Infinityx",
+    ]) {
       expect([bad, parseNumberText(bad)]).toEqual([bad, undefined]);
     }
   });

@@ -18,7 +18,10 @@ describe("histogram", () => {
 
   it("counts missing values apart and handles constant and empty columns", () => {
     expect(histogram([1, Number.NaN, 3, Number.NaN], 2)).toEqual({
-      bins: [{ start: 1, end: 2, count: 1 }, { start: 2, end: 3, count: 1 }],
+      bins: [
+        { start: 1, end: 2, count: 1 },
+        { start: 2, end: 3, count: 1 },
+      ],
       missing: 2,
     });
     expect(histogram([5, 5, 5])).toEqual({ bins: [{ start: 4.5, end: 5.5, count: 3 }], missing: 0 });
@@ -52,7 +55,9 @@ describe("compareDistributions", () => {
   it("builds one row per feature with independent scales", () => {
     const spec = comparisonSpec({ a: [1, 2, 3], b: [4, 5, 6] }, { a: [-1, 0, 1], b: [0, 0.5, 1] }, { bins: 3 });
     const values = (spec.data as { values: Array<{ feature: string; stage: string; count: number }> }).values;
-    expect(new Set(values.map((v) => `${v.feature}/${v.stage}`))).toEqual(new Set(["a/before", "a/after", "b/before", "b/after"]));
+    expect(new Set(values.map((v) => `${v.feature}/${v.stage}`))).toEqual(
+      new Set(["a/before", "a/after", "b/before", "b/after"]),
+    );
     expect(values.filter((v) => v.feature === "a" && v.stage === "after").reduce((s, v) => s + v.count, 0)).toBe(3);
     expect(spec.resolve).toEqual({ scale: { x: "independent", y: "independent" } });
   });
@@ -63,7 +68,10 @@ describe("compareDistributions", () => {
       income: Array.from({ length: n }, (_, i) => 20000 + ((i * 7919) % 1000) * 80),
       age: Array.from({ length: n }, (_, i) => 18 + (i % 60)),
     });
-    const after = { income: Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 500 - 1), age: Array.from({ length: n }, (_, i) => (i % 60) / 30 - 1) };
+    const after = {
+      income: Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 500 - 1),
+      age: Array.from({ length: n }, (_, i) => (i % 60) / 30 - 1),
+    };
     const chart = await compareDistributions(before, after, { columns: ["income", "age"], title: "StandardScaler" });
     expect(chart.svg.startsWith("<svg")).toBe(true);
     expect(chart.svg).toContain("income");
@@ -85,7 +93,10 @@ describe("plotDistributions", () => {
     const { distributionsSpec, plotDistributions } = await import("../../src/notebook/compare-plot.js");
     const data = (shift: number) => ({ a: [1, 2, 3].map((v) => v + shift), b: [4, 5, 6].map((v) => v * shift) });
     const three = distributionsSpec({ x: data(0), y: data(1), z: data(2) });
-    expect((three.facet as { column: { field: string; sort: string[] } }).column).toMatchObject({ field: "stage", sort: ["x", "y", "z"] });
+    expect((three.facet as { column: { field: string; sort: string[] } }).column).toMatchObject({
+      field: "stage",
+      sort: ["x", "y", "z"],
+    });
     const five = { p: data(0), q: data(1), r: data(2), s: data(3), t: data(4) };
     const many = distributionsSpec(five);
     expect((many.facet as { row: { field: string } }).row.field).toBe("stage");
@@ -100,7 +111,9 @@ describe("plotDistributions", () => {
 
   it("refuses two identical labels and an empty set", async () => {
     const { comparisonSpec, distributionsSpec } = await import("../../src/notebook/compare-plot.js");
-    expect(() => comparisonSpec({ a: [1] }, { a: [2] }, { labels: ["x", "x"] })).toThrow('labels must differ, got "x" twice');
+    expect(() => comparisonSpec({ a: [1] }, { a: [2] }, { labels: ["x", "x"] })).toThrow(
+      'labels must differ, got "x" twice',
+    );
     expect(() => distributionsSpec({})).toThrow("nothing to plot");
   });
 });
@@ -111,7 +124,8 @@ describe("overlay", () => {
     const train = { t: Array.from({ length: 800 }, (_, i) => (i % 100) / 100) };
     const test = { t: Array.from({ length: 200 }, (_, i) => 0.5 + (i % 100) / 100) };
     const spec = distributionsSpec({ train, test }, { overlay: true, bins: 15 });
-    const values = (spec.data as { values: Array<{ stage: string; start: number; end: number; share: number }> }).values;
+    const values = (spec.data as { values: Array<{ stage: string; start: number; end: number; share: number }> })
+      .values;
     const edges = (stage: string) => values.filter((v) => v.stage === stage).map((v) => [v.start, v.end]);
     expect(edges("train")).toEqual(edges("test"));
     expect(edges("train")[0]).toEqual([0, 1.49 / 15]); // one range over both: 0 .. 1.49
@@ -140,7 +154,8 @@ describe("SvgChart in a notebook", () => {
 describe("roundAttributes", () => {
   it("rounds coordinates in attributes and leaves text alone", async () => {
     const { roundAttributes } = await import("../../src/notebook/vega-svg.js");
-    expect(roundAttributes('<path d="M8.499999999999993,0h8.000000000000007v90Z"/><text x="1.23456">0.00512</text>'))
-      .toBe('<path d="M8.49,0h8.00v90Z"/><text x="1.23">0.00512</text>');
+    expect(
+      roundAttributes('<path d="M8.499999999999993,0h8.000000000000007v90Z"/><text x="1.23456">0.00512</text>'),
+    ).toBe('<path d="M8.49,0h8.00v90Z"/><text x="1.23">0.00512</text>');
   });
 });

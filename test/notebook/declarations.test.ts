@@ -54,6 +54,9 @@ it("the package's declarations type-check with tslab's TypeScript and options", 
   const ours = ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file === undefined || d.file.fileName === cell || d.file.fileName.startsWith(join(ROOT, "dist")))
-    .map((d) => `${d.file ? `${d.file.fileName.replace(ROOT, "")}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    .map(
+      (d) =>
+        `${d.file ? `${d.file.fileName.replace(ROOT, "")}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+    );
   expect(ours).toEqual([]);
 });

@@ -50,7 +50,11 @@ describe("kernel detection", () => {
   });
 
   it("treats a broken __tslab__ as no notebook", () => {
-    g.__tslab__ = { require: () => { throw new Error("Not ready"); } };
+    g.__tslab__ = {
+      require: () => {
+        throw new Error("Not ready");
+      },
+    };
     expect(findKernel()).toBeUndefined();
     g.__tslab__ = { require: () => ({ something: 1 }) };
     expect(findKernel()).toBeUndefined();
@@ -68,10 +72,23 @@ describe("rich inspection", () => {
   });
 
   it("show() renders records richly in a notebook and as text elsewhere", () => {
-    const record = { id: "7d1e2f3a-4b5c-4d6e-9f0a-1b2c3d4e5f60", name: "a.csv", sha256: "00", record_type: "csv", access_tier: "hot", size_bytes: 10, tags: [], encrypted: false, updated_at: "t" };
+    const record = {
+      id: "7d1e2f3a-4b5c-4d6e-9f0a-1b2c3d4e5f60",
+      name: "a.csv",
+      sha256: "00",
+      record_type: "csv",
+      access_tier: "hot",
+      size_bytes: 10,
+      tags: [],
+      encrypted: false,
+      updated_at: "t",
+    };
     const written: string[] = [];
     const write = process.stdout.write;
-    process.stdout.write = ((s: string) => { written.push(s); return true; }) as typeof process.stdout.write;
+    process.stdout.write = ((s: string) => {
+      written.push(s);
+      return true;
+    }) as typeof process.stdout.write;
     try {
       show(record);
     } finally {

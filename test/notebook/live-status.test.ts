@@ -5,14 +5,27 @@ import { setNotebookKernel, type NotebookDisplay, type NotebookKernel } from "..
 /** Records what a tslab display would send: the latest content replaces the earlier. */
 class RecordingDisplay implements NotebookDisplay {
   writes: string[] = [];
-  html(html: string) { this.writes.push(html); }
-  text(text: string) { this.writes.push(text); }
-  get current() { return this.writes.at(-1) ?? ""; }
+  html(html: string) {
+    this.writes.push(html);
+  }
+  text(text: string) {
+    this.writes.push(text);
+  }
+  get current() {
+    return this.writes.at(-1) ?? "";
+  }
 }
 
 const ID = "c4a5b6d7-e8f9-4a0b-8c1d-2e3f4a5b6c7d";
 const request = { preprocessing_type: "RobustScaler", input_encryption_key: "***" };
-const snap = (s: Partial<JobSnapshot>): JobSnapshot => ({ id: ID, status: "queued", progress: 0, phase: "queued", request, ...s });
+const snap = (s: Partial<JobSnapshot>): JobSnapshot => ({
+  id: ID,
+  status: "queued",
+  progress: 0,
+  phase: "queued",
+  request,
+  ...s,
+});
 
 afterEach(() => setNotebookKernel(undefined));
 
@@ -36,10 +49,16 @@ describe("LiveStatus in a notebook", () => {
     expect(display.current).toContain("read 1000 rows");
     expect(display.current).toContain("[warning] column &lt;b&gt; constant");
     now += 800;
-    live.finish(snap({
-      status: "succeeded", phase: "done", progress: 1,
-      created_at: "2025-12-31T23:59:59.990Z", started_at: "2026-01-01T00:00:00.000Z", finished_at: "2026-01-01T00:00:01.250Z",
-    }));
+    live.finish(
+      snap({
+        status: "succeeded",
+        phase: "done",
+        progress: 1,
+        created_at: "2025-12-31T23:59:59.990Z",
+        started_at: "2026-01-01T00:00:00.000Z",
+        finished_at: "2026-01-01T00:00:01.250Z",
+      }),
+    );
     const final = display.current;
     expect(final).toContain("succeeded");
     expect(final).toContain("100%");
@@ -61,7 +80,14 @@ describe("LiveStatus in a notebook", () => {
   });
 
   it("survives a display that throws", () => {
-    const live = new LiveStatus({ display: { html() { throw new Error("Not ready"); }, text() {} } });
+    const live = new LiveStatus({
+      display: {
+        html() {
+          throw new Error("Not ready");
+        },
+        text() {},
+      },
+    });
     expect(() => live.update(snap({}))).not.toThrow();
     expect(() => live.finish(snap({ status: "succeeded" }))).not.toThrow();
   });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { BlobRecord, JobRecord, JobResult } from "../../src/contract/index.js";
-import { blobHtml, blobListHtml, jobHtml, jobText, resultHtml, sessionHtml, sessionText } from "../../src/notebook/render-records.js";
+import {
+  blobHtml,
+  blobListHtml,
+  jobHtml,
+  jobText,
+  resultHtml,
+  sessionHtml,
+  sessionText,
+} from "../../src/notebook/render-records.js";
 import { fittedHtml } from "../../src/notebook/render-fitted.js";
 
 const MODEL = "0b8f1a3e-5c2d-4e6f-8a9b-1c2d3e4f5a6b";
@@ -59,12 +67,23 @@ const fitted = {
   mean_: [41.5, 52000.123456789],
   scale_: [12.25, null],
   n_samples_seen_: 1000,
-  quantiles_: [[1, 2], [3, 4], [5, 6]],
+  quantiles_: [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ],
 };
 
 describe("record renderers", () => {
   it("shows a session without anything secret-shaped", () => {
-    const info = { baseUrl: "http://127.0.0.1:4100", modelId: MODEL, region: "local", clientId: "cli_abc", local: true, dataDir: "/tmp/d" };
+    const info = {
+      baseUrl: "http://127.0.0.1:4100",
+      modelId: MODEL,
+      region: "local",
+      clientId: "cli_abc",
+      local: true,
+      dataDir: "/tmp/d",
+    };
     const html = sessionHtml(info);
     expect(html).toContain("http://127.0.0.1:4100");
     expect(html).toContain(">0b8f1a3e<");
@@ -110,7 +129,12 @@ describe("record renderers", () => {
       status: "failed",
       finished_at: "2026-01-01T00:00:02Z",
       error: { title: "Column not numeric", detail: "column <city> holds text" },
-      request: { job_id: JOB, model_id: MODEL, job_type: "preprocessing", payload: { preprocessing_type: "Binarizer", input_encryption_key: KEY } },
+      request: {
+        job_id: JOB,
+        model_id: MODEL,
+        job_type: "preprocessing",
+        payload: { preprocessing_type: "Binarizer", input_encryption_key: KEY },
+      },
     });
     const html = jobHtml(failed);
     expect(html).toContain("Column not numeric");

@@ -14,9 +14,15 @@ import type { NotebookDisplay } from "../../src/notebook/kernel-display.js";
 
 class RecordingDisplay implements NotebookDisplay {
   writes: string[] = [];
-  html(html: string) { this.writes.push(html); }
-  text(text: string) { this.writes.push(text); }
-  get current() { return this.writes.at(-1) ?? ""; }
+  html(html: string) {
+    this.writes.push(html);
+  }
+  text(text: string) {
+    this.writes.push(text);
+  }
+  get current() {
+    return this.writes.at(-1) ?? "";
+  }
 }
 
 let dir = "";
@@ -81,14 +87,21 @@ describe("watch a job of the real local service", () => {
     const chart = await plotComparison(job);
     const titles = chartLabels(chart.svg);
     expect(titles).toEqual(["age", "income", "before", "after", "MinMaxScaler"]);
-    await expect(plotComparison({ ...session.job(job.id), id: job.id, result: () => job.result(), dataframe: () => job.dataframe() }))
-      .rejects.toThrow("pass the input data");
+    await expect(
+      plotComparison({
+        ...session.job(job.id),
+        id: job.id,
+        result: () => job.result(),
+        dataframe: () => job.dataframe(),
+      }),
+    ).rejects.toThrow("pass the input data");
   });
 });
 
 describe("rich output of the Session's own handles", () => {
   it("renders session, blob, job, blob list and result without the secret or keys", async () => {
-    const secret = (JSON.parse(await readFile(join(dir, "local-session.json"), "utf8")) as { client_secret: string }).client_secret;
+    const secret = (JSON.parse(await readFile(join(dir, "local-session.json"), "utf8")) as { client_secret: string })
+      .client_secret;
     const blob = await session.upload(frame(), { name: "people", tags: ["demo"], encrypt: true });
     const key = blob.encryptionKey!.reveal();
     const job = await session.preprocess(blob, { type: "RobustScaler" });

@@ -43,10 +43,16 @@ describe("JavaScript at the prompt", () => {
 
   it("shows errors and keeps going", async () => {
     const before = repl.failures;
-    expect(await repl.submit("undefinedName + 1")).toMatchObject({ type: "error", title: "ReferenceError: undefinedName is not defined" });
+    expect(await repl.submit("undefinedName + 1")).toMatchObject({
+      type: "error",
+      title: "ReferenceError: undefinedName is not defined",
+    });
     expect(await repl.submit("/nope")).toMatchObject({ type: "error", title: "Unknown command /nope." });
     expect(await repl.submit('/load "unterminated')).toMatchObject({ type: "error", title: "A quote is not closed." });
-    expect(await repl.submit("/show customers --wide")).toMatchObject({ type: "error", title: "Unknown option --wide." });
+    expect(await repl.submit("/show customers --wide")).toMatchObject({
+      type: "error",
+      title: "Unknown option --wide.",
+    });
     // A service error shows its status, title and detail, with a hint.
     const missing = await repl.submit("await session.job('00000000-0000-4000-8000-000000000000').status()");
     expect(missing).toMatchObject({ type: "error", title: "404 Not Found" });
@@ -86,7 +92,9 @@ describe("jobs sent from JavaScript", () => {
   it("are tracked like /preprocess jobs: named, listed by /jobs, finished in the transcript, usable by /logs and /fetch", async () => {
     const before = t.workspace.jobs.jobs.length;
     const blobsBefore = t.workspace.blobs().length;
-    const sent = await repl.submit('const sj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age", "income"] })');
+    const sent = await repl.submit(
+      'const sj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age", "income"] })',
+    );
     expect(sent.type).toBe("value");
     const ref = `j${before + 1}`;
     const input = `b${blobsBefore + 1}`;
@@ -103,11 +111,20 @@ describe("jobs sent from JavaScript", () => {
 
     await t.workspace.jobs.waitFor(ref);
     const finished = repl.snapshot().items.find((i) => i.kind === "job" && i.job.ref === ref);
-    expect(finished?.kind === "job" && finished.job).toMatchObject({ status: "succeeded", label: `StandardScaler on ${input} (JavaScript)` });
+    expect(finished?.kind === "job" && finished.job).toMatchObject({
+      status: "succeeded",
+      label: `StandardScaler on ${input} (JavaScript)`,
+    });
 
     const jobs = await repl.submit("/jobs");
     if (jobs.type !== "table") throw new Error(jobs.type);
-    expect(jobs.rows.find((r) => r[0] === ref)?.slice(0, 5)).toEqual([ref, `StandardScaler on ${input} (JavaScript)`, "succeeded", "done", "100%"]);
+    expect(jobs.rows.find((r) => r[0] === ref)?.slice(0, 5)).toEqual([
+      ref,
+      `StandardScaler on ${input} (JavaScript)`,
+      "succeeded",
+      "done",
+      "100%",
+    ]);
 
     const logs = await repl.submit(`/logs ${ref} --no-follow`);
     expect(texts(logs).join("\n")).not.toContain("No job");
@@ -132,7 +149,9 @@ describe("jobs sent from JavaScript", () => {
     // Its input is the blob the previous test's job uploaded, listed already: named, not added again.
     const input = t.workspace.blobs().find((b) => b.source.endsWith("(JavaScript)"))!.ref;
     const blobCount = t.workspace.blobs().length;
-    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([[sendRef, `MaxAbsScaler on ${input} (JavaScript)`]]);
+    expect(t.workspace.jobs.jobs.slice(before).map((j) => [j.ref, j.label])).toEqual([
+      [sendRef, `MaxAbsScaler on ${input} (JavaScript)`],
+    ]);
     expect(t.workspace.blobs()).toHaveLength(blobCount);
 
     await repl.submit("/preprocess customers MinMaxScaler --columns rating");
@@ -144,9 +163,13 @@ describe("jobs sent from JavaScript", () => {
     expect(t.workspace.jobSource(ppRef)).toMatchObject({ type: "MinMaxScaler", frame: "customers" });
 
     const fetched = await repl.submit(`/fetch ${sendRef}`);
-    expect(texts(fetched)).toContain(`Fetched the result of ${sendRef} into frame result_maxabs: 200 rows × 7 columns.`);
+    expect(texts(fetched)).toContain(
+      `Fetched the result of ${sendRef} into frame result_maxabs: 200 rows × 7 columns.`,
+    );
     await t.workspace.jobs.waitFor(ppRef);
-    const finished = repl.snapshot().items.filter((i) => i.kind === "job" && (i.job.ref === sendRef || i.job.ref === ppRef));
+    const finished = repl
+      .snapshot()
+      .items.filter((i) => i.kind === "job" && (i.job.ref === sendRef || i.job.ref === ppRef));
     expect(finished).toHaveLength(2);
   });
 });

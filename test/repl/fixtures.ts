@@ -37,7 +37,10 @@ export interface RecordingContext extends CommandContext {
   readonly abort: AbortController;
 }
 
-export function commandContext(workspace: Workspace, options: { interactive?: boolean; width?: number } = {}): RecordingContext {
+export function commandContext(
+  workspace: Workspace,
+  options: { interactive?: boolean; width?: number } = {},
+): RecordingContext {
   const emitted: Output[] = [];
   const abort = new AbortController();
   return {
@@ -63,7 +66,12 @@ export function texts(output: Output): string[] {
     case "group":
       return output.items.flatMap(texts);
     case "table":
-      return [output.title ?? "", output.columns.join(" "), ...output.rows.map((r) => r.join(" ")), output.footer ?? ""];
+      return [
+        output.title ?? "",
+        output.columns.join(" "),
+        ...output.rows.map((r) => r.join(" ")),
+        output.footer ?? "",
+      ];
     default:
       return [JSON.stringify(output)];
   }

@@ -16,11 +16,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runScript(script: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runScript(
+  script: string,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MDPS_BIN, "repl", ...args], {
       cwd: dir,
-      env: { ...process.env, MDPS_HOME: join(dir, "home"), MDPS_CONFIG: join(dir, "config.json"), MDPS_BASE_URL: "", MDPS_PROFILE: "", CI: "1" },
+      env: {
+        ...process.env,
+        MDPS_HOME: join(dir, "home"),
+        MDPS_CONFIG: join(dir, "config.json"),
+        MDPS_BASE_URL: "",
+        MDPS_PROFILE: "",
+        CI: "1",
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -46,7 +56,9 @@ describe("mdps repl with piped stdin", () => {
     expect(stdout).toContain("Fetched the result of j3 into frame shop_minmax");
     expect(stdout).toContain("before: shop.income");
     expect(stdout).toContain("after: shop_power.income");
-    expect(stdout).toContain("Mapped shop_power back to the original units with j2's PowerTransformer here: frame shop_dollars, 200 rows × 7 columns.");
+    expect(stdout).toContain(
+      "Mapped shop_power back to the original units with j2's PowerTransformer here: frame shop_dollars, 200 rows × 7 columns.",
+    );
     expect(stdout).toContain("'healthy'");
     expect(stdout).not.toContain("error:");
     // No ANSI colours or cursor movement in plain mode.
@@ -67,7 +79,9 @@ describe("mdps repl with piped stdin", () => {
   }, 120_000);
 
   it("counts a failed job as a failure", async () => {
-    const { code, stdout } = await runScript("/preprocess customers PowerTransformer method=box-cox --columns visits\n");
+    const { code, stdout } = await runScript(
+      "/preprocess customers PowerTransformer method=box-cox --columns visits\n",
+    );
     expect(code).toBe(1);
     expect(stdout).toMatch(/j1 PowerTransformer on customers: failed in /);
     expect(stdout).toContain("strictly positive");

@@ -15,7 +15,9 @@ import { MDPS_BIN, requireBuild } from "./cli-process.js";
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 if (!hasTmux && !process.env["CI"]) {
-  console.warn("tmux-session.test: tmux is not installed, skipping the real-terminal test (it runs in CI, where tmux is required).");
+  console.warn(
+    "tmux-session.test: tmux is not installed, skipping the real-terminal test (it runs in CI, where tmux is required).",
+  );
 }
 
 // A private server socket, so the test never touches anyone's tmux sessions.
@@ -55,7 +57,8 @@ beforeAll(() => {
   // Big enough that the job runs for a while, so its panel can be watched.
   const random = seededRandom(42);
   const lines = ["id,a,b,c"];
-  for (let i = 0; i < 500_000; i++) lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
+  for (let i = 0; i < 500_000; i++)
+    lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
   writeFileSync(join(dir, "measurements.csv"), `${lines.join("\n")}\n`);
 });
 afterAll(() => {
@@ -77,7 +80,10 @@ describe.skipIf(!hasTmux)("mdps repl in a real terminal (tmux)", () => {
     await keys("/loa", "Tab", "meas", "Tab");
     await waitForScreen((s) => s.includes("mdps› /load measurements.csv"), "file name completion");
     await keys("as m", "Enter");
-    await waitForScreen((s) => s.includes("Loaded measurements.csv into frame m: 500000 rows × 4 columns."), "the load");
+    await waitForScreen(
+      (s) => s.includes("Loaded measurements.csv into frame m: 500000 rows × 4 columns."),
+      "the load",
+    );
 
     await keys("/preprocess m Quant", "Tab", "n_q", "Tab", "100 --columns a,b,c", "Enter");
     // The live panel: spinner, phase, progress bar, while the prompt is back.
@@ -89,7 +95,10 @@ describe.skipIf(!hasTmux)("mdps repl in a real terminal (tmux)", () => {
     expect(screen()).not.toMatch(/│ Jobs/);
 
     await keys("/fetch j1", "Enter");
-    await waitForScreen((s) => s.includes("Fetched the result of j1 into frame m_quantile: 500000 rows × 4 columns."), "the result");
+    await waitForScreen(
+      (s) => s.includes("Fetched the result of j1 into frame m_quantile: 500000 rows × 4 columns."),
+      "the result",
+    );
     await keys("/hist m_quantile b --bins 8", "Enter");
     const hist = await waitForScreen((s) => s.includes("after: m_quantile.b"), "the histogram");
     expect(hist).toContain("before: m.b");

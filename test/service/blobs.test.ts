@@ -21,7 +21,13 @@ afterAll(() => h.cleanup());
 
 describe("blob upload", () => {
   it("stores the file and returns the blob record", async () => {
-    const r = await api.upload(csv, { Tags: ["train", "source=crm"], AccessTier: "Cool", Name: "train.csv", RecordType: "CSV", Description: "d" });
+    const r = await api.upload(csv, {
+      Tags: ["train", "source=crm"],
+      AccessTier: "Cool",
+      Name: "train.csv",
+      RecordType: "CSV",
+      Description: "d",
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       model_id: api.modelId,
@@ -46,16 +52,30 @@ describe("blob upload", () => {
     form.append("RecordType", "json");
     form.append("Name", "first.json");
     form.append("AccessTier", "archive");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, { method: "POST", headers: { authorization: `Bearer ${api.token}` }, body: form });
+    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${api.token}` },
+      body: form,
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ name: "first.json", record_type: "json", access_tier: "archive", description: null, tags: [] });
+    expect(await response.json()).toMatchObject({
+      name: "first.json",
+      record_type: "json",
+      access_tier: "archive",
+      description: null,
+      tags: [],
+    });
   });
 
   it("recognises an encrypted upload", async () => {
     const bytes = encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv));
     const r = await api.upload(bytes);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ encrypted: true, content_type: "application/octet-stream", size_bytes: bytes.length });
+    expect(r.body).toMatchObject({
+      encrypted: true,
+      content_type: "application/octet-stream",
+      size_bytes: bytes.length,
+    });
   });
 
   it("rejects missing and bad parts with errors per field", async () => {
@@ -64,8 +84,15 @@ describe("blob upload", () => {
     form.append("RecordType", "xml");
     form.append("AccessTier", "lukewarm");
     form.append("Colour", "blue");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, { method: "POST", headers: { authorization: `Bearer ${api.token}` }, body: form });
-    const problem = expectProblem({ status: response.status, headers: response.headers, body: await response.json() }, 400);
+    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${api.token}` },
+      body: form,
+    });
+    const problem = expectProblem(
+      { status: response.status, headers: response.headers, body: await response.json() },
+      400,
+    );
     expect(Object.keys(problem.errors).sort()).toEqual(["AccessTier", "Colour", "File", "Name", "RecordType"]);
     expect(problem.errors.RecordType[0]).toContain("csv, json, arrow");
     expect(problem.errors.AccessTier[0]).toContain("hot, cool, cold, archive");
@@ -74,8 +101,15 @@ describe("blob upload", () => {
   it("reports every missing required part", async () => {
     const form = new FormData();
     form.append("Description", "only this");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, { method: "POST", headers: { authorization: `Bearer ${api.token}` }, body: form });
-    const problem = expectProblem({ status: response.status, headers: response.headers, body: await response.json() }, 400);
+    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${api.token}` },
+      body: form,
+    });
+    const problem = expectProblem(
+      { status: response.status, headers: response.headers, body: await response.json() },
+      400,
+    );
     expect(Object.keys(problem.errors).sort()).toEqual(["AccessTier", "File", "Name", "RecordType"]);
   });
 
@@ -84,15 +118,25 @@ describe("blob upload", () => {
     for (const [k, v] of Object.entries({ Name: "two", RecordType: "csv", AccessTier: "hot" })) form.append(k, v);
     form.append("File", new Blob(["a\n1\n"]), "one.csv");
     form.append("File", new Blob(["a\n2\n"]), "two.csv");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, { method: "POST", headers: { authorization: `Bearer ${api.token}` }, body: form });
-    const problem = expectProblem({ status: response.status, headers: response.headers, body: await response.json() }, 400);
+    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${api.token}` },
+      body: form,
+    });
+    const problem = expectProblem(
+      { status: response.status, headers: response.headers, body: await response.json() },
+      400,
+    );
     expect(problem.errors.File[0]).toContain("once");
     expect(await readdir(join(dataDir, "tmp"))).toEqual([]);
   });
 
   it("rejects a body that is not multipart with 415", async () => {
     expectProblem(await api.call("POST", api.blobPath(undefined, "upload"), { Name: "x" }), 415);
-    expectProblem(await api.call("POST", api.blobPath(undefined, "upload"), "x", { "content-type": "text/plain" }), 415);
+    expectProblem(
+      await api.call("POST", api.blobPath(undefined, "upload"), "x", { "content-type": "text/plain" }),
+      415,
+    );
   });
 
   it("rejects a file over the size limit with 413 and keeps no bytes", async () => {
@@ -109,7 +153,9 @@ describe("blob upload", () => {
     expect(p).toBeTruthy();
     const bad = expectProblem(await api.call("GET", `/api/model/${api.modelId}/shared/blob/not-a-uuid/download`), 400);
     expect(bad.errors).toHaveProperty("blobId");
-    expect(expectProblem(await api.call("DELETE", `/api/model/NOPE/shared/blob/${randomUUID()}/delete`), 400).errors).toHaveProperty("modelId");
+    expect(
+      expectProblem(await api.call("DELETE", `/api/model/NOPE/shared/blob/${randomUUID()}/delete`), 400).errors,
+    ).toHaveProperty("modelId");
   });
 
   it("answers unknown routes with a 404 problem", async () => {
@@ -131,7 +177,9 @@ describe("blob download", () => {
     expect(r.headers.get("content-type")).toBe("text/csv");
     expect(r.headers.get("content-length")).toBe(String(Buffer.byteLength(csv)));
     expect(r.headers.get("etag")).toBe(`"${sha(csv)}"`);
-    expect(r.headers.get("content-disposition")).toBe(`attachment; filename="data _.csv"; filename*=UTF-8''data%20%C3%A9.csv`);
+    expect(r.headers.get("content-disposition")).toBe(
+      `attachment; filename="data _.csv"; filename*=UTF-8''data%20%C3%A9.csv`,
+    );
     expect(r.headers.get("accept-ranges")).toBe("bytes");
   });
 
@@ -164,13 +212,27 @@ describe("blob update and delete", () => {
   it("replaces content and metadata; If-Match guards against lost updates", async () => {
     const created = (await api.upload(csv, { Name: "v1.csv", RecordType: "csv", AccessTier: "hot", Tags: "v1" })).body;
     const v2 = "name,x,y\nc,5,6\n";
-    const updated = await api.upload(v2, { Name: "v2.csv", RecordType: "csv", AccessTier: "cold", Tags: ["v2"] }, { blobId: created.id, headers: { "if-match": `"${created.sha256}"` } });
+    const updated = await api.upload(
+      v2,
+      { Name: "v2.csv", RecordType: "csv", AccessTier: "cold", Tags: ["v2"] },
+      { blobId: created.id, headers: { "if-match": `"${created.sha256}"` } },
+    );
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.id, name: "v2.csv", access_tier: "cold", tags: ["v2"], sha256: sha(v2), created_at: created.created_at });
+    expect(updated.body).toMatchObject({
+      id: created.id,
+      name: "v2.csv",
+      access_tier: "cold",
+      tags: ["v2"],
+      sha256: sha(v2),
+      created_at: created.created_at,
+    });
     expect(updated.body.updated_at >= created.updated_at).toBe(true);
     expect((await api.download(created.id)).body.toString()).toBe(v2);
 
-    const stale = await api.upload("x\n1\n", undefined, { blobId: created.id, headers: { "if-match": `"${created.sha256}"` } });
+    const stale = await api.upload("x\n1\n", undefined, {
+      blobId: created.id,
+      headers: { "if-match": `"${created.sha256}"` },
+    });
     expect(expectProblem(stale, 412).detail).toContain("ETag");
     expect((await api.download(created.id)).body.toString()).toBe(v2);
     // Only the current revision's bytes remain on disk.
@@ -191,7 +253,9 @@ describe("blob update and delete", () => {
     expect([a.status, b.status].sort()).toEqual([200, 412]);
     const winner = a.status === 200 ? a.body : b.body;
     expect(sha((await api.download(created.id)).body)).toBe(winner.sha256);
-    expect((await readdir(join(dataDir, "blobs"))).filter((f) => f.startsWith(created.id))).toEqual([`${created.id}.2`]);
+    expect((await readdir(join(dataDir, "blobs"))).filter((f) => f.startsWith(created.id))).toEqual([
+      `${created.id}.2`,
+    ]);
   });
 
   it("validates the update's parts like an upload", async () => {

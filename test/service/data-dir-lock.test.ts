@@ -36,7 +36,13 @@ describe("one server per data dir", () => {
   it("takes over the lock of a server that died without releasing it", async () => {
     const dataDir = await harness.tempDir();
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-    const stale = { pid: Number(dead.stdout), hostname: hostname(), started_at: new Date().toISOString(), region: "local", url: "http://127.0.0.1:1" };
+    const stale = {
+      pid: Number(dead.stdout),
+      hostname: hostname(),
+      started_at: new Date().toISOString(),
+      region: "local",
+      url: "http://127.0.0.1:1",
+    };
     writeFileSync(lockPath(dataDir), JSON.stringify(stale));
     expect(readDataDirLock(dataDir)).toBeNull();
     const service = await harness.start({ dataDir });

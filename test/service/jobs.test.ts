@@ -25,7 +25,10 @@ function stats(values: number[]) {
 }
 
 function parseCsv(text: string): string[][] {
-  return text.trim().split("\n").map((line) => line.split(","));
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => line.split(","));
 }
 
 beforeAll(async () => {
@@ -38,15 +41,30 @@ afterAll(() => h.cleanup());
 
 describe("preprocessing workflow", () => {
   it("runs StandardScaler end to end: send, get, logs, result, output blob", async () => {
-    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, {
-      feature_columns: ["x", "y"],
-      output: [{ name: "scaled.csv", tags: ["scaled", "k=v"], access_tier: "cool" }],
-    }));
+    const sent = await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(api.modelId, blobId, {
+        feature_columns: ["x", "y"],
+        output: [{ name: "scaled.csv", tags: ["scaled", "k=v"], access_tier: "cool" }],
+      }),
+    );
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ model_id: api.modelId, job_type: "preprocessing", status: "queued", attempts: 0, error: null, finished_at: null });
+    expect(sent.body).toMatchObject({
+      model_id: api.modelId,
+      job_type: "preprocessing",
+      status: "queued",
+      attempts: 0,
+      error: null,
+      finished_at: null,
+    });
     const job = await api.waitForJob(sent.body.id);
     expect(job).toMatchObject({ status: "succeeded", progress: 1, phase: "done", attempts: 1, error: null });
-    expect(job.request).toMatchObject({ preprocessing_type: "StandardScaler", preprocessing_params: { with_mean: true, with_std: true, copy: true }, request_timeout_seconds: 3600 });
+    expect(job.request).toMatchObject({
+      preprocessing_type: "StandardScaler",
+      preprocessing_params: { with_mean: true, with_std: true, copy: true },
+      request_timeout_seconds: 3600,
+    });
     const statuses = job.events.map((e: { status: string }) => e.status);
     expect(statuses[0]).toBe("queued");
     expect(statuses).toContain("running");
@@ -68,7 +86,13 @@ describe("preprocessing workflow", () => {
 
     const result = await api.call("GET", `/api/job/${job.id}/result`);
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ job_id: job.id, status: "succeeded", rows: 4, columns: ["id", "city", "x", "y"], feature_columns: ["x", "y"] });
+    expect(result.body).toMatchObject({
+      job_id: job.id,
+      status: "succeeded",
+      rows: 4,
+      columns: ["id", "city", "x", "y"],
+      feature_columns: ["x", "y"],
+    });
     expect(result.body.duration_ms).toBeGreaterThanOrEqual(0);
     const sx = stats([1, 2, 3, 6]);
     const sy = stats([10, 20, NaN, 50]);
@@ -79,7 +103,14 @@ describe("preprocessing workflow", () => {
     expect(result.body.fitted.scale_[1]).toBeCloseTo(sy.scale, 12);
 
     const [output] = result.body.outputs;
-    expect(output).toMatchObject({ model_id: api.modelId, name: "scaled.csv", record_type: "csv", access_tier: "cool", tags: ["scaled", "k=v"], encrypted: false });
+    expect(output).toMatchObject({
+      model_id: api.modelId,
+      name: "scaled.csv",
+      record_type: "csv",
+      access_tier: "cool",
+      tags: ["scaled", "k=v"],
+      encrypted: false,
+    });
     const out = await api.download(output.id);
     expect(out.headers.get("etag")).toBe(`"${output.sha256}"`);
     const table = parseCsv(out.body.toString());
@@ -106,10 +137,14 @@ describe("preprocessing workflow", () => {
   });
 
   it("writes each output in its record type", async () => {
-    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, {
-      feature_columns: ["x"],
-      output: [{ name: "a.json", record_type: "JSON" }, { name: "b.csv" }],
-    }));
+    const sent = await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(api.modelId, blobId, {
+        feature_columns: ["x"],
+        output: [{ name: "a.json", record_type: "JSON" }, { name: "b.csv" }],
+      }),
+    );
     const job = await api.waitForJob(sent.body.id);
     expect(job.status).toBe("succeeded");
     const { outputs } = (await api.call("GET", `/api/job/${job.id}/result`)).body;
@@ -126,7 +161,12 @@ describe("preprocessing workflow", () => {
 });
 
 describe("generic job send", () => {
-  const envelope = (jobId: string, payload: Record<string, unknown>) => ({ job_id: jobId, model_id: api.modelId, job_type: "preprocessing", payload });
+  const envelope = (jobId: string, payload: Record<string, unknown>) => ({
+    job_id: jobId,
+    model_id: api.modelId,
+    job_type: "preprocessing",
+    payload,
+  });
 
   it("is idempotent on job_id: the same body gives the same job, another body a 409", async () => {
     const jobId = randomUUID();
@@ -139,19 +179,30 @@ describe("generic job send", () => {
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(jobId);
     expect(again.body.created_at).toBe(first.body.created_at);
-    const other = await api.call("POST", "/api/job/send", envelope(jobId, preprocessingBody(api.modelId, blobId, { feature_columns: ["y"] })));
+    const other = await api.call(
+      "POST",
+      "/api/job/send",
+      envelope(jobId, preprocessingBody(api.modelId, blobId, { feature_columns: ["y"] })),
+    );
     expect(expectProblem(other, 409).detail).toContain(jobId);
     expect((await api.waitForJob(jobId)).status).toBe("succeeded");
     expect((await api.call("GET", `/api/ml/preprocessing/job/${jobId}/result`)).body.feature_columns).toEqual(["x"]);
   });
 
   it("rejects an unknown job_type, listing the known ones", async () => {
-    const r = await api.call("POST", "/api/job/send", { ...envelope(randomUUID(), preprocessingBody(api.modelId, blobId)), job_type: "training" });
+    const r = await api.call("POST", "/api/job/send", {
+      ...envelope(randomUUID(), preprocessingBody(api.modelId, blobId)),
+      job_type: "training",
+    });
     expect(expectProblem(r, 400).errors.job_type[0]).toContain("preprocessing");
   });
 
   it("validates the payload with field paths under payload", async () => {
-    const r = await api.call("POST", "/api/job/send", envelope(randomUUID(), preprocessingBody(api.modelId, blobId, { preprocessing_type: "Scaler" })));
+    const r = await api.call(
+      "POST",
+      "/api/job/send",
+      envelope(randomUUID(), preprocessingBody(api.modelId, blobId, { preprocessing_type: "Scaler" })),
+    );
     expect(expectProblem(r, 400).errors).toHaveProperty(["payload.preprocessing_type"]);
   });
 });
@@ -161,7 +212,11 @@ describe("submit-time validation", () => {
     ["unknown preprocessing_type", { preprocessing_type: "Whitener" }, "preprocessing_type"],
     ["bad param value", { preprocessing_params: { with_mean: "yes" } }, "preprocessing_params.with_mean"],
     ["unknown param", { preprocessing_params: { bogus: 1 } }, "preprocessing_params.bogus"],
-    ["params of another type", { preprocessing_type: "MinMaxScaler", preprocessing_params: { feature_range: [1, 0] } }, "preprocessing_params.feature_range"],
+    [
+      "params of another type",
+      { preprocessing_type: "MinMaxScaler", preprocessing_params: { feature_range: [1, 0] } },
+      "preprocessing_params.feature_range",
+    ],
     ["timeout 0", { request_timeout_seconds: 0 }, "request_timeout_seconds"],
     ["timeout too long", { request_timeout_seconds: 86_401 }, "request_timeout_seconds"],
     ["timeout not integer", { request_timeout_seconds: 1.5 }, "request_timeout_seconds"],
@@ -191,20 +246,34 @@ describe("submit-time validation", () => {
 
   it("rejects a body that is not JSON", async () => {
     expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", "{not json"), 400);
-    expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", "model_id=x", { "content-type": "application/x-www-form-urlencoded" }), 415);
+    expectProblem(
+      await api.call("POST", "/api/ml/preprocessing/job/send", "model_id=x", {
+        "content-type": "application/x-www-form-urlencoded",
+      }),
+      415,
+    );
     expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send"), 400);
   });
 
   it("an unknown input blob is a 404", async () => {
     const missing = randomUUID();
-    expect(expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, missing)), 404).detail).toContain(missing);
+    expect(
+      expectProblem(
+        await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, missing)),
+        404,
+      ).detail,
+    ).toContain(missing);
   });
 
   it("limit outside 1..10000 and non-UUID job ids are 400s", async () => {
     const id = randomUUID();
     for (const limit of ["0", "10001", "ten", "1.5"]) {
-      expect(expectProblem(await api.call("GET", `/api/job/${id}/get?limit=${limit}`), 400).errors).toHaveProperty("limit");
-      expect(expectProblem(await api.call("GET", `/api/ml/preprocessing/job/${id}/logs?limit=${limit}`), 400).errors).toHaveProperty("limit");
+      expect(expectProblem(await api.call("GET", `/api/job/${id}/get?limit=${limit}`), 400).errors).toHaveProperty(
+        "limit",
+      );
+      expect(
+        expectProblem(await api.call("GET", `/api/ml/preprocessing/job/${id}/logs?limit=${limit}`), 400).errors,
+      ).toHaveProperty("limit");
     }
     expect(expectProblem(await api.call("GET", "/api/job/123/result"), 400).errors).toHaveProperty("id");
     expectProblem(await api.call("GET", `/api/job/${id}/result`), 404);
@@ -248,11 +317,15 @@ describe("encryption", () => {
     const outputKey = generateEncryptionKey();
     const enc = (await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from(csv)))).body;
     expect(enc.encrypted).toBe(true);
-    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id, {
-      input_encryption_key: inputKey,
-      feature_columns: ["x"],
-      output: [{ name: "plain.csv" }, { name: "secret.csv", encryption_key: outputKey }],
-    }));
+    const sent = await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(api.modelId, enc.id, {
+        input_encryption_key: inputKey,
+        feature_columns: ["x"],
+        output: [{ name: "plain.csv" }, { name: "secret.csv", encryption_key: outputKey }],
+      }),
+    );
     expect(sent.status).toBe(200);
     const job = await api.waitForJob(sent.body.id);
     expect(job.status).toBe("succeeded");
@@ -261,7 +334,12 @@ describe("encryption", () => {
     expect(job.request.output[0]).not.toHaveProperty("encryption_key");
     const result = await api.call("GET", `/api/job/${job.id}/result`);
     const logs = await api.call("GET", `/api/job/${job.id}/logs`);
-    for (const text of [JSON.stringify(sent.body), JSON.stringify(job), JSON.stringify(result.body), JSON.stringify(logs.body)]) {
+    for (const text of [
+      JSON.stringify(sent.body),
+      JSON.stringify(job),
+      JSON.stringify(result.body),
+      JSON.stringify(logs.body),
+    ]) {
       expect(text).not.toContain(inputKey);
       expect(text).not.toContain(outputKey);
     }
@@ -275,7 +353,11 @@ describe("encryption", () => {
 
   it("a wrong key fails the job clearly", async () => {
     const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
-    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id, { input_encryption_key: generateEncryptionKey() }));
+    const sent = await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(api.modelId, enc.id, { input_encryption_key: generateEncryptionKey() }),
+    );
     const job = await api.waitForJob(sent.body.id);
     expect(job.status).toBe("failed");
     expect(job.error.title).toBe("Decryption failed");
@@ -284,10 +366,18 @@ describe("encryption", () => {
 
   it("an encrypted input without a key, or a key for a plain input, fails the job", async () => {
     const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
-    const noKey = await api.waitForJob((await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id))).body.id);
+    const noKey = await api.waitForJob(
+      (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id))).body.id,
+    );
     expect(noKey.error.title).toBe("Input is encrypted");
     const extraKey = await api.waitForJob(
-      (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, { input_encryption_key: generateEncryptionKey() }))).body.id,
+      (
+        await api.call(
+          "POST",
+          "/api/ml/preprocessing/job/send",
+          preprocessingBody(api.modelId, blobId, { input_encryption_key: generateEncryptionKey() }),
+        )
+      ).body.id,
     );
     expect(extraKey.error.title).toBe("Input is not encrypted");
   });

@@ -14,32 +14,58 @@ describe("request logging", () => {
     const inputKey = generateEncryptionKey();
     const outputKey = generateEncryptionKey();
 
-    const granted = await exchange(service.url, { grant_type: "client_credentials", client_id: app.clientId, client_secret: app.clientSecret });
+    const granted = await exchange(service.url, {
+      grant_type: "client_credentials",
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
     const token = granted.body.access_token as string;
-    await exchange(service.url, { grant_type: "client_credentials", client_id: app.clientId, client_secret: wrongSecret });
+    await exchange(service.url, {
+      grant_type: "client_credentials",
+      client_id: app.clientId,
+      client_secret: wrongSecret,
+    });
     await fetch(`${service.url}/api/authorization/exchange`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`,
+      },
       body: "grant_type=client_credentials",
     });
     const api = new Api(service.url, token, app.modelId);
     await new Api(service.url, `${token}x`, app.modelId).call("GET", "/api/shared/health");
     const blob = (await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from("a,b\n1,2\n3,5\n")))).body;
-    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id, {
-      input_encryption_key: inputKey,
-      output: [{ name: "o.csv", encryption_key: outputKey }],
-    }));
+    const sent = await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(app.modelId, blob.id, {
+        input_encryption_key: inputKey,
+        output: [{ name: "o.csv", encryption_key: outputKey }],
+      }),
+    );
     await api.waitForJob(sent.body.id);
     // A body that fails to parse, with a key inside: its text must not reach the log either.
     await api.call("POST", "/api/ml/preprocessing/job/send", `{"input_encryption_key": "${inputKey}", `);
-    await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id, { input_encryption_key: `${inputKey}!` }));
+    await api.call(
+      "POST",
+      "/api/ml/preprocessing/job/send",
+      preprocessingBody(app.modelId, blob.id, { input_encryption_key: `${inputKey}!` }),
+    );
     await service.close();
 
     const log = lines.join("");
     expect(lines.length).toBeGreaterThan(10);
     expect(log).toContain("incoming request");
     expect(log).toContain("/api/authorization/exchange");
-    for (const secret of [app.clientSecret, wrongSecret, token, inputKey, outputKey, Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")]) {
+    for (const secret of [
+      app.clientSecret,
+      wrongSecret,
+      token,
+      inputKey,
+      outputKey,
+      Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64"),
+    ]) {
       expect(log).not.toContain(secret);
     }
   });

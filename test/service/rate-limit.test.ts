@@ -95,7 +95,11 @@ describe("rate limits: token endpoint, per address", () => {
     const limited = await exchange(service.url, { ...form(app), client_id: "invented-3" });
     expect(limited.status).toBe(429);
     const seconds = retryAfterSeconds(limited.headers);
-    expect(limited.body).toMatchObject({ status: 429, instance: "/api/authorization/exchange", retry_after_seconds: seconds });
+    expect(limited.body).toMatchObject({
+      status: 429,
+      instance: "/api/authorization/exchange",
+      retry_after_seconds: seconds,
+    });
     expect(limited.body.detail).toContain("token requests from this address (all client_ids together)");
     expect(limited.body.detail).toContain("the limit is 3 per 3 s");
     expect(limited.body.detail).toContain("--token-address-rate-limit");
@@ -105,13 +109,16 @@ describe("rate limits: token endpoint, per address", () => {
     await new Promise((r) => setTimeout(r, seconds * 1000 + 100));
     const token = await exchange(service.url, form(app));
     expect(token.status).toBe(200);
-    expect((await new Api(service.url, token.body.access_token, app.modelId).call("GET", "/api/shared/health")).status).toBe(200);
+    expect(
+      (await new Api(service.url, token.body.access_token, app.modelId).call("GET", "/api/shared/health")).status,
+    ).toBe(200);
   });
 
   it("lets a few invented client_ids through under the default, and is off with 0", async () => {
     const byDefault = await harness.start();
     const app = harness.app(byDefault.dataDir);
-    for (let i = 0; i < 5; i++) expect((await exchange(byDefault.url, { ...form(app), client_id: `invented-${i}` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await exchange(byDefault.url, { ...form(app), client_id: `invented-${i}` })).status).toBe(401);
     const off = await harness.start({ rateLimit: { tokenPerAddressPerMinute: 0, tokenPerMinute: 0 } });
     const other = harness.app(off.dataDir);
     const reply = await exchange(off.url, form(other));
@@ -170,7 +177,11 @@ describe("rate limits: model API", () => {
 
   it("never logs the token, also not for limited calls", async () => {
     const lines: string[] = [];
-    const service = await harness.start({ rateLimit: { apiPerMinute: 1 }, logger: true, logDestination: { write: (l) => lines.push(l) } });
+    const service = await harness.start({
+      rateLimit: { apiPerMinute: 1 },
+      logger: true,
+      logDestination: { write: (l) => lines.push(l) },
+    });
     const app = harness.app(service.dataDir);
     const token = await tokenFor(service.url, app);
     const api = new Api(service.url, token, app.modelId);
@@ -214,9 +225,17 @@ describe("rate limits: configuration", () => {
 
   it("refuses negative or fractional limits with a clear message", async () => {
     const dataDir = await harness.tempDir();
-    await expect(startService({ dataDir, rateLimit: { apiPerMinute: -1 } })).rejects.toThrow(/rateLimit.apiPerMinute must be an integer >= 0 \(0 disables\)/);
-    await expect(startService({ dataDir, rateLimit: { tokenPerMinute: 1.5 } })).rejects.toThrow(/rateLimit.tokenPerMinute/);
-    await expect(startService({ dataDir, rateLimit: { tokenPerAddressPerMinute: -3 } })).rejects.toThrow(/rateLimit.tokenPerAddressPerMinute/);
-    await expect(startService({ dataDir, rateLimit: { windowMs: 0 } })).rejects.toThrow(/rateLimit.windowMs must be a positive integer/);
+    await expect(startService({ dataDir, rateLimit: { apiPerMinute: -1 } })).rejects.toThrow(
+      /rateLimit.apiPerMinute must be an integer >= 0 \(0 disables\)/,
+    );
+    await expect(startService({ dataDir, rateLimit: { tokenPerMinute: 1.5 } })).rejects.toThrow(
+      /rateLimit.tokenPerMinute/,
+    );
+    await expect(startService({ dataDir, rateLimit: { tokenPerAddressPerMinute: -3 } })).rejects.toThrow(
+      /rateLimit.tokenPerAddressPerMinute/,
+    );
+    await expect(startService({ dataDir, rateLimit: { windowMs: 0 } })).rejects.toThrow(
+      /rateLimit.windowMs must be a positive integer/,
+    );
   });
 });

@@ -21,7 +21,8 @@ describe("restart recovery", () => {
   it("requeues a job that was running when the service stopped, and runs it to the end", async () => {
     const { service, api } = await setup();
     const blob = (await api.upload(numericCsv(50_000))).body;
-    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id))).body;
+    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
+      .body;
     expect((await api.waitForJob(id, running)).status).toBe("running");
     await service.close();
 
@@ -29,16 +30,23 @@ describe("restart recovery", () => {
     const again = new Api(restarted.url, api.token, api.modelId);
     const job = await again.waitForJob(id);
     expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(job.events.some((e: { status: string; message: string | null }) => e.status === "queued" && e.message?.includes("restart"))).toBe(true);
+    expect(
+      job.events.some(
+        (e: { status: string; message: string | null }) => e.status === "queued" && e.message?.includes("restart"),
+      ),
+    ).toBe(true);
     const logs = (await again.call("GET", `/api/job/${id}/logs`)).body.messages;
-    expect(logs.some((m: { level: string; message: string }) => m.level === "warning" && m.message.includes("restart"))).toBe(true);
+    expect(
+      logs.some((m: { level: string; message: string }) => m.level === "warning" && m.message.includes("restart")),
+    ).toBe(true);
     expect((await again.call("GET", `/api/job/${id}/result`)).body.rows).toBe(50_000);
   });
 
   it("gives up after 3 interrupted attempts; no job stays running", async () => {
     const { service, api } = await setup();
     const blob = (await api.upload(numericCsv(50_000))).body;
-    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id))).body;
+    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
+      .body;
     let current = service;
     for (let attempt = 1; attempt <= 3; attempt++) {
       const a = new Api(current.url, api.token, api.modelId);
@@ -55,7 +63,13 @@ describe("restart recovery", () => {
     const { service, api } = await setup();
     const key = generateEncryptionKey();
     const blob = (await api.upload(encryptBuffer(parseEncryptionKey(key), numericCsv(50_000)))).body;
-    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id, { input_encryption_key: key }))).body;
+    const { id } = (
+      await api.call(
+        "POST",
+        "/api/ml/preprocessing/job/send",
+        preprocessingBody(api.modelId, blob.id, { input_encryption_key: key }),
+      )
+    ).body;
     await api.waitForJob(id, running);
     await service.close();
     const restarted = await h.start({ dataDir: service.dataDir });
@@ -85,8 +99,15 @@ describe("request_timeout_seconds", () => {
     const { service, api } = await setup();
     const big = (await api.upload(numericCsv(1_200_000))).body;
     const small = (await api.upload("a\n1\n2\n")).body;
-    const slow = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, big.id, { request_timeout_seconds: 1 }))).body;
-    const next = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, small.id))).body;
+    const slow = (
+      await api.call(
+        "POST",
+        "/api/ml/preprocessing/job/send",
+        preprocessingBody(api.modelId, big.id, { request_timeout_seconds: 1 }),
+      )
+    ).body;
+    const next = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, small.id)))
+      .body;
     // One worker: the second job waits in the queue, and its result is not ready.
     const notReady = expectProblem(await api.call("GET", `/api/job/${next.id}/result`), 409);
     expect(notReady).toMatchObject({ job_id: next.id, job_status: "queued" });

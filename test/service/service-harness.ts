@@ -28,7 +28,11 @@ export class Harness {
   }
 
   async start(options: Partial<ServiceOptions> = {}): Promise<RunningService> {
-    const service = await startService({ dataDir: options.dataDir ?? (await this.tempDir()), jobWorkers: 1, ...options });
+    const service = await startService({
+      dataDir: options.dataDir ?? (await this.tempDir()),
+      jobWorkers: 1,
+      ...options,
+    });
     this.services.push(service);
     return service;
   }
@@ -51,7 +55,11 @@ export class Harness {
   }
 }
 
-export async function exchange(url: string, form: Record<string, string>, contentType = "application/x-www-form-urlencoded") {
+export async function exchange(
+  url: string,
+  form: Record<string, string>,
+  contentType = "application/x-www-form-urlencoded",
+) {
   const response = await fetch(`${url}/api/authorization/exchange`, {
     method: "POST",
     headers: { "content-type": contentType },
@@ -61,7 +69,12 @@ export async function exchange(url: string, form: Record<string, string>, conten
 }
 
 export async function tokenFor(url: string, app: AppCredentials, scope = ""): Promise<string> {
-  const { status, body } = await exchange(url, { grant_type: "client_credentials", client_id: app.clientId, client_secret: app.clientSecret, scope });
+  const { status, body } = await exchange(url, {
+    grant_type: "client_credentials",
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    scope,
+  });
   if (status !== 200) throw new Error(`token exchange failed: ${status} ${JSON.stringify(body)}`);
   return body.access_token as string;
 }
@@ -84,7 +97,12 @@ export class Api {
     return this.token ? { authorization: `Bearer ${this.token}`, ...extra } : extra;
   }
 
-  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  async call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> {
     const init: RequestInit = { method, headers: this.headers(headers) };
     if (body !== undefined) {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -111,10 +129,17 @@ export class Api {
     options: { method?: string; blobId?: string; headers?: Record<string, string>; modelId?: string } = {},
   ): Promise<Reply<T>> {
     const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
+    for (const [name, value] of Object.entries(fields))
+      for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
     form.append("File", new Blob([bytes]), "data");
-    const path = options.blobId ? this.blobPath(options.blobId, "update", options.modelId) : this.blobPath(undefined, "upload", options.modelId);
-    const response = await fetch(`${this.url}${path}`, { method: options.method ?? (options.blobId ? "PUT" : "POST"), headers: this.headers(options.headers), body: form });
+    const path = options.blobId
+      ? this.blobPath(options.blobId, "update", options.modelId)
+      : this.blobPath(undefined, "upload", options.modelId);
+    const response = await fetch(`${this.url}${path}`, {
+      method: options.method ?? (options.blobId ? "PUT" : "POST"),
+      headers: this.headers(options.headers),
+      body: form,
+    });
     return { status: response.status, headers: response.headers, body: (await response.json()) as T };
   }
 
@@ -123,7 +148,11 @@ export class Api {
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
   }
 
-  async waitForJob(jobId: string, until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out"].includes(j.status), timeoutMs = 60_000): Promise<any> {
+  async waitForJob(
+    jobId: string,
+    until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out"].includes(j.status),
+    timeoutMs = 60_000,
+  ): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { status, body } = await this.call("GET", `/api/job/${jobId}/get`);
@@ -135,7 +164,11 @@ export class Api {
   }
 }
 
-export function preprocessingBody(modelId: string, blobId: string, extra: Record<string, unknown> = {}): Record<string, any> {
+export function preprocessingBody(
+  modelId: string,
+  blobId: string,
+  extra: Record<string, unknown> = {},
+): Record<string, any> {
   return {
     model_id: modelId,
     input_blob_id: blobId,

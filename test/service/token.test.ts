@@ -119,7 +119,11 @@ describe("token exchange", () => {
     const { client_secret: newSecret } = admin.regenerateSecret(own.clientId);
     admin.close();
     expect(newSecret).not.toBe(own.clientSecret);
-    const old = await exchange(url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret });
+    const old = await exchange(url, {
+      grant_type: "client_credentials",
+      client_id: own.clientId,
+      client_secret: own.clientSecret,
+    });
     expect(old.status).toBe(401);
     expect(old.body.error).toBe("invalid_client");
     expect((await health(oldToken)).status).toBe(200);
@@ -134,13 +138,25 @@ describe("token exchange", () => {
     admin.deleteApp(own.clientId);
     admin.close();
     expect((await health(token)).status).toBe(401);
-    expect((await exchange(url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret })).status).toBe(401);
+    expect(
+      (
+        await exchange(url, {
+          grant_type: "client_credentials",
+          client_id: own.clientId,
+          client_secret: own.clientSecret,
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("a token expires after tokenTtlSeconds", async () => {
     const short = await h.start({ tokenTtlSeconds: 1 });
     const own = h.app(short.dataDir, ["shared.health.read"]);
-    const r = await exchange(short.url, { grant_type: "client_credentials", client_id: own.clientId, client_secret: own.clientSecret });
+    const r = await exchange(short.url, {
+      grant_type: "client_credentials",
+      client_id: own.clientId,
+      client_secret: own.clientSecret,
+    });
     expect(r.body.expires_in).toBe(1);
     const api = new Api(short.url, r.body.access_token, own.modelId);
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
@@ -162,6 +178,9 @@ describe("token exchange", () => {
     await shared.close();
     const uk1 = await h.start({ dataDir: shared.dataDir, region: "uk1" });
     expect((await new Api(uk1.url, localToken, sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(401);
-    expect((await new Api(uk1.url, await tokenFor(uk1.url, sharedApp), sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(200);
+    expect(
+      (await new Api(uk1.url, await tokenFor(uk1.url, sharedApp), sharedApp.modelId).call("GET", "/api/shared/health"))
+        .status,
+    ).toBe(200);
   });
 });

@@ -86,7 +86,13 @@ describe("errors from the real service", () => {
     const other = await startService({ dataDir: otherDir.path, jobWorkers: 1 });
     try {
       const app = makeApp(otherDir.path, ALL);
-      const client = MdpsClient.create({ ...app, baseUrl: service.url, authUrl: other.url, env: {}, configFile: false });
+      const client = MdpsClient.create({
+        ...app,
+        baseUrl: service.url,
+        authUrl: other.url,
+        env: {},
+        configFile: false,
+      });
       const err = await client.health.get().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AuthenticationError);
       expect((err as AuthenticationError).status).toBe(401);
@@ -117,7 +123,10 @@ describe("errors from the real service", () => {
 
   it("NotFound, Validation (service side), BadRequest and PayloadTooLarge", async () => {
     const session = await connect(full);
-    const missing = await session.job("3d6f1f64-8a57-4d1c-9a57-0f3a0c4f7b21").status().catch((e: unknown) => e);
+    const missing = await session
+      .job("3d6f1f64-8a57-4d1c-9a57-0f3a0c4f7b21")
+      .status()
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     // The service's request id reaches the error, so a user can quote it.
     expect((missing as NotFoundError).requestId).toMatch(/^[0-9a-f-]{36}$/);

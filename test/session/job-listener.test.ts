@@ -20,12 +20,14 @@ describe("Session.onJob", () => {
     const stop = session.onJob((job) => seen.push(job));
     try {
       let resolved = false;
-      const pending = session.preprocess(sampleFrame(30), { type: "StandardScaler", columns: ["x1", "x2"] }).then((job) => {
-        // The listener ran before the caller got the handle.
-        expect(seen).toHaveLength(1);
-        resolved = true;
-        return job;
-      });
+      const pending = session
+        .preprocess(sampleFrame(30), { type: "StandardScaler", columns: ["x1", "x2"] })
+        .then((job) => {
+          // The listener ran before the caller got the handle.
+          expect(seen).toHaveLength(1);
+          resolved = true;
+          return job;
+        });
       const job = await pending;
       expect(resolved).toBe(true);
       expect(seen[0]).toBe(job);

@@ -42,23 +42,37 @@ describe("pollUntilTerminal", () => {
   });
 
   it("replays changes that happened between two polls from the event history", async () => {
-    const ev = (status: string, phase: string, progress: number, t: number) => ({ timestamp: `t${t}`, status, phase, progress, message: null });
+    const ev = (status: string, phase: string, progress: number, t: number) => ({
+      timestamp: `t${t}`,
+      status,
+      phase,
+      progress,
+      message: null,
+    });
     const first = { ...record("queued", 0, "queued"), events: [ev("queued", "queued", 0, 1)] };
     const done = {
       ...record("succeeded", 1, "done"),
-      events: [ev("queued", "queued", 0, 1), ev("running", "reading", 0, 2), ev("running", "fitting", 0.3, 3), ev("succeeded", "done", 1, 4)],
+      events: [
+        ev("queued", "queued", 0, 1),
+        ev("running", "reading", 0, 2),
+        ev("running", "fitting", 0.3, 3),
+        ev("succeeded", "done", 1, 4),
+      ],
     };
     let i = 0;
     const seen: string[] = [];
-    await pollUntilTerminal("j", async () => (i++ === 0 ? first : done), { onUpdate: (r) => seen.push(`${r.status}:${r.phase}`) });
+    await pollUntilTerminal("j", async () => (i++ === 0 ? first : done), {
+      onUpdate: (r) => seen.push(`${r.status}:${r.phase}`),
+    });
     expect(seen).toEqual(["queued:queued", "running:reading", "running:fitting", "succeeded:done"]);
   });
 
   it("times out with a TimeoutError that says the job goes on", async () => {
     const started = Date.now();
-    const err = await pollUntilTerminal("j1", async () => record("running", 0.5, "fitting"), { timeout: 0.2, pollInterval: 50 }).catch(
-      (e: unknown) => e,
-    );
+    const err = await pollUntilTerminal("j1", async () => record("running", 0.5, "fitting"), {
+      timeout: 0.2,
+      pollInterval: 50,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as Error).message).toMatch(/j1 .*goes on/);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -67,9 +81,10 @@ describe("pollUntilTerminal", () => {
   it("stops on abort during the pause between polls", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await pollUntilTerminal("j", async () => record("running", 0, null), { signal: controller.signal, pollInterval: 10_000 }).catch(
-      (e: unknown) => e,
-    );
+    const err = await pollUntilTerminal("j", async () => record("running", 0, null), {
+      signal: controller.signal,
+      pollInterval: 10_000,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
   });
 

@@ -17,7 +17,11 @@ describe("Session.local", () => {
     const first = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
     const file = join(dir.path, CREDENTIALS_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { model_id: string; client_id: string; client_secret: string };
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      model_id: string;
+      client_id: string;
+      client_secret: string;
+    };
     expect(first.modelId).toBe(saved.model_id);
     expect(first.isLocal).toBe(true);
     expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -48,7 +52,9 @@ describe("Session.local", () => {
     await first.close();
     const file = join(dir.path, CREDENTIALS_FILE);
     const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
-    writeFileSync(file, JSON.stringify({ ...saved, client_secret: "wrong-secret-wrong-secret-wrong-secret" }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ ...saved, client_secret: "wrong-secret-wrong-secret-wrong-secret" }), {
+      mode: 0o600,
+    });
     const second = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
     expect(second.modelId).toBe(modelId);
     expect(second.client.config.clientId).not.toBe(saved.client_id);
@@ -78,4 +84,3 @@ describe("Session.local", () => {
     await expect(request(`${first.baseUrl}/api/shared/health`)).rejects.toThrow();
   });
 });
-

@@ -41,7 +41,10 @@ function prepare(name: string): { dir: string; script: string } {
   dirs.push(dir);
   const code = example(name);
   expect(code.split("\n").filter((l) => l.trim() !== "").length).toBeLessThanOrEqual(12);
-  writeFileSync(join(dir.path, "example.ts"), code.replace(`from "mdps"`, `from ${JSON.stringify(join(root, "src/index.ts"))}`));
+  writeFileSync(
+    join(dir.path, "example.ts"),
+    code.replace(`from "mdps"`, `from ${JSON.stringify(join(root, "src/index.ts"))}`),
+  );
   writeFileSync(join(dir.path, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir.path, "data.csv"), "age,income,city\n20,1000,Leeds\n30,2000,York\n40,,Bath\n50,4000,Hull\n");
   return { dir: dir.path, script: join(dir.path, "example.ts") };
@@ -74,10 +77,25 @@ describe("README example", () => {
   it("runs against `mdps serve` configured by environment variables", async () => {
     const { dir, script } = prepare("env");
     const dataDir = join(dir, "service");
-    const server = spawn(process.execPath, ["--import", tsx, join(root, "src/cli/main.ts"), "serve", "--data-dir", dataDir, "--port", "0", "--region", "uk1"], {
-      cwd: root,
-      env: process.env,
-    });
+    const server = spawn(
+      process.execPath,
+      [
+        "--import",
+        tsx,
+        join(root, "src/cli/main.ts"),
+        "serve",
+        "--data-dir",
+        dataDir,
+        "--port",
+        "0",
+        "--region",
+        "uk1",
+      ],
+      {
+        cwd: root,
+        env: process.env,
+      },
+    );
     try {
       const url = await new Promise<string>((ok, fail) => {
         let out = "";
@@ -93,7 +111,13 @@ describe("README example", () => {
       const app = admin.addApp({
         modelId: model_id,
         name: "readme",
-        scopes: ["shared.blob.upload", "shared.blob.download", "shared.health.read", "ml.preprocessing.execute", "ml.preprocessing.read"],
+        scopes: [
+          "shared.blob.upload",
+          "shared.blob.download",
+          "shared.health.read",
+          "ml.preprocessing.execute",
+          "ml.preprocessing.read",
+        ],
       });
       admin.close();
       const env = {
@@ -108,7 +132,8 @@ describe("README example", () => {
         MDPS_CLIENT_ID: app.client_id,
         MDPS_CLIENT_SECRET: app.client_secret,
         MDPS_MODEL_ID: model_id,
-        MDPS_SCOPES: "shared.blob.upload shared.blob.download shared.health.read ml.preprocessing.execute ml.preprocessing.read",
+        MDPS_SCOPES:
+          "shared.blob.upload shared.blob.download shared.health.read ml.preprocessing.execute ml.preprocessing.read",
       };
       const result = await run(process.execPath, ["--import", tsx, script], { cwd: dir, env });
       expect(result.stderr).toBe("");

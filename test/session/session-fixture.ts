@@ -12,7 +12,6 @@ export function tempDir(prefix = "mdps-session-"): { path: string; remove(): voi
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-
 /** Rows x (x1, label, x2, flag): two numeric features with a missing value, a string and a boolean passthrough. */
 export function sampleFrame(rows: number, seed = 1): DataFrame {
   const r = seededRandom(seed);

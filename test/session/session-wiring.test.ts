@@ -42,7 +42,10 @@ it("job.wait() shows the live status in a notebook, nothing outside", async () =
   expect(outputs.at(-1)).toContain("mdps Session");
   const chart = await job.compare();
   expect(chart.svg).toContain("<svg");
-  const failing = await session.preprocess(new dfd.DataFrame({ x: [-1, 2] }), { type: "PowerTransformer", params: { method: "box-cox" } });
+  const failing = await session.preprocess(new dfd.DataFrame({ x: [-1, 2] }), {
+    type: "PowerTransformer",
+    params: { method: "box-cox" },
+  });
   await expect(failing.wait()).rejects.toThrow();
   expect(outputs.at(-1)).toContain("failed");
 });
@@ -51,7 +54,10 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   setNotebookKernel({ newDisplay: () => display, display });
   const listeners = process.listenerCount("SIGINT");
   const n = 50_000;
-  const df = new dfd.DataFrame({ a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n), b: Array.from({ length: n }, (_, i) => (i % 97) / 7) });
+  const df = new dfd.DataFrame({
+    a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n),
+    b: Array.from({ length: n }, (_, i) => (i % 97) / 7),
+  });
   const job = await session.preprocess(df, { type: "PowerTransformer" });
   const waiting = job.wait().catch((e: unknown) => e);
   // The wait listens from the next turn of the event loop (see kernel-interrupt.ts).
@@ -73,7 +79,9 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   const warnings: Error[] = [];
   const onWarning = (w: Error) => warnings.push(w);
   process.on("warning", onWarning);
-  const many = await Promise.all(Array.from({ length: 12 }, () => session.preprocess(df, { type: "PowerTransformer" })));
+  const many = await Promise.all(
+    Array.from({ length: 12 }, () => session.preprocess(df, { type: "PowerTransformer" })),
+  );
   const all = many.map((j) => j.wait({ progress: false }).catch((e: unknown) => e));
   await new Promise((r) => setImmediate(r));
   expect(process.listenerCount("SIGINT")).toBe(listeners + 1);

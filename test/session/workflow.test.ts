@@ -70,7 +70,9 @@ describe("Session.local workflow", () => {
     for (const name of ["x1", "x2"]) {
       const expected = standardize(column(df, name) as number[]);
       const got = column(out, name) as number[];
-      expected.forEach((e, i) => (e === null ? expect(isMissing(got[i])).toBe(true) : expect(got[i]).toBeCloseTo(e, 9)));
+      expected.forEach((e, i) =>
+        e === null ? expect(isMissing(got[i])).toBe(true) : expect(got[i]).toBeCloseTo(e, 9),
+      );
     }
   });
 
@@ -92,7 +94,9 @@ describe("Session.local workflow", () => {
     const applied = transformer.transform(fresh);
     const fitted = job.fitted as unknown as { center_: number[]; scale_: number[] };
     const x2 = column(fresh, "x2") as number[];
-    (column(applied, "x2") as number[]).forEach((v, i) => expect(v).toBe((x2[i]! - fitted.center_[1]!) / fitted.scale_[1]!));
+    (column(applied, "x2") as number[]).forEach((v, i) =>
+      expect(v).toBe((x2[i]! - fitted.center_[1]!) / fitted.scale_[1]!),
+    );
   });
 
   it("transformer.inverseTransform() maps the service's output back to the input's units", async () => {
@@ -110,7 +114,9 @@ describe("Session.local workflow", () => {
         continue;
       }
       (want as number[]).forEach((w, i) =>
-        isMissing(w) ? expect(isMissing(got[i])).toBe(true) : expect(Math.abs((got[i] as number) - w)).toBeLessThanOrEqual(1e-9 * Math.abs(w)),
+        isMissing(w)
+          ? expect(isMissing(got[i])).toBe(true)
+          : expect(Math.abs((got[i] as number) - w)).toBeLessThanOrEqual(1e-9 * Math.abs(w)),
       );
     }
     const binarized = await session.preprocess(df, { type: "Binarizer", columns: ["x2"] });
@@ -150,16 +156,24 @@ describe("Session.local workflow", () => {
     // Nothing was uploaded.
     expect(session.blobs().length).toBe(before);
 
-    // @ts-expect-error -- an unknown parameter of StandardScaler
-    const unknownKey = await session.preprocess(sampleFrame(5), { type: "StandardScaler", params: { with_meen: true } }).catch((e: unknown) => e);
+    const unknownKey = await session
+      // @ts-expect-error -- an unknown parameter of StandardScaler
+      .preprocess(sampleFrame(5), { type: "StandardScaler", params: { with_meen: true } })
+      .catch((e: unknown) => e);
     expect((unknownKey as ValidationError).message).toContain("with_meen");
 
-    const badTimeout = await session.preprocess(sampleFrame(5), { type: "Binarizer", timeout: 0 }).catch((e: unknown) => e);
+    const badTimeout = await session
+      .preprocess(sampleFrame(5), { type: "Binarizer", timeout: 0 })
+      .catch((e: unknown) => e);
     expect((badTimeout as ValidationError).errors).toHaveProperty(["timeout"]);
   });
 
   it("a job that fails at run time throws JobFailedError with the job's error", async () => {
-    const job = await session.preprocess(sampleFrame(20), { type: "PowerTransformer", params: { method: "box-cox" }, columns: ["x1"] });
+    const job = await session.preprocess(sampleFrame(20), {
+      type: "PowerTransformer",
+      params: { method: "box-cox" },
+      columns: ["x1"],
+    });
     const err = await job.wait().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JobFailedError);
     expect((err as JobFailedError).status).toBe("failed");
@@ -209,7 +223,12 @@ describe("Session.local workflow", () => {
     expect(health.region).toBe("local");
     expect(session.region).toBe("local");
     const secret = session.client.config.clientSecret.reveal();
-    for (const text of [String(session), inspect(session, { depth: 10 }), JSON.stringify(session), inspect(session.client, { depth: 10 })]) {
+    for (const text of [
+      String(session),
+      inspect(session, { depth: 10 }),
+      JSON.stringify(session),
+      inspect(session.client, { depth: 10 }),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });

@@ -20,17 +20,27 @@ export function describeFailure(err: unknown): { error: JobFailure; logMessage: 
       };
     case "FormatError":
       return {
-        error: { title: "The input could not be read", detail: `${message}. Fix the dataset or the request's feature_columns and submit again.` },
+        error: {
+          title: "The input could not be read",
+          detail: `${message}. Fix the dataset or the request's feature_columns and submit again.`,
+        },
         logMessage: `reading the input failed: ${message}`,
       };
     case "EngineError":
       return {
-        error: { title: "The transform could not be applied", detail: `${message}. Check preprocessing_params against the data and submit again.` },
+        error: {
+          title: "The transform could not be applied",
+          detail: `${message}. Check preprocessing_params against the data and submit again.`,
+        },
         logMessage: `the transform failed: ${message}`,
       };
     default:
       return {
-        error: { title: "Internal error", detail: "The job worker hit an unexpected error. The job's log has the details; retry, and report it if it persists." },
+        error: {
+          title: "Internal error",
+          detail:
+            "The job worker hit an unexpected error. The job's log has the details; retry, and report it if it persists.",
+        },
         logMessage: `internal error: ${message}`,
       };
   }

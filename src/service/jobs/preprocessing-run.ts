@@ -35,7 +35,10 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
   const numericColumns = job.featureColumns.length > 0 ? job.featureColumns : undefined;
   const table = await readTable(job.inputRecordType, source, numericColumns ? { numericColumns } : {});
   const features = selectFeatures(table, job.featureColumns);
-  report.log("info", `read ${table.rowCount} rows x ${table.columns.length} columns (${job.inputRecordType}); features: ${features.names.join(", ")}`);
+  report.log(
+    "info",
+    `read ${table.rowCount} rows x ${table.columns.length} columns (${job.inputRecordType}); features: ${features.names.join(", ")}`,
+  );
 
   report.progress("fitting", 0.3);
   const started = performance.now();
@@ -45,7 +48,10 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
     features,
     (fraction) => report.progress("fitting", 0.3 + 0.5 * Math.min(1, Math.max(0, fraction))),
   );
-  report.log("info", `fitted ${job.preprocessingType} on ${features.names.length} feature column(s) in ${Math.round(performance.now() - started)} ms`);
+  report.log(
+    "info",
+    `fitted ${job.preprocessingType} on ${features.names.length} feature column(s) in ${Math.round(performance.now() - started)} ms`,
+  );
 
   report.progress("writing", 0.8);
   const output = replaceColumns(table, features.names, columns);
@@ -55,7 +61,10 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
     if (out.key) bytes = chain(bytes, createEncryptStream(Buffer.from(out.key)));
     const file = await writeFileDurably(out.tempPath, bytes);
     written.push({ sizeBytes: file.sizeBytes, sha256: file.sha256 });
-    report.log("info", `wrote output '${out.name}' as ${out.recordType}${out.key ? " (encrypted)" : ""}: ${file.sizeBytes} bytes`);
+    report.log(
+      "info",
+      `wrote output '${out.name}' as ${out.recordType}${out.key ? " (encrypted)" : ""}: ${file.sizeBytes} bytes`,
+    );
     report.progress("writing", 0.8 + (0.2 * (i + 1)) / job.outputs.length);
   }
   return {

@@ -70,7 +70,12 @@ export class JobRunner {
         jobs.log(job.id, "error", KEYS_LOST.detail, this.mainContainer);
       } else {
         jobs.requeue(job.id, `requeued after a service restart interrupted attempt ${job.attempts}`);
-        jobs.log(job.id, "warning", `attempt ${job.attempts} was interrupted by a service restart; the job is queued again`, this.mainContainer);
+        jobs.log(
+          job.id,
+          "warning",
+          `attempt ${job.attempts} was interrupted by a service restart; the job is queued again`,
+          this.mainContainer,
+        );
       }
     }
     this.queue.push(...jobs.queuedIds());
@@ -132,14 +137,20 @@ export class JobRunner {
     if (row.had_keys && !keys) return fail(KEYS_LOST);
     if (!jobs.start(jobId)) return;
     const request = JSON.parse(row.request) as StoredPreprocessingRequest;
-    log("info", `attempt ${row.attempts + 1} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName}`);
+    log(
+      "info",
+      `attempt ${row.attempts + 1} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName}`,
+    );
 
     try {
       await this.runStarted(slot, jobId, row.model_id, request, keys, log, fail);
     } catch (err) {
       if (this.closed) return; // the next start requeues it
       this.log.error({ err, jobId }, "job run failed");
-      fail({ title: "Internal error", detail: "The service hit an unexpected error while running the job. Submit it again; report it if it repeats." });
+      fail({
+        title: "Internal error",
+        detail: "The service hit an unexpected error while running the job. Submit it again; report it if it repeats.",
+      });
     }
   }
 
@@ -163,7 +174,10 @@ export class JobRunner {
       return { blob, path };
     });
     if (!input) {
-      return fail({ title: "Input blob not found", detail: `The input blob ${request.input_blob_id} was deleted before the job ran. Upload it again and submit a new job.` });
+      return fail({
+        title: "Input blob not found",
+        detail: `The input blob ${request.input_blob_id} was deleted before the job ran. Upload it again and submit a new job.`,
+      });
     }
     const tempPaths = request.output.map(() => files.tempPath());
     // Every temp file is gone before a terminal state is written, so whoever sees the
@@ -173,9 +187,23 @@ export class JobRunner {
     let started = 0;
     try {
       if (input.blob.encrypted && !keys?.input) {
-        outcome = { kind: "refused", error: { title: "Input is encrypted", detail: "The input blob is encrypted, but the request has no input_encryption_key. Submit again with the blob's key." } };
+        outcome = {
+          kind: "refused",
+          error: {
+            title: "Input is encrypted",
+            detail:
+              "The input blob is encrypted, but the request has no input_encryption_key. Submit again with the blob's key.",
+          },
+        };
       } else if (!input.blob.encrypted && keys?.input) {
-        outcome = { kind: "refused", error: { title: "Input is not encrypted", detail: "The request has an input_encryption_key, but the input blob is not encrypted. Submit again without input_encryption_key." } };
+        outcome = {
+          kind: "refused",
+          error: {
+            title: "Input is not encrypted",
+            detail:
+              "The request has an input_encryption_key, but the input blob is not encrypted. Submit again without input_encryption_key.",
+          },
+        };
       } else {
         [outcome, message, started] = await this.runInWorker(slot, jobId, input, request, keys, tempPaths, log);
       }
@@ -185,7 +213,17 @@ export class JobRunner {
     try {
       if (outcome.kind === "refused") return fail(outcome.error);
       if (this.closed && outcome.kind === "crash") return; // terminated by close(): requeued at the next start
-      await this.settle(jobId, modelId, message!, outcome, started, tempPaths, log, fail, request.request_timeout_seconds);
+      await this.settle(
+        jobId,
+        modelId,
+        message!,
+        outcome,
+        started,
+        tempPaths,
+        log,
+        fail,
+        request.request_timeout_seconds,
+      );
     } finally {
       await Promise.all(tempPaths.map((p) => files.remove(p)));
     }
@@ -254,7 +292,10 @@ export class JobRunner {
         this.keys.delete(jobId);
         return;
       case "crash":
-        return fail({ title: "Worker crashed", detail: `The job's worker thread stopped unexpectedly (${outcome.message}). Submit the job again; report it if it repeats.` });
+        return fail({
+          title: "Worker crashed",
+          detail: `The job's worker thread stopped unexpectedly (${outcome.message}). Submit the job again; report it if it repeats.`,
+        });
       case "timeout": {
         const error = {
           title: "Timed out",
@@ -270,7 +311,10 @@ export class JobRunner {
           await this.commit(jobId, modelId, message, outcome.done, started, tempPaths, log);
         } catch (err) {
           this.log.error({ err, jobId }, "committing a job's outputs failed");
-          fail({ title: "Internal error", detail: "The job's outputs could not be stored. Retry; report it if it persists." });
+          fail({
+            title: "Internal error",
+            detail: "The job's outputs could not be stored. Retry; report it if it persists.",
+          });
         }
         this.keys.delete(jobId);
         return;
@@ -300,17 +344,23 @@ export class JobRunner {
           const spec = request.output[i]!;
           const encrypted = out.key !== null;
           return toBlobRecord(
-            blobs.insert(ids[i]!, modelId, 1, {
-              name: spec.name,
-              description: spec.description ?? null,
-              record_type: out.recordType,
-              access_tier: spec.access_tier,
-              tags: spec.tags,
-              content_type: contentTypeOf(out.recordType, encrypted),
-              size_bytes: done.outputs[i]!.sizeBytes,
-              sha256: done.outputs[i]!.sha256,
-              encrypted,
-            }, now),
+            blobs.insert(
+              ids[i]!,
+              modelId,
+              1,
+              {
+                name: spec.name,
+                description: spec.description ?? null,
+                record_type: out.recordType,
+                access_tier: spec.access_tier,
+                tags: spec.tags,
+                content_type: contentTypeOf(out.recordType, encrypted),
+                size_bytes: done.outputs[i]!.sizeBytes,
+                sha256: done.outputs[i]!.sha256,
+                encrypted,
+              },
+              now,
+            ),
           );
         });
         const result = {
@@ -326,7 +376,10 @@ export class JobRunner {
         if (!jobs.finish(jobId, "succeeded", { result, message: `wrote ${outputs.length} output blob(s)` })) {
           throw new Error("job left the running state before its commit");
         }
-        log("info", `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${outputs.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`);
+        log(
+          "info",
+          `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${outputs.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`,
+        );
         return true;
       })();
       if (!committed) throw new Error("commit failed");

@@ -46,7 +46,9 @@ function parseKeys(request: ParsedPreprocessingRequest, prefix: string): JobKeys
     try {
       return parseEncryptionKey(text);
     } catch {
-      errors[`${prefix}${field}`] = ["must be a 32-byte key in base64 (43 characters, standard or url alphabet, optional '=' padding)"];
+      errors[`${prefix}${field}`] = [
+        "must be a 32-byte key in base64 (43 characters, standard or url alphabet, optional '=' padding)",
+      ];
       return null;
     }
   };
@@ -69,12 +71,26 @@ function parsePreprocessing(body: unknown, prefix: string): ParsedPreprocessingR
  * model, input blob, key shapes), stores the redacted request and queues it. Keys go
  * to the runner in memory only.
  */
-function accept(app: FastifyInstance, request: FastifyRequest, parsed: ParsedPreprocessingRequest, jobId: string, digest: string, prefix: string): JobRecord {
+function accept(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  parsed: ParsedPreprocessingRequest,
+  jobId: string,
+  digest: string,
+  prefix: string,
+): JobRecord {
   const { blobs, jobs } = app.store;
   assertOwnModel(request, parsed.model_id, `${prefix}model_id`);
   const keys = parseKeys(parsed, prefix);
   if (!blobs.get(parsed.model_id, parsed.input_blob_id)) throw notFound("input blob", parsed.input_blob_id);
-  const row = jobs.create({ id: jobId, modelId: parsed.model_id, jobType: "preprocessing", request: redact(parsed), digest, hadKeys: keys !== null });
+  const row = jobs.create({
+    id: jobId,
+    modelId: parsed.model_id,
+    jobType: "preprocessing",
+    request: redact(parsed),
+    digest,
+    hadKeys: keys !== null,
+  });
   app.jobRunner.submit(jobId, keys);
   return jobs.record(row, 1000);
 }
@@ -122,7 +138,17 @@ export function sendJob(app: FastifyInstance, request: FastifyRequest): JobRecor
   }
 }
 
-function sameJobOrConflict(app: FastifyInstance, id: string, ownerModel: string, storedDigest: string, digest: string, modelId: string): JobRecord {
+function sameJobOrConflict(
+  app: FastifyInstance,
+  id: string,
+  ownerModel: string,
+  storedDigest: string,
+  digest: string,
+  modelId: string,
+): JobRecord {
   if (ownerModel === modelId && storedDigest === digest) return app.store.jobs.record(app.store.jobs.row(id)!, 1000);
-  throw new HttpProblem(409, `The job_id ${id} was already used for a different request. Use a new job_id for a new job, or resend the identical body to get the existing job.`);
+  throw new HttpProblem(
+    409,
+    `The job_id ${id} was already used for a different request. Use a new job_id for a new job, or resend the identical body to get the existing job.`,
+  );
 }

@@ -47,7 +47,11 @@ export class WorkerSlot {
     return this.worker.threadId >= 0;
   }
 
-  run(message: RunJobMessage, onEvent: (m: Extract<WorkerMessage, { type: "progress" | "log" }>) => void, timeoutMs: number): Promise<RunOutcome> {
+  run(
+    message: RunJobMessage,
+    onEvent: (m: Extract<WorkerMessage, { type: "progress" | "log" }>) => void,
+    timeoutMs: number,
+  ): Promise<RunOutcome> {
     const worker = this.worker;
     if (this.closed) return Promise.resolve({ kind: "crash", message: "the service is stopping" });
     return new Promise((resolve) => {

@@ -32,11 +32,15 @@ export const authPlugin = sharedPlugin(async (app: FastifyInstance) => {
   app.addHook("onRequest", async (request) => {
     const header = request.headers.authorization;
     if (!header) {
-      throw unauthorized("This endpoint needs 'Authorization: Bearer <token>'. Get a token from POST /api/authorization/exchange.");
+      throw unauthorized(
+        "This endpoint needs 'Authorization: Bearer <token>'. Get a token from POST /api/authorization/exchange.",
+      );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
-      throw unauthorized("The Authorization header must be 'Bearer <token>'. Get a token from POST /api/authorization/exchange.");
+      throw unauthorized(
+        "The Authorization header must be 'Bearer <token>'. Get a token from POST /api/authorization/exchange.",
+      );
     }
     const grant = app.store.tokens.verify(match[1]!);
     if (!grant) {

@@ -16,17 +16,29 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
   switch (err.code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
     case "FST_INVALID_MULTIPART_CONTENT_TYPE":
-      return new HttpProblem(415, `This endpoint does not accept that Content-Type. JSON endpoints take application/json; blob upload and update: ${MULTIPART_HELP}`);
+      return new HttpProblem(
+        415,
+        `This endpoint does not accept that Content-Type. JSON endpoints take application/json; blob upload and update: ${MULTIPART_HELP}`,
+      );
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new HttpProblem(400, "The body is empty; send a JSON object with Content-Type: application/json.");
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return new HttpProblem(400, "The body is not valid JSON; send a JSON object with Content-Type: application/json.");
+      return new HttpProblem(
+        400,
+        "The body is not valid JSON; send a JSON object with Content-Type: application/json.",
+      );
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new HttpProblem(413, "The JSON body is too large (limit 1 MiB). Send data as a blob and refer to it by id.");
+      return new HttpProblem(
+        413,
+        "The JSON body is too large (limit 1 MiB). Send data as a blob and refer to it by id.",
+      );
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return new HttpProblem(400, "Content-Length does not match the body that was sent.");
     case "FST_REQ_FILE_TOO_LARGE":
-      return new HttpProblem(413, `The File part is larger than this service's limit of ${maxBlobBytes} bytes. Split the dataset or ask the operator to raise the limit.`);
+      return new HttpProblem(
+        413,
+        `The File part is larger than this service's limit of ${maxBlobBytes} bytes. Split the dataset or ask the operator to raise the limit.`,
+      );
     case "FST_FILES_LIMIT":
       return validationProblem({ File: ["must be sent once; the request had more than one File part"] });
     case "FST_PARTS_LIMIT":
@@ -37,7 +49,11 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
     case "FST_ERR_VALIDATION":
       return undefined;
   }
-  if (err.message === "Unexpected end of form" || err.message?.includes("terminated early") || err.message?.startsWith("Malformed part header")) {
+  if (
+    err.message === "Unexpected end of form" ||
+    err.message?.includes("terminated early") ||
+    err.message?.startsWith("Malformed part header")
+  ) {
     return new HttpProblem(400, `The multipart body ended early or is malformed. ${MULTIPART_HELP}`);
   }
   return undefined;
@@ -48,12 +64,19 @@ function toProblem(err: FastifyError, request: FastifyRequest, maxBlobBytes: num
   if (hasZodFastifySchemaValidationErrors(err)) {
     const errors: FieldErrors = {};
     for (const issue of err.validation) {
-      const path = issue.instancePath.split("/").filter(Boolean).map((s: string) => (/^\d+$/.test(s) ? Number(s) : s));
+      const path = issue.instancePath
+        .split("/")
+        .filter(Boolean)
+        .map((s: string) => (/^\d+$/.test(s) ? Number(s) : s));
       const name = fieldPath(path);
       (errors[name] ??= []).push(issue.message);
     }
-    const where = err.validationContext === "params" ? "path" : err.validationContext === "querystring" ? "query" : "body";
-    return validationProblem(errors, `The request ${where} has invalid fields: ${Object.keys(errors).join(", ")}. See 'errors' for what each needs.`);
+    const where =
+      err.validationContext === "params" ? "path" : err.validationContext === "querystring" ? "query" : "body";
+    return validationProblem(
+      errors,
+      `The request ${where} has invalid fields: ${Object.keys(errors).join(", ")}. See 'errors' for what each needs.`,
+    );
   }
   const framework = frameworkProblem(err, maxBlobBytes);
   if (framework) return framework;
@@ -62,7 +85,10 @@ function toProblem(err: FastifyError, request: FastifyRequest, maxBlobBytes: num
     return new HttpProblem(status, `The request was rejected: ${err.message}`);
   }
   request.log.error({ err }, "unhandled error");
-  return new HttpProblem(500, "The service hit an unexpected error. It has been logged; retry, and report it if it persists.");
+  return new HttpProblem(
+    500,
+    "The service hit an unexpected error. It has been logged; retry, and report it if it persists.",
+  );
 }
 
 export function sendProblem(reply: FastifyReply, problem: HttpProblem, instance: string): FastifyReply {
@@ -74,13 +100,17 @@ export function sendProblem(reply: FastifyReply, problem: HttpProblem, instance:
 export const errorsPlugin = sharedPlugin(async (app: FastifyInstance, options: { maxBlobBytes: number }) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const problem = toProblem(err, request, options.maxBlobBytes);
-    if (problem.status < 500) request.log.info({ status: problem.status, code: err.code }, problem.extra.title ?? "client error");
+    if (problem.status < 500)
+      request.log.info({ status: problem.status, code: err.code }, problem.extra.title ?? "client error");
     return sendProblem(reply, problem, request.url.split("?")[0]!);
   });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
       reply,
-      new HttpProblem(404, `No endpoint ${request.method} ${request.url.split("?")[0]}. The model API lives under /api/model/{modelId}/shared/blob/..., /api/job/..., /api/ml/preprocessing/job/... and /api/shared/health.`),
+      new HttpProblem(
+        404,
+        `No endpoint ${request.method} ${request.url.split("?")[0]}. The model API lives under /api/model/{modelId}/shared/blob/..., /api/job/..., /api/ml/preprocessing/job/... and /api/shared/health.`,
+      ),
       request.url.split("?")[0]!,
     ),
   );

@@ -82,7 +82,11 @@ const LIMITS: Record<Kind, { max(limits: ResolvedRateLimit): number; key(request
  * (`createRateLimit`): it only ever answers the 429, and the headers on a token reply
  * stay the client's budget.
  */
-export function rateLimitHook(app: FastifyInstance, kind: Kind, limits: ResolvedRateLimit): onRequestAsyncHookHandler | undefined {
+export function rateLimitHook(
+  app: FastifyInstance,
+  kind: Kind,
+  limits: ResolvedRateLimit,
+): onRequestAsyncHookHandler | undefined {
   const max = LIMITS[kind].max(limits);
   if (max === 0) return undefined;
   const options = { max, timeWindow: limits.windowMs, keyGenerator: LIMITS[kind].key };

@@ -36,7 +36,8 @@ export const storePlugin = sharedPlugin(async (app: FastifyInstance, options: { 
   await files.init();
   const blobs = new BlobStore(db);
   const removed = await files.removeOrphans(blobs.referencedFiles());
-  if (removed.length > 0) app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
+  if (removed.length > 0)
+    app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
   const tokens = new TokenStore(db, options.service.region);
   tokens.purgeExpired();
   app.decorate("serviceOptions", options.service);

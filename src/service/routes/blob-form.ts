@@ -9,7 +9,11 @@ import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js
 export const BLOB_PARTS = ["File", "Name", "Description", "RecordType", "AccessTier", "Tags"] as const;
 
 const blobFields = z.object({
-  Name: z.string({ error: "is required: the blob's name" }).trim().min(1, "must not be empty").max(256, "must be at most 256 characters"),
+  Name: z
+    .string({ error: "is required: the blob's name" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(256, "must be at most 256 characters"),
   Description: z.string().max(4096, "must be at most 4096 characters").optional(),
   RecordType: z.string({ error: "is required: one of csv, json, arrow" }).pipe(recordType),
   AccessTier: z.string({ error: "is required: one of hot, cool, cold, archive" }).pipe(accessTier),
@@ -29,7 +33,10 @@ export interface BlobForm {
  */
 export async function readBlobForm(request: FastifyRequest, files: BlobFiles): Promise<BlobForm> {
   if (!request.isMultipart()) {
-    throw new HttpProblem(415, "Blob upload and update take multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).");
+    throw new HttpProblem(
+      415,
+      "Blob upload and update take multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).",
+    );
   }
   const values: Record<string, string[]> = {};
   const errors: FieldErrors = {};
@@ -40,7 +47,10 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
       if (part.type === "file") {
         if (part.fieldname !== "File") {
           await drain(part);
-          addError(part.fieldname, `is not a known part; file content goes in the part 'File' (parts: ${BLOB_PARTS.join(", ")})`);
+          addError(
+            part.fieldname,
+            `is not a known part; file content goes in the part 'File' (parts: ${BLOB_PARTS.join(", ")})`,
+          );
           continue;
         }
         if (file) {
@@ -84,7 +94,10 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
 
 function tooLarge(request: FastifyRequest): HttpProblem {
   const limit = (request.server as { serviceOptions?: { maxBlobBytes: number } }).serviceOptions?.maxBlobBytes;
-  return new HttpProblem(413, `The File part is larger than this service's limit of ${limit} bytes. Split the dataset or ask the operator to raise the limit.`);
+  return new HttpProblem(
+    413,
+    `The File part is larger than this service's limit of ${limit} bytes. Split the dataset or ask the operator to raise the limit.`,
+  );
 }
 
 async function drain(part: MultipartFile): Promise<void> {

@@ -20,7 +20,9 @@ const blobParams = z.object({ modelId: uuid, blobId: uuid });
 
 /** Bytes in the envelope are opaque to a reader of the record type. */
 export function contentTypeOf(recordType: string, encrypted: boolean): string {
-  return encrypted ? "application/octet-stream" : (CONTENT_TYPES[recordType as RecordType] ?? "application/octet-stream");
+  return encrypted
+    ? "application/octet-stream"
+    : (CONTENT_TYPES[recordType as RecordType] ?? "application/octet-stream");
 }
 
 function contentOf(form: BlobForm): BlobContent {
@@ -47,9 +49,13 @@ export function etagMatches(header: string, sha256: string): boolean {
 }
 
 const preconditionFailed = (row: BlobRow) =>
-  new HttpProblem(412, "The blob changed since the If-Match ETag was read. Download it again (or read its ETag) and retry with the current ETag.", {
-    headers: { etag: `"${row.sha256}"` },
-  });
+  new HttpProblem(
+    412,
+    "The blob changed since the If-Match ETag was read. Download it again (or read its ETag) and retry with the current ETag.",
+    {
+      headers: { etag: `"${row.sha256}"` },
+    },
+  );
 
 function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
@@ -61,98 +67,120 @@ export async function blobRoutes(app: FastifyInstance): Promise<void> {
   const { blobs, files, blobLocks, db } = app.store;
   const base = "/api/model/:modelId/shared/blob";
 
-  api.post(`${base}/upload`, { schema: { params: modelParams }, config: { scope: ENDPOINT_SCOPES.blobUpload } }, async (request) => {
-    const { modelId } = request.params;
-    assertOwnModel(request, modelId, "path modelId");
-    const form = await readBlobForm(request, files);
-    const id = randomUUID();
-    let placed: string | undefined;
-    try {
-      placed = await files.place(form.file.path, id, 1);
-      const row = blobs.insert(id, modelId, 1, contentOf(form), nowIso());
-      return toBlobRecord(row);
-    } catch (err) {
-      await files.remove(placed ?? form.file.path);
-      throw err;
-    }
-  });
-
-  api.put(`${base}/:blobId/update`, { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobUpdate } }, async (request) => {
-    const { modelId, blobId } = request.params;
-    assertOwnModel(request, modelId, "path modelId");
-    const ifMatch = request.headers["if-match"];
-    const before = blobs.get(modelId, blobId);
-    if (!before) throw notFound("blob", blobId);
-    if (ifMatch && !etagMatches(ifMatch, before.sha256)) throw preconditionFailed(before);
-    const form = await readBlobForm(request, files);
-    const content = contentOf(form);
-    return blobLocks.run(blobId, async () => {
-      const current = blobs.get(modelId, blobId);
-      if (!current || (ifMatch && !etagMatches(ifMatch, current.sha256))) {
-        await files.remove(form.file.path);
-        throw current ? preconditionFailed(current) : notFound("blob", blobId);
-      }
-      const placed = await files.place(form.file.path, blobId, current.revision + 1);
-      let updated: BlobRow;
+  api.post(
+    `${base}/upload`,
+    { schema: { params: modelParams }, config: { scope: ENDPOINT_SCOPES.blobUpload } },
+    async (request) => {
+      const { modelId } = request.params;
+      assertOwnModel(request, modelId, "path modelId");
+      const form = await readBlobForm(request, files);
+      const id = randomUUID();
+      let placed: string | undefined;
       try {
-        updated = db.transaction(() => blobs.replace(current, content, nowIso()))();
+        placed = await files.place(form.file.path, id, 1);
+        const row = blobs.insert(id, modelId, 1, contentOf(form), nowIso());
+        return toBlobRecord(row);
       } catch (err) {
-        await files.remove(placed);
+        await files.remove(placed ?? form.file.path);
         throw err;
       }
-      await files.remove(files.path(blobId, current.revision));
-      return toBlobRecord(updated);
-    });
-  });
+    },
+  );
 
-  api.get(`${base}/:blobId/download`, { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobDownload } }, async (request, reply) => {
-    const { modelId, blobId } = request.params;
-    assertOwnModel(request, modelId, "path modelId");
-    // Open under the blob's lock: an update cannot delete this revision between the lookup and the open.
-    const { row, handle } = await blobLocks.run(blobId, async (): Promise<{ row: BlobRow; handle: FileHandle }> => {
-      const found = blobs.get(modelId, blobId);
-      if (!found) throw notFound("blob", blobId);
-      return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
-    });
-    const etag = `"${row.sha256}"`;
-    reply.headers({
-      "content-type": row.content_type,
-      etag,
-      "accept-ranges": "bytes",
-      "content-disposition": contentDisposition(row.name),
-      "last-modified": new Date(row.updated_at).toUTCString(),
-    });
-    const ifNoneMatch = request.headers["if-none-match"];
-    if (ifNoneMatch && etagMatches(ifNoneMatch, row.sha256)) {
-      await handle.close();
-      return reply.code(304).send();
-    }
-    const range = parseRange(request.headers.range, row.size_bytes);
-    if (range === "unsatisfiable") {
-      await handle.close();
-      reply.removeHeader("content-disposition");
-      throw new HttpProblem(416, `The Range is outside the blob, which has ${row.size_bytes} bytes. Ask for bytes within 0-${Math.max(0, row.size_bytes - 1)}.`, {
-        headers: { "content-range": `bytes */${row.size_bytes}` },
+  api.put(
+    `${base}/:blobId/update`,
+    { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobUpdate } },
+    async (request) => {
+      const { modelId, blobId } = request.params;
+      assertOwnModel(request, modelId, "path modelId");
+      const ifMatch = request.headers["if-match"];
+      const before = blobs.get(modelId, blobId);
+      if (!before) throw notFound("blob", blobId);
+      if (ifMatch && !etagMatches(ifMatch, before.sha256)) throw preconditionFailed(before);
+      const form = await readBlobForm(request, files);
+      const content = contentOf(form);
+      return blobLocks.run(blobId, async () => {
+        const current = blobs.get(modelId, blobId);
+        if (!current || (ifMatch && !etagMatches(ifMatch, current.sha256))) {
+          await files.remove(form.file.path);
+          throw current ? preconditionFailed(current) : notFound("blob", blobId);
+        }
+        const placed = await files.place(form.file.path, blobId, current.revision + 1);
+        let updated: BlobRow;
+        try {
+          updated = db.transaction(() => blobs.replace(current, content, nowIso()))();
+        } catch (err) {
+          await files.remove(placed);
+          throw err;
+        }
+        await files.remove(files.path(blobId, current.revision));
+        return toBlobRecord(updated);
       });
-    }
-    if (range) {
-      reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${row.size_bytes}`);
-      reply.header("content-length", range.end - range.start + 1);
-      return reply.send(handle.createReadStream({ start: range.start, end: range.end, highWaterMark: READ_CHUNK_BYTES }));
-    }
-    reply.header("content-length", row.size_bytes);
-    return reply.send(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }));
-  });
+    },
+  );
 
-  api.delete(`${base}/:blobId/delete`, { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobDelete } }, async (request) => {
-    const { modelId, blobId } = request.params;
-    assertOwnModel(request, modelId, "path modelId");
-    return blobLocks.run(blobId, async (): Promise<BlobDeleted> => {
-      const row = blobs.get(modelId, blobId);
-      if (!row) throw notFound("blob", blobId);
-      blobs.delete(row);
-      await files.remove(files.path(blobId, row.revision));
-      return { id: blobId, deleted: true };
-    });
-  });
+  api.get(
+    `${base}/:blobId/download`,
+    { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobDownload } },
+    async (request, reply) => {
+      const { modelId, blobId } = request.params;
+      assertOwnModel(request, modelId, "path modelId");
+      // Open under the blob's lock: an update cannot delete this revision between the lookup and the open.
+      const { row, handle } = await blobLocks.run(blobId, async (): Promise<{ row: BlobRow; handle: FileHandle }> => {
+        const found = blobs.get(modelId, blobId);
+        if (!found) throw notFound("blob", blobId);
+        return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
+      });
+      const etag = `"${row.sha256}"`;
+      reply.headers({
+        "content-type": row.content_type,
+        etag,
+        "accept-ranges": "bytes",
+        "content-disposition": contentDisposition(row.name),
+        "last-modified": new Date(row.updated_at).toUTCString(),
+      });
+      const ifNoneMatch = request.headers["if-none-match"];
+      if (ifNoneMatch && etagMatches(ifNoneMatch, row.sha256)) {
+        await handle.close();
+        return reply.code(304).send();
+      }
+      const range = parseRange(request.headers.range, row.size_bytes);
+      if (range === "unsatisfiable") {
+        await handle.close();
+        reply.removeHeader("content-disposition");
+        throw new HttpProblem(
+          416,
+          `The Range is outside the blob, which has ${row.size_bytes} bytes. Ask for bytes within 0-${Math.max(0, row.size_bytes - 1)}.`,
+          {
+            headers: { "content-range": `bytes */${row.size_bytes}` },
+          },
+        );
+      }
+      if (range) {
+        reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${row.size_bytes}`);
+        reply.header("content-length", range.end - range.start + 1);
+        return reply.send(
+          handle.createReadStream({ start: range.start, end: range.end, highWaterMark: READ_CHUNK_BYTES }),
+        );
+      }
+      reply.header("content-length", row.size_bytes);
+      return reply.send(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }));
+    },
+  );
+
+  api.delete(
+    `${base}/:blobId/delete`,
+    { schema: { params: blobParams }, config: { scope: ENDPOINT_SCOPES.blobDelete } },
+    async (request) => {
+      const { modelId, blobId } = request.params;
+      assertOwnModel(request, modelId, "path modelId");
+      return blobLocks.run(blobId, async (): Promise<BlobDeleted> => {
+        const row = blobs.get(modelId, blobId);
+        if (!row) throw notFound("blob", blobId);
+        blobs.delete(row);
+        await files.remove(files.path(blobId, row.revision));
+        return { id: blobId, deleted: true };
+      });
+    },
+  );
 }

@@ -24,31 +24,47 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
   api.post("/api/job/send", send, async (request) => sendJob(app, request));
 
   for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
-    api.get(`${prefix}/:id/get`, { schema: { params: idParams, querystring: limitParams }, config: read }, async (request) => {
-      const row = jobs.get(grantOf(request).modelId, request.params.id);
-      if (!row) throw notFound("job", request.params.id);
-      return jobs.record(row, request.query.limit);
-    });
+    api.get(
+      `${prefix}/:id/get`,
+      { schema: { params: idParams, querystring: limitParams }, config: read },
+      async (request) => {
+        const row = jobs.get(grantOf(request).modelId, request.params.id);
+        if (!row) throw notFound("job", request.params.id);
+        return jobs.record(row, request.query.limit);
+      },
+    );
 
-    api.get(`${prefix}/:id/logs`, { schema: { params: idParams, querystring: limitParams }, config: read }, async (request) => {
-      const row = jobs.get(grantOf(request).modelId, request.params.id);
-      if (!row) throw notFound("job", request.params.id);
-      return jobs.logs(row, request.query.limit);
-    });
+    api.get(
+      `${prefix}/:id/logs`,
+      { schema: { params: idParams, querystring: limitParams }, config: read },
+      async (request) => {
+        const row = jobs.get(grantOf(request).modelId, request.params.id);
+        if (!row) throw notFound("job", request.params.id);
+        return jobs.logs(row, request.query.limit);
+      },
+    );
 
     api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, async (request) => {
       const row = jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as unknown;
       if (row.status === "queued" || row.status === "running") {
-        throw new HttpProblem(409, `The job is ${row.status}; its result exists once it has succeeded. Poll ${prefix}/${row.id}/get until status is 'succeeded', then ask again.`, {
-          body: { job_id: row.id, job_status: row.status },
-        });
+        throw new HttpProblem(
+          409,
+          `The job is ${row.status}; its result exists once it has succeeded. Poll ${prefix}/${row.id}/get until status is 'succeeded', then ask again.`,
+          {
+            body: { job_id: row.id, job_status: row.status },
+          },
+        );
       }
       const error = row.error ? (JSON.parse(row.error) as JobErrorBody) : { title: row.status, detail: "" };
-      throw new HttpProblem(409, `The job ended as ${row.status}, so it has no result: ${error.title}. ${error.detail}`.trim(), {
-        body: { job_id: row.id, job_status: row.status, error },
-      });
+      throw new HttpProblem(
+        409,
+        `The job ended as ${row.status}, so it has no result: ${error.title}. ${error.detail}`.trim(),
+        {
+          body: { job_id: row.id, job_status: row.status, error },
+        },
+      );
     });
   }
 }

@@ -43,9 +43,14 @@ export class AppStore {
     return this.db.prepare("SELECT 1 FROM models WHERE id = ?").get(modelId) !== undefined;
   }
 
-  addApp(input: { modelId: string; name: string; scopes: readonly string[] }): { client_id: string; client_secret: string } {
+  addApp(input: { modelId: string; name: string; scopes: readonly string[] }): {
+    client_id: string;
+    client_secret: string;
+  } {
     if (!this.modelExists(input.modelId)) {
-      throw new AdminError(`no model ${input.modelId} in this data dir; create one with 'mdps admin create-model' or pick one from 'mdps admin list-models'`);
+      throw new AdminError(
+        `no model ${input.modelId} in this data dir; create one with 'mdps admin create-model' or pick one from 'mdps admin list-models'`,
+      );
     }
     if (!input.name.trim()) throw new AdminError("an application needs a non-empty name (--name)");
     const scopes = parseScopes(input.scopes);

@@ -67,7 +67,15 @@ export class BlobStore {
          VALUES (@id, @model_id, @revision, @name, @description, @record_type, @access_tier, @tags,
            @content_type, @size_bytes, @sha256, @encrypted, @now, @now)`,
       )
-      .run({ ...content, id, model_id: modelId, revision, tags: JSON.stringify(content.tags), encrypted: content.encrypted ? 1 : 0, now });
+      .run({
+        ...content,
+        id,
+        model_id: modelId,
+        revision,
+        tags: JSON.stringify(content.tags),
+        encrypted: content.encrypted ? 1 : 0,
+        now,
+      });
     return this.get(modelId, id)!;
   }
 
@@ -79,7 +87,14 @@ export class BlobStore {
            sha256 = @sha256, encrypted = @encrypted, updated_at = @now
          WHERE id = @id`,
       )
-      .run({ ...content, id: row.id, revision: row.revision + 1, tags: JSON.stringify(content.tags), encrypted: content.encrypted ? 1 : 0, now });
+      .run({
+        ...content,
+        id: row.id,
+        revision: row.revision + 1,
+        tags: JSON.stringify(content.tags),
+        encrypted: content.encrypted ? 1 : 0,
+        now,
+      });
     return this.get(row.model_id, row.id)!;
   }
 

@@ -1,4 +1,10 @@
-import type { JobExecutionLogContainer, JobExecutionLogDetails, JobRecord, JobStatus, LogLevel } from "../../contract/index.js";
+import type {
+  JobExecutionLogContainer,
+  JobExecutionLogDetails,
+  JobRecord,
+  JobStatus,
+  LogLevel,
+} from "../../contract/index.js";
 import { nowIso, type Db } from "./database.js";
 
 export interface JobRow {
@@ -35,7 +41,14 @@ const NOT_TERMINAL = "status IN ('queued', 'running')";
 export class JobStore {
   constructor(private readonly db: Db) {}
 
-  create(job: { id: string; modelId: string; jobType: string; request: unknown; digest: string; hadKeys: boolean }): JobRow {
+  create(job: {
+    id: string;
+    modelId: string;
+    jobType: string;
+    request: unknown;
+    digest: string;
+    hadKeys: boolean;
+  }): JobRow {
     const now = nowIso();
     this.db.transaction(() => {
       this.db
@@ -60,9 +73,11 @@ export class JobStore {
   }
 
   queuedIds(): string[] {
-    return (this.db.prepare("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at, rowid").all() as Array<{ id: string }>).map(
-      (r) => r.id,
-    );
+    return (
+      this.db.prepare("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at, rowid").all() as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
   }
 
   /** Claims a queued job for a run; false if it is no longer queued. */
@@ -83,12 +98,18 @@ export class JobStore {
   progress(id: string, phase: string, progress: number): void {
     const row = this.row(id);
     if (!row || row.status !== "running") return;
-    this.db.prepare("UPDATE jobs SET phase = ?, progress = ? WHERE id = ? AND status = 'running'").run(phase, progress, id);
+    this.db
+      .prepare("UPDATE jobs SET phase = ?, progress = ? WHERE id = ? AND status = 'running'")
+      .run(phase, progress, id);
     if (row.phase !== phase) this.event(id, "running", phase, progress, null, nowIso());
   }
 
   /** Moves a non-terminal job to a terminal state; false if it already was terminal. */
-  finish(id: string, status: "succeeded" | "failed" | "timed_out", outcome: { error?: JobErrorBody; result?: unknown; message?: string }): boolean {
+  finish(
+    id: string,
+    status: "succeeded" | "failed" | "timed_out",
+    outcome: { error?: JobErrorBody; result?: unknown; message?: string },
+  ): boolean {
     const now = nowIso();
     return this.db.transaction(() => {
       const row = this.row(id);
@@ -99,8 +120,15 @@ export class JobStore {
         .prepare(
           `UPDATE jobs SET status = ?, phase = ?, progress = ?, finished_at = ?, error = ?, result = ? WHERE id = ? AND ${NOT_TERMINAL}`,
         )
-        .run(status, phase, progress, now, outcome.error ? JSON.stringify(outcome.error) : null,
-          outcome.result === undefined ? null : JSON.stringify(outcome.result), id).changes;
+        .run(
+          status,
+          phase,
+          progress,
+          now,
+          outcome.error ? JSON.stringify(outcome.error) : null,
+          outcome.result === undefined ? null : JSON.stringify(outcome.result),
+          id,
+        ).changes;
       if (changed === 1) this.event(id, status, phase, progress, outcome.message ?? outcome.error?.title ?? null, now);
       return changed === 1;
     })();
@@ -111,7 +139,9 @@ export class JobStore {
     const now = nowIso();
     this.db.transaction(() => {
       const changed = this.db
-        .prepare("UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0 WHERE id = ? AND status = 'running'")
+        .prepare(
+          "UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0 WHERE id = ? AND status = 'running'",
+        )
         .run(id).changes;
       if (changed === 1) this.event(id, "queued", "queued", 0, message, now);
     })();
@@ -162,8 +192,16 @@ export class JobStore {
         `SELECT timestamp, level, message, hostname, replica_name, process_id FROM
            (SELECT * FROM job_logs WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
       )
-      .all(row.id, limit) as Array<{ timestamp: string; level: string; message: string; hostname: string; replica_name: string; process_id: number }>;
-    const total = (this.db.prepare("SELECT COUNT(*) AS n FROM job_logs WHERE job_id = ?").get(row.id) as { n: number }).n;
+      .all(row.id, limit) as Array<{
+      timestamp: string;
+      level: string;
+      message: string;
+      hostname: string;
+      replica_name: string;
+      process_id: number;
+    }>;
+    const total = (this.db.prepare("SELECT COUNT(*) AS n FROM job_logs WHERE job_id = ?").get(row.id) as { n: number })
+      .n;
     return {
       job_id: row.id,
       status: row.status,
@@ -177,7 +215,14 @@ export class JobStore {
     };
   }
 
-  private event(id: string, status: string, phase: string | null, progress: number, message: string | null, at: string): void {
+  private event(
+    id: string,
+    status: string,
+    phase: string | null,
+    progress: number,
+    message: string | null,
+    at: string,
+  ): void {
     this.db
       .prepare("INSERT INTO job_events (job_id, timestamp, status, phase, progress, message) VALUES (?, ?, ?, ?, ?, ?)")
       .run(id, at, status, phase, progress, message);

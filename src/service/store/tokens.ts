@@ -22,7 +22,9 @@ export class TokenStore {
     const token = newAccessToken();
     const expiresAt = Date.now() + grant.ttlSeconds * 1000;
     this.db
-      .prepare("INSERT INTO tokens (token_hash, client_id, model_id, scopes, region, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO tokens (token_hash, client_id, model_id, scopes, region, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
       .run(tokenDigest(token), grant.clientId, grant.modelId, grant.scopes.join(" "), this.region, expiresAt);
     return token;
   }
@@ -33,8 +35,7 @@ export class TokenStore {
     const row = this.db
       .prepare("SELECT client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = ?")
       .get(tokenHash) as
-      | { client_id: string; model_id: string; scopes: string; region: string; expires_at: number }
-      | undefined;
+      { client_id: string; model_id: string; scopes: string; region: string; expires_at: number } | undefined;
     if (!row || row.region !== this.region || row.expires_at <= Date.now()) return undefined;
     return {
       clientId: row.client_id,

@@ -3,7 +3,10 @@ import { parseArgs, splitList } from "../../../repl/commands/args.js";
 
 describe("parseArgs", () => {
   it("separates positionals from declared flags", () => {
-    const a = parseArgs(["customers", "StandardScaler", "with_mean=false", "--columns", "a,b", "--wait"], { columns: "value", wait: "boolean" });
+    const a = parseArgs(["customers", "StandardScaler", "with_mean=false", "--columns", "a,b", "--wait"], {
+      columns: "value",
+      wait: "boolean",
+    });
     expect(a.positional).toEqual(["customers", "StandardScaler", "with_mean=false"]);
     expect(a.flags.get("columns")).toBe("a,b");
     expect(a.flags.get("wait")).toBe(true);

@@ -71,7 +71,9 @@ describe("/save", () => {
     expect(readFileSync(join(t.dir, "out.csv"), "utf8")).toBe("x,label\n1,a\n2,b\n3,a\n4,\n10,a\n,b\n");
     await expect(run(saveCommand, ctx, "small", "out.csv")).rejects.toThrow("out.csv exists.");
     await run(saveCommand, ctx, "top", "out.csv", "--force");
-    expect(readFileSync(join(t.dir, "out.csv"), "utf8").split("\n")[0]).toBe("id,segment,age,income,spend,visits,rating");
+    expect(readFileSync(join(t.dir, "out.csv"), "utf8").split("\n")[0]).toBe(
+      "id,segment,age,income,spend,visits,rating",
+    );
     await run(saveCommand, ctx, "small", "out.json");
     expect(JSON.parse(readFileSync(join(t.dir, "out.json"), "utf8"))[5]).toEqual({ x: null, label: "b" });
     await expect(run(saveCommand, ctx, "small", "out.xlsx")).rejects.toThrow("Cannot tell the format");

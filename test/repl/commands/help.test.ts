@@ -14,8 +14,26 @@ describe("/help", () => {
     if (out.type !== "help") throw new Error(`expected help, got ${out.type}`);
     expect(out.keys).toBe(true);
     expect(out.entries.map((e) => e.name)).toEqual(COMMANDS.map((c) => c.name));
-    for (const name of ["load", "show", "describe", "upload", "blobs", "preprocess", "jobs", "logs", "fetch", "save", "hist", "health", "clear", "quit"]) {
-      expect(out.entries.some((e) => e.name === name), name).toBe(true);
+    for (const name of [
+      "load",
+      "show",
+      "describe",
+      "upload",
+      "blobs",
+      "preprocess",
+      "jobs",
+      "logs",
+      "fetch",
+      "save",
+      "hist",
+      "health",
+      "clear",
+      "quit",
+    ]) {
+      expect(
+        out.entries.some((e) => e.name === name),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -7,8 +7,14 @@ import { commandContext, openTestWorkspace, run, texts, type TestWorkspace } fro
 let t: TestWorkspace;
 beforeAll(async () => {
   t = await openTestWorkspace();
-  writeFileSync(join(t.dir, "sales 2024.csv"), "region,units,price\nnorth,3,2.5\nsouth,,4\n\"west, far\",7,1e3\n");
-  writeFileSync(join(t.dir, "rows.json"), JSON.stringify([{ a: 1, b: "x" }, { a: 2.5, b: null }]));
+  writeFileSync(join(t.dir, "sales 2024.csv"), 'region,units,price\nnorth,3,2.5\nsouth,,4\n"west, far",7,1e3\n');
+  writeFileSync(
+    join(t.dir, "rows.json"),
+    JSON.stringify([
+      { a: 1, b: "x" },
+      { a: 2.5, b: null },
+    ]),
+  );
   writeFileSync(join(t.dir, "notes.txt"), "hello");
 });
 afterAll(() => t.close());
@@ -19,7 +25,11 @@ describe("/load", () => {
     const out = await run(loadCommand, ctx, "sales 2024.csv");
     expect(texts(out).join("\n")).toContain("Loaded sales 2024.csv into frame sales_2024: 3 rows × 3 columns.");
     const table = t.workspace.table("sales_2024");
-    expect(table.columns.map((c) => [c.name, c.kind])).toEqual([["region", "string"], ["units", "number"], ["price", "number"]]);
+    expect(table.columns.map((c) => [c.name, c.kind])).toEqual([
+      ["region", "string"],
+      ["units", "number"],
+      ["price", "number"],
+    ]);
     const units = table.columns[1]!.values as Float64Array;
     expect(units[0]).toBe(3);
     expect(units[1]).toBeNaN();

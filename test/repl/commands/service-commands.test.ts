@@ -43,9 +43,15 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
   it("refuses bad parameters before sending anything", async () => {
     const ctx = commandContext(t.workspace);
     const before = t.workspace.jobs.jobs.length;
-    await expect(run(preprocessCommand, ctx, "customers", "Normalizer", "norm=l3")).rejects.toThrow("Invalid parameters for Normalizer");
-    await expect(run(preprocessCommand, ctx, "customers", "StandardScaler", "--columns", "age,height")).rejects.toThrow("customers has no column height.");
-    await expect(run(preprocessCommand, ctx, "nothing", "StandardScaler")).rejects.toThrow('No frame or blob "nothing".');
+    await expect(run(preprocessCommand, ctx, "customers", "Normalizer", "norm=l3")).rejects.toThrow(
+      "Invalid parameters for Normalizer",
+    );
+    await expect(run(preprocessCommand, ctx, "customers", "StandardScaler", "--columns", "age,height")).rejects.toThrow(
+      "customers has no column height.",
+    );
+    await expect(run(preprocessCommand, ctx, "nothing", "StandardScaler")).rejects.toThrow(
+      'No frame or blob "nothing".',
+    );
     await expect(run(preprocessCommand, ctx, "customers", "Scaler")).rejects.toThrow('Unknown transform "Scaler".');
     expect(t.workspace.jobs.jobs.length).toBe(before);
     expect(t.workspace.blobs().length).toBe(2);
@@ -53,7 +59,15 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
 
   it("runs a job in the background, lists it, follows its log and fetches the result", async () => {
     const ctx = commandContext(t.workspace);
-    const sent = await run(preprocessCommand, ctx, "customers", "standardscaler", "with_mean=true", "--columns", "age,income");
+    const sent = await run(
+      preprocessCommand,
+      ctx,
+      "customers",
+      "standardscaler",
+      "with_mean=true",
+      "--columns",
+      "age,income",
+    );
     expect(text(sent)).toMatch(/^j1: StandardScaler on customers sent \(job [0-9a-f-]{36}\)\./);
     // The frame was uploaded as the job's input: a blob of this session.
     expect(t.workspace.blobs().at(-1)?.source).toBe("frame customers (input of j1)");
@@ -75,7 +89,11 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
     expect(Math.abs(mean)).toBeLessThan(1e-12);
     // Passthrough columns are unchanged.
     expect(t.workspace.table("customers_std").columns[0]!.values.slice(0, 2)).toEqual(["c0001", "c0002"]);
-    expect(t.workspace.frameInfo("customers_std")).toMatchObject({ parent: "customers", job: "j1", features: ["age", "income"] });
+    expect(t.workspace.frameInfo("customers_std")).toMatchObject({
+      parent: "customers",
+      job: "j1",
+      features: ["age", "income"],
+    });
 
     const hist = await run(histCommand, ctx, "customers_std", "age", "--bins", "5");
     if (hist.type !== "histogram") throw new Error(hist.type);
@@ -84,13 +102,23 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
     // A column the job did not transform has no "before".
     const spend = await run(histCommand, ctx, "customers_std", "spend");
     expect(spend.type === "histogram" && spend.panels.length).toBe(1);
-    await expect(async () => run(histCommand, ctx, "customers_std", "segment")).rejects.toThrow("customers_std.segment is not numeric.");
+    await expect(async () => run(histCommand, ctx, "customers_std", "segment")).rejects.toThrow(
+      "customers_std.segment is not numeric.",
+    );
   });
 
   it("in piped mode waits for the job and reports a failure as an error", async () => {
     const ctx = commandContext(t.workspace, { interactive: false });
     const blobs = t.workspace.blobs().length;
-    const out = await run(preprocessCommand, ctx, "customers", "PowerTransformer", "method=box-cox", "--columns", "visits");
+    const out = await run(
+      preprocessCommand,
+      ctx,
+      "customers",
+      "PowerTransformer",
+      "method=box-cox",
+      "--columns",
+      "visits",
+    );
     // The frame went up with the first job; this one reuses that blob.
     expect(t.workspace.blobs().length).toBe(blobs);
     expect(out.type).toBe("error");
@@ -120,16 +148,29 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
     const ages = t.workspace.table("customers").columns.find((c) => c.name === "age")!.values as Float64Array;
     await t.workspace.evaluate("newer = customers.head(50)", ctx.signal, 80);
     const applied = await run(applyCommand, ctx, ref, "newer");
-    expect(text(applied)).toContain(`Applied ${ref}'s RobustScaler to newer here: frame newer_robust, 50 rows × 7 columns.`);
-    expect(t.workspace.frameInfo("newer_robust")).toMatchObject({ parent: "newer", job: ref, features: ["age", "income"] });
-    const fitted = (await t.workspace.findJob(ref).handle.result()).fitted as unknown as { center_: number[]; scale_: number[] };
+    expect(text(applied)).toContain(
+      `Applied ${ref}'s RobustScaler to newer here: frame newer_robust, 50 rows × 7 columns.`,
+    );
+    expect(t.workspace.frameInfo("newer_robust")).toMatchObject({
+      parent: "newer",
+      job: ref,
+      features: ["age", "income"],
+    });
+    const fitted = (await t.workspace.findJob(ref).handle.result()).fitted as unknown as {
+      center_: number[];
+      scale_: number[];
+    };
     const scaled = t.workspace.table("newer_robust").columns.find((c) => c.name === "age")!.values as Float64Array;
     expect(scaled[0]).toBe((ages[0]! - fitted.center_[0]!) / fitted.scale_[0]!);
 
     const inverted = await run(invertCommand, ctx, ref, "newer_robust", "as", "back");
-    expect(text(inverted)).toContain(`Mapped newer_robust back to the original units with ${ref}'s RobustScaler here: frame back, 50 rows × 7 columns.`);
+    expect(text(inverted)).toContain(
+      `Mapped newer_robust back to the original units with ${ref}'s RobustScaler here: frame back, 50 rows × 7 columns.`,
+    );
     const back = t.workspace.table("back").columns.find((c) => c.name === "age")!.values as Float64Array;
-    back.forEach((v, i) => (Number.isNaN(ages[i]!) ? expect(v).toBeNaN() : expect(Math.abs(v - ages[i]!)).toBeLessThan(1e-9)));
+    back.forEach((v, i) =>
+      Number.isNaN(ages[i]!) ? expect(v).toBeNaN() : expect(Math.abs(v - ages[i]!)).toBeLessThan(1e-9),
+    );
 
     await run(preprocessCommand, ctx, "customers", "Binarizer", "threshold=40", "--columns", "age");
     const binarizer = t.workspace.jobs.jobs.at(-1)!.ref;
@@ -142,7 +183,9 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
   });
 
   it("says which jobs exist when the job is unknown", async () => {
-    await expect(async () => run(fetchCommand, commandContext(t.workspace), "j99")).rejects.toThrow('No job "j99" in this session.');
+    await expect(async () => run(fetchCommand, commandContext(t.workspace), "j99")).rejects.toThrow(
+      'No job "j99" in this session.',
+    );
   });
 
   it("stops following a log when the command is cancelled", async () => {

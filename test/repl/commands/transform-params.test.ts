@@ -6,21 +6,36 @@ import { paramsSchemas } from "../../../src/contract/params.js";
 describe("transform parameters", () => {
   it("lists each transform's parameters from the contract's schemas", () => {
     for (const type of PREPROCESSING_TYPES) {
-      expect(paramInfo(type).map((p) => p.name).sort()).toEqual(Object.keys(paramsSchemas[type].shape).sort());
+      expect(
+        paramInfo(type)
+          .map((p) => p.name)
+          .sort(),
+      ).toEqual(Object.keys(paramsSchemas[type].shape).sort());
     }
-    expect(paramInfo("Normalizer").find((p) => p.name === "norm")).toMatchObject({ type: "string", values: ["l1", "l2", "max"], defaultValue: "l2" });
+    expect(paramInfo("Normalizer").find((p) => p.name === "norm")).toMatchObject({
+      type: "string",
+      values: ["l1", "l2", "max"],
+      defaultValue: "l2",
+    });
     expect(paramInfo("QuantileTransformer").find((p) => p.name === "random_state")?.type).toBe("integer|null");
   });
 
   it("reads typed values and validates them with zod before anything is sent", () => {
-    expect(parseParams("MinMaxScaler", ["feature_range=-1,1", "clip=true"])).toEqual({ feature_range: [-1, 1], clip: true });
+    expect(parseParams("MinMaxScaler", ["feature_range=-1,1", "clip=true"])).toEqual({
+      feature_range: [-1, 1],
+      clip: true,
+    });
     expect(parseParams("RobustScaler", ["quantile_range=[10,90]"])).toEqual({ quantile_range: [10, 90] });
-    expect(parseParams("QuantileTransformer", ["n_quantiles=100", "random_state=null", "output_distribution=normal"])).toEqual({
+    expect(
+      parseParams("QuantileTransformer", ["n_quantiles=100", "random_state=null", "output_distribution=normal"]),
+    ).toEqual({
       n_quantiles: 100,
       random_state: null,
       output_distribution: "normal",
     });
-    expect(() => parseParams("MinMaxScaler", ["feature_range=1,0"])).toThrow("Minimum of desired feature range must be smaller than maximum.");
+    expect(() => parseParams("MinMaxScaler", ["feature_range=1,0"])).toThrow(
+      "Minimum of desired feature range must be smaller than maximum.",
+    );
     expect(() => parseParams("QuantileTransformer", ["n_quantiles=2.5"])).toThrow("n_quantiles");
     expect(() => parseParams("Normalizer", ["norm=l3"])).toThrow("norm");
     expect(() => parseParams("StandardScaler", ["with_mean=yes"])).toThrow("with_mean");

@@ -4,7 +4,14 @@ import { layoutTable } from "../../../repl/format/text-table.js";
 
 describe("layoutTable", () => {
   it("pads columns and right-aligns numbers", () => {
-    const t = layoutTable(["name", "x"], [["a", "1"], ["bb", "22.5"]], { width: 80, numeric: [false, true] });
+    const t = layoutTable(
+      ["name", "x"],
+      [
+        ["a", "1"],
+        ["bb", "22.5"],
+      ],
+      { width: 80, numeric: [false, true] },
+    );
     expect(t.header).toBe("name     x");
     expect(t.lines).toEqual(["a        1", "bb    22.5"]);
     expect(t.hiddenColumns).toBe(0);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { editLine, lineAt, type LineState } from "../../../repl/input/line-editor.js";
 
-const none = { leftArrow: false, rightArrow: false, home: false, end: false, backspace: false, delete: false, ctrl: false, meta: false };
+const none = {
+  leftArrow: false,
+  rightArrow: false,
+  home: false,
+  end: false,
+  backspace: false,
+  delete: false,
+  ctrl: false,
+  meta: false,
+};
 const type = (s: LineState, input: string, key: Partial<typeof none> = {}) => editLine(s, input, { ...none, ...key });
 
 describe("editLine", () => {

@@ -20,7 +20,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const promptLine = (): string => view.screen().split("\n").findLast((l) => l.startsWith("mdps› ")) ?? "";
+const promptLine = (): string =>
+  view
+    .screen()
+    .split("\n")
+    .findLast((l) => l.startsWith("mdps› ")) ?? "";
 
 describe("App", () => {
   it("starts with the banner and an empty prompt", () => {
@@ -77,17 +81,27 @@ describe("App", () => {
 
   it("shows a job sent from JavaScript in the panel and in /jobs, and /fetch brings it back", async () => {
     const drawn = view.frames().length;
-    await view.type('const qj = await session.preprocess(customers, { type: "QuantileTransformer", params: { n_quantiles: 50 }, columns: ["income"] })', KEYS.enter);
+    await view.type(
+      'const qj = await session.preprocess(customers, { type: "QuantileTransformer", params: { n_quantiles: 50 }, columns: ["income"] })',
+      KEYS.enter,
+    );
     await waitFor(() => expect(view.screen()).toMatch(/✔ j2 QuantileTransformer on b\d+ \(JavaScript\) succeeded in/));
     // While it ran, the panel showed it (however short that was): spinner, status or phase, progress, time.
     const panelRow = /│ Jobs[\s\S]*│ \S j2 QuantileTransformer on b\d+ \(JavaScript\) +[a-z_]+ +.*\d+%.* \d/;
-    expect(view.frames().slice(drawn).some((frame) => panelRow.test(frame))).toBe(true);
+    expect(
+      view
+        .frames()
+        .slice(drawn)
+        .some((frame) => panelRow.test(frame)),
+    ).toBe(true);
     expect(view.screen()).not.toMatch(/│ Jobs/);
 
     await view.type("/jobs", KEYS.enter);
     await waitFor(() => expect(view.screen()).toMatch(/j2\s+QuantileTransformer on \S*\s+succeeded\s+done\s+100%/));
     await view.type("/fetch j2", KEYS.enter);
-    await waitFor(() => expect(view.screen()).toContain("Fetched the result of j2 into frame result_quantile: 200 rows × 7 columns."));
+    await waitFor(() =>
+      expect(view.screen()).toContain("Fetched the result of j2 into frame result_quantile: 200 rows × 7 columns."),
+    );
   });
 
   it("Ctrl+C cancels a running line, then reminds how to quit; Ctrl+D quits", async () => {

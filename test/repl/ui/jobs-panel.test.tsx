@@ -20,7 +20,9 @@ afterEach(() => view?.unmount());
 
 describe("JobsPanel", () => {
   it("shows each running job with phase, progress and a ticking time", async () => {
-    view = render(<JobsPanel width={120} jobs={[base, { ...base, ref: "j2", finishedAt: Date.now(), status: "succeeded" }]} />);
+    view = render(
+      <JobsPanel width={120} jobs={[base, { ...base, ref: "j2", finishedAt: Date.now(), status: "succeeded" }]} />,
+    );
     const screen = view.screen();
     expect(screen).toContain("Jobs");
     expect(screen).toContain("j1");
@@ -43,7 +45,13 @@ describe("FinishedJob", () => {
     const startedAt = Date.now() - 1500;
     view = render(
       <FinishedJob
-        job={{ ...base, status: "failed", startedAt, finishedAt: startedAt + 1500, error: { title: "Bad data", detail: "column x is text" } }}
+        job={{
+          ...base,
+          status: "failed",
+          startedAt,
+          finishedAt: startedAt + 1500,
+          error: { title: "Bad data", detail: "column x is text" },
+        }}
       />,
     );
     expect(view.screen()).toContain("✘ j1 StandardScaler on customers failed in 1.5 s");

@@ -11,7 +11,13 @@ describe("OutputView", () => {
     view = render(
       <OutputView
         width={100}
-        output={{ type: "error", title: "400 Bad Request", detail: "norm is wrong", fields: ["params.norm: must be l1, l2 or max"], hint: "see /help preprocess" }}
+        output={{
+          type: "error",
+          title: "400 Bad Request",
+          detail: "norm is wrong",
+          fields: ["params.norm: must be l1, l2 or max"],
+          hint: "see /help preprocess",
+        }}
       />,
     );
     const screen = view.screen();
@@ -23,7 +29,9 @@ describe("OutputView", () => {
 
   it("lays out a table to the width it is given", () => {
     const columns = Array.from({ length: 12 }, (_, i) => `feature_${i}`);
-    view = render(<OutputView width={60} output={{ type: "table", title: "wide", columns, rows: [columns.map(() => "0.5")] }} />);
+    view = render(
+      <OutputView width={60} output={{ type: "table", title: "wide", columns, rows: [columns.map(() => "0.5")] }} />,
+    );
     const lines = view.screen().split("\n");
     expect(lines[0]).toBe("wide");
     expect(lines[1]).toMatch(/feature_0 .*\+\d+ columns$/);
@@ -33,7 +41,9 @@ describe("OutputView", () => {
   it("draws before/after histograms side by side on a wide screen", () => {
     const before = binValues(Float64Array.from([1, 2, 2, 3, 3, 3]), 3, "before: a.x");
     const after = binValues(Float64Array.from([-1, 0, 0, 1, 1, 1]), 3, "after: b.x");
-    view = render(<OutputView width={120} output={{ type: "histogram", title: "Histogram of x", panels: [before, after] }} />);
+    view = render(
+      <OutputView width={120} output={{ type: "histogram", title: "Histogram of x", panels: [before, after] }} />,
+    );
     const lines = view.screen().split("\n");
     expect(lines[0]).toBe("Histogram of x");
     expect(lines[1]).toMatch(/^before: a\.x\s+after: b\.x$/);
@@ -42,7 +52,14 @@ describe("OutputView", () => {
 
   it("lists help entries and keys", () => {
     view = render(
-      <OutputView width={100} output={{ type: "help", keys: true, entries: [{ name: "load", aliases: ["read"], usage: "/load <file>", description: "Read a file." }] }} />,
+      <OutputView
+        width={100}
+        output={{
+          type: "help",
+          keys: true,
+          entries: [{ name: "load", aliases: ["read"], usage: "/load <file>", description: "Read a file." }],
+        }}
+      />,
     );
     expect(view.screen()).toContain("/load <file>");
     expect(view.screen()).toContain("(also /read)");

@@ -17,7 +17,11 @@ it("a job's end seen elsewhere (/fetch waited for it) shows at once, and a finis
   const tracker = new JobTracker(() => now);
   const finished: TrackedJob[] = [];
   tracker.onFinished((job) => finished.push(job));
-  const job = tracker.track(quiet("5c2d81c7-bbe2-4292-9571-91f60cda6b61"), "StandardScaler on b1", { status: "running", phase: "writing", progress: 0.8 });
+  const job = tracker.track(quiet("5c2d81c7-bbe2-4292-9571-91f60cda6b61"), "StandardScaler on b1", {
+    status: "running",
+    phase: "writing",
+    progress: 0.8,
+  });
 
   now = 1400;
   tracker.observe(job.ref, { status: "succeeded", phase: "done" });
