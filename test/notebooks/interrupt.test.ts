@@ -2,24 +2,29 @@
  * Jupyter's stop button on a cell that waits on a job, in a real kernel: the cell ends,
  * the kernel lives on, the wait stops polling and says why, and the job goes on. (A SIGINT
  * listener added while tslab runs a cell's synchronous part once made the next interrupt
- * kill the kernel: see src/notebook/kernel-interrupt.ts.)
+ * kill the kernel: see src/notebook/kernel-interrupt.ts.) Without Jupyter: skipped with an
+ * install hint, or a failure in CI (../required-tool.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, findJupyterPython, installTslabKernel, interruptWaitingCell, kernelEnv, type InterruptReport } from "./jupyter.js";
+import { describeWithTool } from "../required-tool.js";
 
 const jupyter = findJupyterPython();
-const inCI = Boolean(process.env.CI);
 
-describe.skipIf("missing" in jupyter && !inCI)("interrupting a tslab kernel while a job wait runs", () => {
+describeWithTool(
+  { name: "Jupyter", missing: "missing" in jupyter ? jupyter.missing : null },
+  "interrupting a tslab kernel while a job wait runs",
+  () => {
   let work = "";
   let report: InterruptReport;
 
   beforeAll(async () => {
-    if ("missing" in jupyter) throw new Error(`Jupyter is required in CI: ${jupyter.missing}`);
+    // Only narrows the type: describeWithTool registers this suite only when Jupyter was found.
+    if ("missing" in jupyter) throw new Error(jupyter.missing);
     if (!existsSync(join(REPO, "dist/src/index.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
     work = await mkdtemp(join(tmpdir(), "mdps-interrupt-"));
     const jupyterPath = await installTslabKernel(jupyter.python, join(work, "kernel"));
@@ -51,4 +56,5 @@ describe.skipIf("missing" in jupyter && !inCI)("interrupting a tslab kernel whil
     expect(report.status_after).toBe("succeeded");
     expect(report.closed).toBe("closed");
   });
-});
+},
+);

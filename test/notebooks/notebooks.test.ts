@@ -5,10 +5,10 @@
  * stderr text, then checks what each notebook must show.
  *
  * Without Jupyter the suite is skipped with an install hint, except in CI (CI set),
- * where that is a failure. MDPS_SAVE_NOTEBOOKS=1 writes the executed notebooks back
+ * where that is a failure (../required-tool.ts). MDPS_SAVE_NOTEBOOKS=1 writes the executed notebooks back
  * into notebooks/ (how their committed outputs are refreshed).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,19 +25,15 @@ import {
   type ExecutedNotebook,
 } from "./jupyter.js";
 import { EXPECTATIONS } from "./expectations.js";
+import { describeWithTool } from "../required-tool.js";
 import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
 import { SCOPES } from "../../src/contract/index.js";
 
 const NOTEBOOKS = join(REPO, "notebooks");
 const FIXTURES = join(REPO, "test/notebooks/fixtures");
 const jupyter = findJupyterPython();
-const inCI = Boolean(process.env.CI);
 const save = process.env.MDPS_SAVE_NOTEBOOKS === "1";
 const PARALLEL = 2;
-
-if ("missing" in jupyter && !inCI) {
-  console.warn(`[notebooks] skipped: ${jupyter.missing}`);
-}
 
 const notebookFiles = existsSync(NOTEBOOKS)
   ? (await readdir(NOTEBOOKS)).filter((f) => f.endsWith(".ipynb")).sort().map((f) => join(NOTEBOOKS, f))
@@ -63,7 +59,10 @@ const connected: Run | undefined = runsToDo.some((r) => r.name === REGIONAL)
 if (connected) runsToDo.push(connected);
 const REGION = "eu-test-1";
 
-describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in real Jupyter with the tslab kernel", () => {
+describeWithTool(
+  { name: "Jupyter", missing: "missing" in jupyter ? jupyter.missing : null },
+  "notebooks run top to bottom in real Jupyter with the tslab kernel",
+  () => {
   let work = "";
   let jupyterPath = "";
   let service: RunningService | undefined;
@@ -71,7 +70,8 @@ describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in r
   const runs = new Map<string, Promise<ExecutedNotebook>>();
 
   beforeAll(async () => {
-    if ("missing" in jupyter) throw new Error(`Jupyter is required in CI: ${jupyter.missing}`);
+    // Only narrows the type: describeWithTool registers this suite only when Jupyter was found.
+    if ("missing" in jupyter) throw new Error(jupyter.missing);
     if (!existsSync(join(REPO, "dist/src/index.js"))) {
       throw new Error("dist/src/index.js is missing: the notebooks import the built package; run `npm run build` first (npm test does)");
     }
@@ -153,4 +153,5 @@ describe.skipIf("missing" in jupyter && !inCI)("notebooks run top to bottom in r
       }
     }, 300_000);
   }
-});
+},
+);

@@ -2,23 +2,27 @@
  * The whole app in a real terminal: tmux (120 x 40) runs the built `mdps repl`; keys go
  * in with send-keys and the screen comes back with capture-pane. A session loads a
  * file, preprocesses it, watches the job in the live panel until it finishes, and
- * shows the result. Skipped (with a message) when tmux is missing outside CI.
+ * shows the result. Without tmux: skipped with the reason, or a failure in CI
+ * (../required-tool.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 import { MDPS_BIN, requireBuild } from "./cli-process.js";
+import { describeWithTool } from "../required-tool.js";
 
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-if (!hasTmux && !process.env["CI"]) {
-  console.warn(
-    "tmux-session.test: tmux is not installed, skipping the real-terminal test (it runs in CI, where tmux is required).",
-  );
-}
+const tmuxCheck = spawnSync("tmux", ["-V"]);
+const tmuxTool = {
+  name: "tmux",
+  missing:
+    tmuxCheck.status === 0
+      ? null
+      : `tmux is not on PATH or does not run (${tmuxCheck.error?.message ?? `tmux -V exited ${String(tmuxCheck.status)}`}): apt-get install tmux`,
+};
 
 // A private server socket, so the test never touches anyone's tmux sessions.
 const SOCKET = `mdps-test-${process.pid}`;
@@ -49,25 +53,23 @@ async function keys(...items: string[]): Promise<void> {
   }
 }
 
-let dir: string;
-beforeAll(() => {
-  if (!hasTmux) return;
-  requireBuild();
-  dir = mkdtempSync(join(tmpdir(), "mdps-tmux-"));
-  // Big enough that the job runs for a while, so its panel can be watched.
-  const random = seededRandom(42);
-  const lines = ["id,a,b,c"];
-  for (let i = 0; i < 500_000; i++)
-    lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
-  writeFileSync(join(dir, "measurements.csv"), `${lines.join("\n")}\n`);
-});
-afterAll(() => {
-  if (!hasTmux) return;
-  spawnSync("tmux", ["-L", SOCKET, "kill-server"]);
-  rmSync(dir, { recursive: true, force: true });
-});
+describeWithTool(tmuxTool, "mdps repl in a real terminal (tmux)", () => {
+  let dir: string;
+  beforeAll(() => {
+    requireBuild();
+    dir = mkdtempSync(join(tmpdir(), "mdps-tmux-"));
+    // Big enough that the job runs for a while, so its panel can be watched.
+    const random = seededRandom(42);
+    const lines = ["id,a,b,c"];
+    for (let i = 0; i < 500_000; i++)
+      lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
+    writeFileSync(join(dir, "measurements.csv"), `${lines.join("\n")}\n`);
+  });
+  afterAll(() => {
+    spawnSync("tmux", ["-L", SOCKET, "kill-server"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-describe.skipIf(!hasTmux)("mdps repl in a real terminal (tmux)", () => {
   it("loads a file, preprocesses it, watches the job finish and shows the result", async () => {
     // A person at a terminal is not in CI: Ink draws only its last frame when CI is set,
     // which the suite's own environment (CI=true under .ci/run) would otherwise pass on.
