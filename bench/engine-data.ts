@@ -44,12 +44,11 @@ export function makeData(rows: number, cols: number, seed = 42): BenchData {
 
 /** Row-major (C order) float64 bytes, as numpy.fromfile(...).reshape(rows, cols) reads them. */
 export function rowMajor(columns: readonly Float64Array[]): Float64Array {
-  const rows = columns[0].length;
+  const rows = columns[0]?.length ?? 0;
   const cols = columns.length;
   const out = new Float64Array(rows * cols);
-  for (let c = 0; c < cols; c++) {
-    const col = columns[c];
-    for (let i = 0; i < rows; i++) out[i * cols + c] = col[i];
-  }
+  columns.forEach((col, c) => {
+    for (let i = 0; i < rows; i++) out[i * cols + c] = col[i] ?? NaN;
+  });
   return out;
 }

@@ -85,7 +85,11 @@ async function main(): Promise<void> {
   });
   const only = options.only?.split(",");
   const entries = ENTRIES.filter((e) => !only || e.type === "copy" || only.includes(e.type));
-  const sizes = options.sizes.split(",").map((s) => s.split("x").map(Number));
+  const sizes = options.sizes.split(",").map((size) => {
+    const [rows, cols] = size.split("x").map(Number);
+    if (!rows || !cols) throw new Error(`--sizes takes ROWSxCOLS[,ROWSxCOLS...], not "${size}"`);
+    return [rows, cols] as const;
+  });
   const withSklearn = sklearnAvailable();
   // Compile every transform on small data first, so no timed or warm-up run pays for it.
   const warm = makeData(20_000, 4, 7);

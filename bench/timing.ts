@@ -41,7 +41,8 @@ export const best = (xs: readonly number[]) => Math.min(...xs);
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  const upper = s[mid] ?? NaN;
+  return s.length % 2 === 1 ? upper : ((s[mid - 1] ?? NaN) + upper) / 2;
 }
 
 export const fmt = (x: number | undefined, digits = 3) => (x === undefined ? "-" : x.toFixed(digits));

@@ -117,8 +117,9 @@ export class Workspace {
   /** Lists `blob` under the next `b` ref; a blob listed already keeps its ref and takes the new description. */
   addBlob(blob: Blob, source: string): TrackedBlob {
     const index = this.#blobs.findIndex((b) => b.blob.id === blob.id);
-    if (index >= 0) {
-      const updated = { ...this.#blobs[index], source };
+    const listed = this.#blobs[index];
+    if (listed) {
+      const updated = { ...listed, source };
       this.#blobs[index] = updated;
       return updated;
     }

@@ -11,7 +11,8 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-export const MAGIC = Buffer.from("MDPSENC1", "ascii");
+// Typed as plain `Buffer`: an inferred `Buffer<ArrayBuffer>` in the .d.ts breaks tslab, whose @types/node 18 has no generic Buffer.
+export const MAGIC: Buffer = Buffer.from("MDPSENC1", "ascii");
 export const VERSION = 1;
 export const HEADER_BYTES = 56;
 export const TAG_BYTES = 16;

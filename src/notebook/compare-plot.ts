@@ -71,7 +71,10 @@ export function distributionsSpec(
       for (const bin of bins) values.push({ feature: label, order, stage, ...bin, share: bin.count / total });
     });
   });
-  const colors = { domain: stages, range: [BASE_COLOR, ...stages.slice(1).map((_, i) => PALETTE[i % PALETTE.length])] };
+  const colors = {
+    domain: stages,
+    range: [BASE_COLOR, ...stages.slice(1).map((_, i) => PALETTE[i % PALETTE.length] ?? BASE_COLOR)],
+  };
   if (options.overlay) return overlaySpec(values, stages, colors, options);
   // Up to three data sets side by side, one row per feature; more would be too wide to
   // read, so then each data set gets a row and the features go across.

@@ -76,8 +76,7 @@ export function finiteRange(values: ArrayLike<number>): { min: number; max: numb
   let min = Infinity;
   let max = -Infinity;
   let missing = 0;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i];
+  for (const v of data) {
     if (!Number.isFinite(v)) {
       missing += 1;
       continue;
@@ -103,11 +102,11 @@ export function histogram(values: ArrayLike<number>, binCount = 30, range?: read
   const n = Math.max(1, Math.floor(binCount));
   const width = (max - min) / n;
   const counts = new Float64Array(n);
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i];
+  for (const v of data) {
     if (!Number.isFinite(v) || v < min || v > max) continue;
     // The maximum belongs to the last bin, not to a bin of its own.
-    counts[Math.min(n - 1, Math.floor((v - min) / width))] += 1;
+    const bin = Math.min(n - 1, Math.floor((v - min) / width));
+    counts[bin] = (counts[bin] ?? 0) + 1;
   }
   const bins = Array.from(counts, (count, i) => ({
     start: min + i * width,

@@ -39,7 +39,7 @@ export function ensureBuilt(): void {
         // The same two steps as `npm run build`.
         execFileSync(
           process.execPath,
-          [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+          [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"],
           { cwd: ROOT, stdio: "pipe" },
         );
         execFileSync(process.execPath, [join(ROOT, "scripts", "declarations-for-ts50.mjs"), "dist"], {
