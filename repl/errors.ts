@@ -58,7 +58,7 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
   if (error instanceof JobFailedError) {
     return {
       type: "error",
-      title: `Job ${error.status === "timed_out" ? "timed out" : "failed"}: ${error.title}`,
+      title: `Job ${error.status === "timed_out" ? "timed out" : error.status === "cancelled" ? "cancelled" : "failed"}: ${error.title}`,
       detail: error.detail,
       hint: "Read the job's log with /logs <job>; fix the input or parameters and run /preprocess again.",
     };

@@ -1,4 +1,4 @@
-import { isTerminal } from "../../src/contract/job.js";
+import { isTerminalStatus } from "../../src/contract/job-status.js";
 import type { PreprocessingType } from "../../src/contract/transform-types.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
@@ -40,7 +40,7 @@ export const fetchCommand: Command = {
     // dataframe() resolved, so the job succeeded: its row says so now, not at the
     // tracker's next poll (a /jobs right after would still show it running).
     const record = handle.record;
-    ws.jobs.observe(job.ref, record && isTerminal(record.status) ? record : { status: "succeeded" });
+    ws.jobs.observe(job.ref, record && isTerminalStatus(record.status) ? record : { status: "succeeded" });
     const features = handle.fitted?.feature_names_in_ ?? source?.features;
     ws.setFrame(name, df, { origin: `${job.ref} ${job.label}`, parent: source?.frame, job: job.ref, features });
     const table = tableFromDataFrame(df);

@@ -1,5 +1,5 @@
 import { isPreprocessingType } from "../../src/contract/transform-types.js";
-import type { RecordType } from "../../src/contract/blob.js";
+import { RECORD_TYPES, type RecordType } from "../../src/contract/blob.js";
 import { ReplError } from "../errors.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
 import { splitList } from "./args.js";
@@ -17,7 +17,7 @@ export const preprocessCommand: Command = {
     "Parameters are scikit-learn's (snake_case), checked before sending; Tab lists them, /help preprocess too.",
     "Pairs as feature_range=0,10; booleans as with_mean=false; null as random_state=null.",
     "--columns: the feature columns (default every numeric column); others pass through unchanged.",
-    "--timeout <seconds> (default 3600), --format csv|json|arrow for the upload, --encrypt, --wait.",
+    `--timeout <seconds> (default 3600), --format ${RECORD_TYPES.join("|")} for the upload, --encrypt, --wait.`,
     "The job runs in the background (see the jobs panel); /fetch <job> brings the result back as a frame.",
     ...PREPROCESSING_TYPES.map((t) => {
       const params = paramInfo(t);
@@ -30,7 +30,7 @@ export const preprocessCommand: Command = {
       const source = args[0];
       return source && ctx.frameNames().includes(source) ? columnList(ctx.columnNames(source), partial) : [];
     }
-    if (args[args.length - 1] === "--format") return ["csv", "json", "arrow"];
+    if (args[args.length - 1] === "--format") return [...RECORD_TYPES];
     if (args.length === 0) return framesAndBlobs(ctx);
     if (args.length === 1) return transforms();
     const type = PREPROCESSING_TYPES.find((t) => t.toLowerCase() === args[1]!.toLowerCase());

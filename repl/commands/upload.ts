@@ -1,15 +1,15 @@
-import type { RecordType } from "../../src/contract/blob.js";
+import { RECORD_TYPES, type RecordType } from "../../src/contract/blob.js";
 import { ReplError } from "../errors.js";
 import { formatBytes } from "../format/cells.js";
 import { message, type Command } from "./types.js";
 
-const FORMATS: readonly RecordType[] = ["csv", "json", "arrow"];
+const FORMATS: readonly RecordType[] = RECORD_TYPES;
 
 export const uploadCommand: Command = {
   name: "upload",
   aliases: ["up"],
   description: "Upload a frame to the service as a blob (listed by /blobs).",
-  usage: "/upload <frame> [as <blob name>] [--format csv|json|arrow] [--encrypt]",
+  usage: `/upload <frame> [as <blob name>] [--format ${FORMATS.join("|")}] [--encrypt]`,
   details: [
     "--encrypt encrypts on this machine with a new key; the key stays in this session (never shown or saved).",
     "Default format: the session's wire format (Arrow with the local service).",

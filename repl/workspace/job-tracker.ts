@@ -4,7 +4,8 @@
  * is an immutable snapshot replaced on every change (what React's external store
  * hook needs); listeners hear about every change and, separately, about finishes.
  */
-import { isTerminal, type JobRecord } from "../../src/contract/job.js";
+import type { JobRecord } from "../../src/contract/job.js";
+import { isTerminalStatus } from "../../src/contract/job-status.js";
 import { JobFailedError } from "../../src/client/errors.js";
 import { isAbort } from "../errors.js";
 import type { JobUpdateSource } from "./session-port.js";
@@ -135,7 +136,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       if (isRecord(final)) this.#update(ref, final);
       const current = this.#get(ref);
       if (current.finishedAt === undefined)
-        this.#update(ref, { status: isTerminal(current.status) ? current.status : "succeeded" });
+        this.#update(ref, { status: isTerminalStatus(current.status) ? current.status : "succeeded" });
     } catch (error) {
       if (error instanceof JobFailedError) {
         this.#update(ref, { status: error.status, error: { title: error.title, detail: error.detail } });
@@ -154,7 +155,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     const current = this.#get(ref);
     if (current.finishedAt !== undefined) return;
     const status = change.status ?? current.status;
-    const finished = isTerminal(status) || status === "unknown";
+    const finished = isTerminalStatus(status) || status === "unknown";
     const next: TrackedJob = {
       ...current,
       status,

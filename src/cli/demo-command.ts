@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import {
+  DEFAULT_ACCESS_TIER,
+  isTerminalStatus,
   PREPROCESSING_TYPES,
   SCOPES,
   type BlobDeleted,
@@ -32,7 +34,7 @@ async function waitForJob(http: DemoHttp, jobId: string, print: boolean): Promis
     const line = `${job.status} · ${job.phase ?? "-"} ${Math.round(job.progress * 100)}%`;
     if (print && line !== last) detail(line);
     last = line;
-    if (["succeeded", "failed", "timed_out"].includes(job.status)) return job;
+    if (isTerminalStatus(job.status)) return job;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${jobId} did not finish within 5 minutes`);
@@ -57,7 +59,9 @@ function preprocessing(
     preprocessing_type: type,
     feature_columns: FEATURES as string[],
     request_timeout_seconds: 120,
-    output: [{ name: outputName, record_type: "csv", access_tier: "hot", tags: ["demo", `transform=${type}`] }],
+    output: [
+      { name: outputName, record_type: "csv", access_tier: DEFAULT_ACCESS_TIER, tags: ["demo", `transform=${type}`] },
+    ],
     ...extra,
   };
 }
@@ -86,7 +90,7 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
       Name: "customers.csv",
       Description: "demo customers",
       RecordType: "csv",
-      AccessTier: "hot",
+      AccessTier: DEFAULT_ACCESS_TIER,
       Tags: ["demo", "source=generated"],
     });
     expectStatus("upload", up.status, 200, up.body);

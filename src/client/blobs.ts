@@ -1,9 +1,12 @@
 import {
+  BLOB_FORM_PARTS as P,
   blobDeleted,
   blobRecord,
   CONTENT_TYPES,
+  DEFAULT_ACCESS_TIER,
   type AccessTier,
   type BlobDeleted,
+  type BlobFormPart,
   type BlobRecord,
   type RecordType,
 } from "../contract/blob.js";
@@ -15,7 +18,7 @@ import type { CallOptions, StreamResponse, Transport } from "./transport.js";
 export interface BlobMetadata {
   readonly name: string;
   readonly recordType: RecordType;
-  /** Default `hot`. */
+  /** Default DEFAULT_ACCESS_TIER (`hot`). */
   readonly accessTier?: AccessTier | undefined;
   readonly description?: string | undefined;
   /** Labels or `key=value` strings. */
@@ -111,20 +114,20 @@ export class BlobsResource {
   }
 
   #multipart(meta: BlobMetadata, content: BlobContent) {
-    const fields: Array<[string, string]> = [
-      ["Name", meta.name],
-      ["RecordType", meta.recordType],
-      ["AccessTier", meta.accessTier ?? "hot"],
+    const fields: Array<[BlobFormPart, string]> = [
+      [P.name, meta.name],
+      [P.recordType, meta.recordType],
+      [P.accessTier, meta.accessTier ?? DEFAULT_ACCESS_TIER],
     ];
-    if (meta.description !== undefined) fields.push(["Description", meta.description]);
-    for (const tag of meta.tags ?? []) fields.push(["Tags", tag]);
+    if (meta.description !== undefined) fields.push([P.description, meta.description]);
+    for (const tag of meta.tags ?? []) fields.push([P.tags, tag]);
     // One boundary per call, so every retry's body matches the content-type header.
     const boundary = newBoundary();
     const factory = () =>
       multipartBody(
         fields,
         {
-          field: "File",
+          field: P.file,
           filename: fileName(meta.name, meta.recordType),
           contentType: CONTENT_TYPES[meta.recordType],
           data: content instanceof Uint8Array ? content : content(),

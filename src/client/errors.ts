@@ -142,7 +142,10 @@ export class ConfigError extends MdpsError {
   }
 }
 
-/** A job ended `failed` or `timed_out`; carries the job's own error and record. */
+/**
+ * A job ended `failed`, `timed_out` or `cancelled` (code `job_failed`, `job_timed_out`,
+ * `job_cancelled`); carries the job's own error and record.
+ */
 export class JobFailedError extends MdpsError {
   readonly jobId: string;
   readonly status: string;
@@ -151,19 +154,24 @@ export class JobFailedError extends MdpsError {
   readonly record: unknown;
 
   constructor(init: { jobId: string; status: string; title: string; detail: string; record: unknown }) {
-    const what = init.status === "timed_out" ? "timed out" : "failed";
-    super(
-      init.status === "timed_out" ? "job_timed_out" : "job_failed",
-      `Job ${init.jobId} ${what}: ${init.title}: ${init.detail} ` +
-        (init.status === "timed_out"
-          ? "Raise `timeout` (request_timeout_seconds) or send less data."
-          : "See job.logs() for the details; fix the input or parameters and submit again."),
-    );
+    const [code, what, next] = ending(init.status);
+    super(code, `Job ${init.jobId} ${what}: ${init.title}: ${init.detail} ${next}`);
     this.jobId = init.jobId;
     this.status = init.status;
     this.title = init.title;
     this.detail = init.detail;
     this.record = init.record;
+  }
+}
+
+function ending(status: string): [code: string, what: string, next: string] {
+  switch (status) {
+    case "timed_out":
+      return ["job_timed_out", "timed out", "Raise `timeout` (request_timeout_seconds) or send less data."];
+    case "cancelled":
+      return ["job_cancelled", "was cancelled", "Submit it again if you still need its result."];
+    default:
+      return ["job_failed", "failed", "See job.logs() for the details; fix the input or parameters and submit again."];
   }
 }
 

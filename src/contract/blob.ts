@@ -6,6 +6,27 @@ export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const ACCESS_TIERS = ["hot", "cool", "cold", "archive"] as const;
 export type AccessTier = (typeof ACCESS_TIERS)[number];
+/** The tier of an upload or a job output that names none. */
+export const DEFAULT_ACCESS_TIER: AccessTier = "hot";
+
+/**
+ * The multipart part names of blob upload and update, spelled exactly as on the wire.
+ * `tags` may repeat; `description` and `tags` are optional.
+ *
+ * @example
+ * form.append(BLOB_FORM_PARTS.recordType, "csv");
+ */
+export const BLOB_FORM_PARTS = {
+  file: "File",
+  name: "Name",
+  description: "Description",
+  recordType: "RecordType",
+  accessTier: "AccessTier",
+  tags: "Tags",
+} as const;
+export type BlobFormPart = (typeof BLOB_FORM_PARTS)[keyof typeof BLOB_FORM_PARTS];
+/** The part names in the order the contract lists them. */
+export const BLOB_FORM_PART_NAMES: readonly BlobFormPart[] = Object.values(BLOB_FORM_PARTS);
 
 /** Case-insensitive on the wire, lower-case once parsed. */
 export const recordType = z

@@ -4,6 +4,7 @@ export * from "./blob.js";
 export * from "./common.js";
 export * from "./health.js";
 export * from "./job.js";
+export * from "./job-status.js";
 export * from "./params.js";
 export * from "./problem.js";
 export * from "./scopes.js";

@@ -1,15 +1,8 @@
 import { z } from "zod";
-import { blobRecord, recordType, accessTier, tag } from "./blob.js";
+import { blobRecord, recordType, accessTier, tag, DEFAULT_ACCESS_TIER } from "./blob.js";
 import { timestamp, uuid } from "./common.js";
 import { paramsSchemas } from "./params.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "./transform-types.js";
-
-export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "timed_out"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "timed_out"];
-export function isTerminal(status: string): boolean {
-  return (TERMINAL_STATUSES as readonly string[]).includes(status);
-}
 
 /** What a running job is doing; a free string on the wire, these are the reference service's. */
 export const JOB_PHASES = [
@@ -41,7 +34,7 @@ export const preprocessingOutputRequest = z.strictObject({
   description: z.string().max(4096).optional(),
   /** Defaults to the input blob's record type. */
   record_type: recordType.optional(),
-  access_tier: accessTier.default("hot"),
+  access_tier: accessTier.default(DEFAULT_ACCESS_TIER),
   tags: z.array(tag).default([]),
   encryption_key: z.string().optional(),
 });

@@ -3,6 +3,7 @@
  * durations, and the few inline styles. Styles are inline (not a <style> block) because
  * notebook viewers such as GitHub's drop <style> elements but keep the markup readable.
  */
+import type { JobStatus } from "../contract/job-status.js";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -79,17 +80,19 @@ export function progressBar(fraction: number, width = 20): string {
   return "█".repeat(filled) + "░".repeat(width - filled);
 }
 
-export const STATUS_COLORS: Record<string, string> = {
+/** One colour per canonical status: a status added to the contract must get one here. */
+export const STATUS_COLORS: Readonly<Record<JobStatus, string>> = {
   queued: "#6b7280",
   running: "#2563eb",
   succeeded: "#16a34a",
   failed: "#dc2626",
   timed_out: "#d97706",
+  cancelled: "#78716c",
 };
 
 /** The status as a coloured word; unknown statuses (a real service may add some) stay grey. */
 export function statusHtml(status: string): string {
-  const color = STATUS_COLORS[status] ?? "#6b7280";
+  const color = (STATUS_COLORS as Readonly<Record<string, string | undefined>>)[status] ?? "#6b7280";
   return `<b style="color:${color}">${escapeHtml(status)}</b>`;
 }
 

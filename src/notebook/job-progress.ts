@@ -7,6 +7,7 @@
  * Job.wait uses `jobProgress` directly; `watch(job)` wraps any job handle that has
  * `wait({ onUpdate, signal })` (and optionally `logs({ limit })`).
  */
+import { isTerminalStatus } from "../contract/job-status.js";
 import {
   LiveStatus,
   type JobSnapshot,
@@ -14,8 +15,6 @@ import {
   type LogLine,
   type ProgressMode,
 } from "./live-status.js";
-
-const TERMINAL = new Set(["succeeded", "failed", "timed_out"]);
 
 export type LogFetcher = (limit: number) => Promise<readonly LogLine[]>;
 
@@ -144,7 +143,7 @@ export async function watch(job: WatchableJob, options: WatchOptions = {}): Prom
     await progress?.finish(record);
   } catch (error) {
     const record = (error as { record?: JobSnapshot }).record ?? job.record;
-    if (record && TERMINAL.has(record.status)) await progress?.finish(record);
+    if (record && isTerminalStatus(record.status)) await progress?.finish(record);
     else progress?.stopped(error instanceof Error ? error.message : String(error));
     throw error;
   }

@@ -5,6 +5,7 @@
  * progress lines; or nothing. Whoever polls the job (Job.wait) feeds it snapshots;
  * it never polls, never throws, and never holds the process open.
  */
+import { isTerminalStatus } from "../contract/job-status.js";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressBar, shortId, statusHtml } from "./html.js";
 import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "./render-records.js";
@@ -46,8 +47,6 @@ export interface LiveStatusOptions {
   /** Clock in ms, for tests. */
   now?: () => number;
 }
-
-const TERMINAL = new Set(["succeeded", "failed", "timed_out"]);
 
 export class LiveStatus {
   /** Where this status renders; `none` when nothing could be shown. */
@@ -126,7 +125,7 @@ export class LiveStatus {
     // One line per change of state or phase and per quarter of progress: a log, not a flood.
     const key = `${s.status}|${s.phase ?? ""}|${Math.floor(percent / 25)}`;
     if (!final && key === this.lastTextKey) return;
-    if (final && key === this.lastTextKey && !TERMINAL.has(s.status)) return;
+    if (final && key === this.lastTextKey && !isTerminalStatus(s.status)) return;
     this.lastTextKey = key;
     const phase = s.phase && s.phase !== s.status ? ` ${s.phase}` : "";
     const error = s.error ? ` - ${s.error.title}: ${s.error.detail}` : "";

@@ -3,12 +3,8 @@
  * every change, and stops on a terminal status, the caller's signal or a timeout.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  isTerminal,
-  type JobExecutionLogDetails,
-  type JobExecutionLogMessage,
-  type JobRecord,
-} from "../contract/job.js";
+import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../contract/job.js";
+import { isTerminalStatus } from "../contract/job-status.js";
 import { AbortError, TimeoutError } from "../client/errors.js";
 import type { LiveStatus, ProgressMode } from "../notebook/live-status.js";
 
@@ -75,7 +71,7 @@ export async function pollUntilTerminal(
       }
       report(record);
     }
-    if (isTerminal(record.status)) return record;
+    if (isTerminalStatus(record.status)) return record;
     try {
       await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
     } catch (error) {
@@ -137,7 +133,7 @@ export async function* followLogMessages(
     const start = newStart(seen, keys);
     for (let i = start; i < details.messages.length; i++) yield details.messages[i]!;
     seen = keys;
-    if (isTerminal(details.status)) return;
+    if (isTerminalStatus(details.status)) return;
     try {
       await sleep(options.pollInterval ?? 250, undefined, options.signal ? { signal: options.signal } : undefined);
     } catch (error) {

@@ -6,6 +6,7 @@ import {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  JobFailedError,
   MdpsError,
   NotFoundError,
   OAuthError,
@@ -130,5 +131,24 @@ describe("makeOAuthError", () => {
       expect(e.code).toBe(code);
       expect(e.name).toBe("OAuthError");
     }
+  });
+});
+
+describe("JobFailedError", () => {
+  const init = (status: string) => ({ jobId: "j1", status, title: "t", detail: "d.", record: { status } });
+
+  it("has one code per way a job ends badly, and says what to do next", () => {
+    const failed = new JobFailedError(init("failed"));
+    expect([failed.code, failed.name, failed.status]).toEqual(["job_failed", "JobFailedError", "failed"]);
+    expect(failed.message).toBe(
+      "Job j1 failed: t: d. See job.logs() for the details; fix the input or parameters and submit again.",
+    );
+    const timedOut = new JobFailedError(init("timed_out"));
+    expect(timedOut.code).toBe("job_timed_out");
+    expect(timedOut.message).toMatch(/^Job j1 timed out: t: d\. Raise `/);
+    const cancelled = new JobFailedError(init("cancelled"));
+    expect(cancelled.code).toBe("job_cancelled");
+    expect(cancelled.message).toBe("Job j1 was cancelled: t: d. Submit it again if you still need its result.");
+    expect(cancelled.record).toEqual({ status: "cancelled" });
   });
 });

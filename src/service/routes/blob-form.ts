@@ -1,23 +1,32 @@
 import type { MultipartFile, MultipartValue } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { accessTier, recordType, tag } from "../../contract/index.js";
+import {
+  ACCESS_TIERS,
+  accessTier,
+  BLOB_FORM_PART_NAMES,
+  BLOB_FORM_PARTS as P,
+  RECORD_TYPES,
+  recordType,
+  tag,
+} from "../../contract/index.js";
 import type { BlobFiles, WrittenFile } from "../blob-files.js";
 import { issuesToFieldErrors } from "../field-errors.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 
-export const BLOB_PARTS = ["File", "Name", "Description", "RecordType", "AccessTier", "Tags"] as const;
+/** The parts sent at most once; `Tags` may repeat. */
+const SINGLE_PARTS = [P.name, P.description, P.recordType, P.accessTier] as const;
 
 const blobFields = z.object({
-  Name: z
+  [P.name]: z
     .string({ error: "is required: the blob's name" })
     .trim()
     .min(1, "must not be empty")
     .max(256, "must be at most 256 characters"),
-  Description: z.string().max(4096, "must be at most 4096 characters").optional(),
-  RecordType: z.string({ error: "is required: one of csv, json, arrow" }).pipe(recordType),
-  AccessTier: z.string({ error: "is required: one of hot, cool, cold, archive" }).pipe(accessTier),
-  Tags: z.array(tag.refine((t) => !/[\r\n]/.test(t), "must be one line")),
+  [P.description]: z.string().max(4096, "must be at most 4096 characters").optional(),
+  [P.recordType]: z.string({ error: `is required: one of ${RECORD_TYPES.join(", ")}` }).pipe(recordType),
+  [P.accessTier]: z.string({ error: `is required: one of ${ACCESS_TIERS.join(", ")}` }).pipe(accessTier),
+  [P.tags]: z.array(tag.refine((t) => !/[\r\n]/.test(t), "must be one line")),
 });
 
 export type BlobFields = z.output<typeof blobFields>;
@@ -35,7 +44,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
   if (!request.isMultipart()) {
     throw new HttpProblem(
       415,
-      "Blob upload and update take multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).",
+      `Blob upload and update take multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
     );
   }
   const values: Record<string, string[]> = {};
@@ -45,17 +54,17 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
   try {
     for await (const part of request.parts()) {
       if (part.type === "file") {
-        if (part.fieldname !== "File") {
+        if (part.fieldname !== P.file) {
           await drain(part);
           addError(
             part.fieldname,
-            `is not a known part; file content goes in the part 'File' (parts: ${BLOB_PARTS.join(", ")})`,
+            `is not a known part; file content goes in the part '${P.file}' (parts: ${BLOB_FORM_PART_NAMES.join(", ")})`,
           );
           continue;
         }
         if (file) {
           await drain(part);
-          addError("File", "must be sent once");
+          addError(P.file, "must be sent once");
           continue;
         }
         file = await files.writeTemp(part.file);
@@ -63,25 +72,25 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
         continue;
       }
       const field = part as MultipartValue<unknown>;
-      if (!(BLOB_PARTS as readonly string[]).includes(field.fieldname)) {
-        addError(field.fieldname, `is not a known part; the parts are ${BLOB_PARTS.join(", ")}`);
-      } else if (field.fieldname === "File") {
-        addError("File", "must be a file part (with a filename), not a plain field");
+      if (!(BLOB_FORM_PART_NAMES as readonly string[]).includes(field.fieldname)) {
+        addError(field.fieldname, `is not a known part; the parts are ${BLOB_FORM_PART_NAMES.join(", ")}`);
+      } else if (field.fieldname === P.file) {
+        addError(P.file, "must be a file part (with a filename), not a plain field");
       } else {
         if (field.valueTruncated) addError(field.fieldname, "is too long");
         (values[field.fieldname] ??= []).push(String(field.value));
       }
     }
-    if (!file) addError("File", "is required: the dataset's bytes as a file part");
-    for (const name of ["Name", "Description", "RecordType", "AccessTier"]) {
+    if (!file) addError(P.file, "is required: the dataset's bytes as a file part");
+    for (const name of SINGLE_PARTS) {
       if ((values[name]?.length ?? 0) > 1) addError(name, "must be sent once");
     }
     const parsed = blobFields.safeParse({
-      Name: values.Name?.[0],
-      Description: values.Description?.[0],
-      RecordType: values.RecordType?.[0],
-      AccessTier: values.AccessTier?.[0],
-      Tags: (values.Tags ?? []).filter((t) => t !== ""),
+      [P.name]: values[P.name]?.[0],
+      [P.description]: values[P.description]?.[0],
+      [P.recordType]: values[P.recordType]?.[0],
+      [P.accessTier]: values[P.accessTier]?.[0],
+      [P.tags]: (values[P.tags] ?? []).filter((t) => t !== ""),
     });
     if (!parsed.success) Object.assign(errors, mergeErrors(errors, issuesToFieldErrors(parsed.error.issues)));
     if (Object.keys(errors).length > 0 || !parsed.success || !file) throw validationProblem(errors);

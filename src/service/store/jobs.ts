@@ -4,6 +4,7 @@ import type {
   JobRecord,
   JobStatus,
   LogLevel,
+  TerminalJobStatus,
 } from "../../contract/index.js";
 import { nowIso, type Db } from "./database.js";
 
@@ -107,7 +108,7 @@ export class JobStore {
   /** Moves a non-terminal job to a terminal state; false if it already was terminal. */
   finish(
     id: string,
-    status: "succeeded" | "failed" | "timed_out",
+    status: TerminalJobStatus,
     outcome: { error?: JobErrorBody; result?: unknown; message?: string },
   ): boolean {
     const now = nowIso();

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import {
+  BLOB_FORM_PART_NAMES,
+  BLOB_FORM_PARTS,
+  DEFAULT_ACCESS_TIER,
+  isTerminal,
+  isTerminalStatus,
+  JOB_STATUSES,
+  preprocessingOutputRequest,
+  TERMINAL_JOB_STATUSES,
+  TERMINAL_STATUSES,
+} from "../../src/contract/index.js";
+
+describe("job statuses", () => {
+  it("are the six of the contract, four of them terminal", () => {
+    expect(JOB_STATUSES).toEqual(["queued", "running", "succeeded", "failed", "timed_out", "cancelled"]);
+    expect(JOB_STATUSES.filter(isTerminalStatus)).toEqual(["succeeded", "failed", "timed_out", "cancelled"]);
+    expect(TERMINAL_JOB_STATUSES).toEqual(["succeeded", "failed", "timed_out", "cancelled"]);
+  });
+
+  it("treat an unknown status as still going, so a poller does not stop early", () => {
+    expect(isTerminalStatus("Completed")).toBe(false);
+    expect(isTerminalStatus("SUCCEEDED")).toBe(false);
+    expect(isTerminalStatus("")).toBe(false);
+  });
+
+  it("keep the deprecated names answering as the new ones", () => {
+    expect(TERMINAL_STATUSES).toEqual(TERMINAL_JOB_STATUSES);
+    for (const status of [...JOB_STATUSES, "unknown"]) expect(isTerminal(status)).toBe(isTerminalStatus(status));
+  });
+});
+
+describe("blob form and tiers", () => {
+  it("name the multipart parts exactly as the contract spells them", () => {
+    expect(BLOB_FORM_PART_NAMES).toEqual(["File", "Name", "Description", "RecordType", "AccessTier", "Tags"]);
+    expect(BLOB_FORM_PARTS.recordType).toBe("RecordType");
+  });
+
+  it("default a job output's tier to hot", () => {
+    expect(DEFAULT_ACCESS_TIER).toBe("hot");
+    expect(preprocessingOutputRequest.parse({ name: "out" }).access_tier).toBe("hot");
+  });
+});
