@@ -13,7 +13,7 @@ import { issuesToFieldErrors } from "../field-errors.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound, validationProblem, type FieldErrors } from "../problems.js";
 import { metaValue } from "../store/database.js";
-import type { JobKeys } from "./runner.js";
+import type { JobKeys } from "./job-keys.js";
 
 /** The request as stored and shown: parsed (defaults filled), keys replaced by "***". */
 export type StoredPreprocessingRequest = ParsedPreprocessingRequest;

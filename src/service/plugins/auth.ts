@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import type { Scope } from "../../contract/index.js";
 import { HttpProblem } from "../problems.js";
-import { sharedPlugin } from "./shared-plugin.js";
 import type { TokenGrant } from "../store/tokens.js";
 
 declare module "fastify" {
@@ -28,37 +28,40 @@ export function grantOf(request: FastifyRequest): TokenGrant {
  * they run before body parsing and validation, so an unauthenticated caller learns
  * nothing about the request's shape. Register inside the model API's context.
  */
-export const authPlugin = sharedPlugin(async (app: FastifyInstance) => {
-  app.addHook("onRequest", async (request) => {
-    const header = request.headers.authorization;
-    if (!header) {
-      throw unauthorized(
-        "This endpoint needs 'Authorization: Bearer <token>'. Get a token from POST /api/authorization/exchange.",
-      );
-    }
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) {
-      throw unauthorized(
-        "The Authorization header must be 'Bearer <token>'. Get a token from POST /api/authorization/exchange.",
-      );
-    }
-    const grant = app.store.tokens.verify(match[1]!);
-    if (!grant) {
-      throw unauthorized(
-        "The access token is unknown, expired or from another service. Request a new one from POST /api/authorization/exchange.",
-      );
-    }
-    request.grant = grant;
-    const scope = request.routeOptions.config.scope;
-    if (scope && !grant.scopes.includes(scope)) {
-      throw new HttpProblem(
-        403,
-        `This endpoint needs the scope '${scope}', which the token does not carry. Assign it to the application and request a token that includes it.`,
-        { body: { required_scope: scope } },
-      );
-    }
-  });
-}, "mdps-auth");
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook("onRequest", async (request) => {
+      const header = request.headers.authorization;
+      if (!header) {
+        throw unauthorized(
+          "This endpoint needs 'Authorization: Bearer <token>'. Get a token from POST /api/authorization/exchange.",
+        );
+      }
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) {
+        throw unauthorized(
+          "The Authorization header must be 'Bearer <token>'. Get a token from POST /api/authorization/exchange.",
+        );
+      }
+      const grant = app.store.tokens.verify(match[1]!);
+      if (!grant) {
+        throw unauthorized(
+          "The access token is unknown, expired or from another service. Request a new one from POST /api/authorization/exchange.",
+        );
+      }
+      request.grant = grant;
+      const scope = request.routeOptions.config.scope;
+      if (scope && !grant.scopes.includes(scope)) {
+        throw new HttpProblem(
+          403,
+          `This endpoint needs the scope '${scope}', which the token does not carry. Assign it to the application and request a token that includes it.`,
+          { body: { required_scope: scope } },
+        );
+      }
+    });
+  },
+  { name: "mdps-auth", fastify: "5.x", dependencies: ["mdps-errors", "mdps-store"] },
+);
 
 /** A path or body model_id of another model than the token's is a 403. */
 export function assertOwnModel(request: FastifyRequest, modelId: string, field: string): void {

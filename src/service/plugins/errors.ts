@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { fieldPath } from "../field-errors.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
-import { sharedPlugin } from "./shared-plugin.js";
 
 const MULTIPART_HELP =
   "Send multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).";
@@ -97,21 +97,24 @@ export function sendProblem(reply: FastifyReply, problem: HttpProblem, instance:
 }
 
 /** The one place where errors become application/problem+json; never a stack trace. */
-export const errorsPlugin = sharedPlugin(async (app: FastifyInstance, options: { maxBlobBytes: number }) => {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    const problem = toProblem(err, request, options.maxBlobBytes);
-    if (problem.status < 500)
-      request.log.info({ status: problem.status, code: err.code }, problem.extra.title ?? "client error");
-    return sendProblem(reply, problem, request.url.split("?")[0]!);
-  });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      reply,
-      new HttpProblem(
-        404,
-        `No endpoint ${request.method} ${request.url.split("?")[0]}. The model API lives under /api/model/{modelId}/shared/blob/..., /api/job/..., /api/ml/preprocessing/job/... and /api/shared/health.`,
+export const errorsPlugin = fp(
+  async (app: FastifyInstance, options: { maxBlobBytes: number }) => {
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const problem = toProblem(err, request, options.maxBlobBytes);
+      if (problem.status < 500)
+        request.log.info({ status: problem.status, code: err.code }, problem.extra.title ?? "client error");
+      return sendProblem(reply, problem, request.url.split("?")[0]!);
+    });
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(
+        reply,
+        new HttpProblem(
+          404,
+          `No endpoint ${request.method} ${request.url.split("?")[0]}. The model API lives under /api/model/{modelId}/shared/blob/..., /api/job/..., /api/ml/preprocessing/job/... and /api/shared/health.`,
+        ),
+        request.url.split("?")[0]!,
       ),
-      request.url.split("?")[0]!,
-    ),
-  );
-}, "mdps-errors");
+    );
+  },
+  { name: "mdps-errors", fastify: "5.x" },
+);

@@ -1,8 +1,8 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import fp from "fastify-plugin";
 import type { ResolvedRateLimit } from "../options.js";
 import { HttpProblem } from "../problems.js";
-import { sharedPlugin } from "./shared-plugin.js";
 
 /**
  * Request limits with @fastify/rate-limit (in-memory fixed windows). The plugin is
@@ -10,9 +10,12 @@ import { sharedPlugin } from "./shared-plugin.js";
  * their own limiter and key, attached where the key is known (after the form is
  * parsed, after the bearer token is verified).
  */
-export const rateLimitPlugin = sharedPlugin(async (app: FastifyInstance) => {
-  await app.register(fastifyRateLimit, { global: false });
-}, "mdps-rate-limit");
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(fastifyRateLimit, { global: false });
+  },
+  { name: "mdps-rate-limit", fastify: "5.x" },
+);
 
 type Kind = "token" | "tokenAddress" | "api";
 

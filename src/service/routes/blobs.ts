@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CONTENT_TYPES, ENDPOINT_SCOPES, uuid, type BlobDeleted, type RecordType } from "../../contract/index.js";
+import { ENDPOINT_SCOPES, uuid, type BlobDeleted } from "../../contract/index.js";
 import { isEncryptedEnvelope } from "../../crypto/index.js";
+import { contentTypeOf } from "../blob-content-type.js";
 import { parseRange } from "../byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
@@ -17,13 +19,6 @@ const READ_CHUNK_BYTES = 1 << 20;
 
 const modelParams = z.object({ modelId: uuid });
 const blobParams = z.object({ modelId: uuid, blobId: uuid });
-
-/** Bytes in the envelope are opaque to a reader of the record type. */
-export function contentTypeOf(recordType: string, encrypted: boolean): string {
-  return encrypted
-    ? "application/octet-stream"
-    : (CONTENT_TYPES[recordType as RecordType] ?? "application/octet-stream");
-}
 
 function contentOf(form: BlobForm): BlobContent {
   const encrypted = isEncryptedEnvelope(form.file.head);
@@ -62,7 +57,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export async function blobRoutes(app: FastifyInstance): Promise<void> {
+async function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { blobs, files, blobLocks, db } = app.store;
   const base = "/api/model/:modelId/shared/blob";
@@ -184,3 +179,10 @@ export async function blobRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 }
+
+export const blobRoutes = fp(registerBlobRoutes, {
+  name: "mdps-blob-routes",
+  fastify: "5.x",
+  dependencies: ["mdps-auth", "mdps-store"],
+  encapsulate: true,
+});

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { ENDPOINT_SCOPES, type Health } from "../../contract/index.js";
 import { packageVersion } from "../version.js";
 
@@ -11,7 +12,7 @@ interface Check {
 }
 
 /** GET /api/shared/health: the availability check, with what was checked. */
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
   const version = packageVersion();
   const startedAt = Date.now();
 
@@ -43,3 +44,10 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 }
+
+export const healthRoutes = fp(registerHealthRoutes, {
+  name: "mdps-health-routes",
+  fastify: "5.x",
+  dependencies: ["mdps-auth", "mdps-store", "mdps-jobs"],
+  encapsulate: true,
+});

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ENDPOINT_SCOPES, limitQuery, uuid } from "../../contract/index.js";
@@ -14,7 +15,7 @@ const limitParams = z.object({ limit: limitQuery });
  * Job endpoints. The generic `/api/job/...` and the preprocessing
  * `/api/ml/preprocessing/job/...` read endpoints share handlers: they see the same jobs.
  */
-export async function jobRoutes(app: FastifyInstance): Promise<void> {
+async function registerJobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { jobs } = app.store;
   const send = { config: { scope: ENDPOINT_SCOPES.jobSend } };
@@ -68,3 +69,10 @@ export async function jobRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 }
+
+export const jobRoutes = fp(registerJobRoutes, {
+  name: "mdps-job-routes",
+  fastify: "5.x",
+  dependencies: ["mdps-auth", "mdps-store", "mdps-jobs"],
+  encapsulate: true,
+});

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import fp from "fastify-plugin";
 import { isScope, SCOPES, TOKEN_PATH, type OAuthError } from "../../contract/index.js";
 import { sendProblem } from "../plugins/errors.js";
 import { rateLimitHook } from "../plugins/rate-limit.js";
@@ -56,7 +57,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 /** POST /api/authorization/exchange: the OAuth 2.0 client credentials grant. */
-export async function tokenRoutes(app: FastifyInstance): Promise<void> {
+async function registerTokenRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: 16 * 1024 },
@@ -177,3 +178,10 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       .send({ access_token: token, token_type: "Bearer", expires_in: ttl, scope: scopes.join(" ") });
   });
 }
+
+export const tokenRoutes = fp(registerTokenRoutes, {
+  name: "mdps-token-routes",
+  fastify: "5.x",
+  dependencies: ["mdps-errors", "mdps-store", "mdps-rate-limit"],
+  encapsulate: true,
+});

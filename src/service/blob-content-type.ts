@@ -1,0 +1,11 @@
+import { CONTENT_TYPES, type RecordType } from "../contract/index.js";
+
+/**
+ * The Content-Type a blob is served with. Bytes in the encryption envelope are opaque
+ * to a reader of the record type, so they are plain octets.
+ */
+export function contentTypeOf(recordType: string, encrypted: boolean): string {
+  return encrypted
+    ? "application/octet-stream"
+    : (CONTENT_TYPES[recordType as RecordType] ?? "application/octet-stream");
+}

@@ -1,0 +1,25 @@
+import { link } from "node:fs/promises";
+import type { Store } from "../plugins/store.js";
+import type { BlobRow } from "../store/blobs.js";
+
+export interface PinnedInput {
+  blob: BlobRow;
+  /** A hard link to the blob's bytes, private to this run; the caller removes it. */
+  path: string;
+}
+
+/**
+ * Pins the input's current revision with a hard link: an update or delete meanwhile
+ * removes only its own name for the bytes, never what the run reads. Undefined when
+ * the blob is gone.
+ */
+export async function pinInput(store: Store, modelId: string, blobId: string): Promise<PinnedInput | undefined> {
+  const { blobs, blobLocks, files } = store;
+  return blobLocks.run(blobId, async () => {
+    const blob = blobs.get(modelId, blobId);
+    if (!blob) return undefined;
+    const path = files.tempPath();
+    await link(files.path(blob.id, blob.revision), path);
+    return { blob, path };
+  });
+}

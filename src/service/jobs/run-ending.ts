@@ -1,0 +1,50 @@
+import type { JobErrorBody } from "../store/jobs.js";
+import type { RunOutcome } from "./worker-slot.js";
+
+/** How a run that produced no outputs ends: the terminal state, its error and the log line. */
+export interface FailedEnding {
+  status: "failed" | "timed_out";
+  error: JobErrorBody;
+  logMessage: string;
+}
+
+export function failedWith(error: JobErrorBody): FailedEnding {
+  return { status: "failed", error, logMessage: `${error.title}: ${error.detail}` };
+}
+
+export const INTERNAL_ERROR: JobErrorBody = {
+  title: "Internal error",
+  detail: "The service hit an unexpected error while running the job. Submit it again; report it if it repeats.",
+};
+
+export const COMMIT_FAILED: JobErrorBody = {
+  title: "Internal error",
+  detail: "The job's outputs could not be stored. Retry; report it if it persists.",
+};
+
+export function inputGone(blobId: string): JobErrorBody {
+  return {
+    title: "Input blob not found",
+    detail: `The input blob ${blobId} was deleted before the job ran. Upload it again and submit a new job.`,
+  };
+}
+
+/** The ending of a worker run that did not finish with outputs. */
+export function endingOf(outcome: Exclude<RunOutcome, { kind: "done" }>, timeoutSeconds: number): FailedEnding {
+  switch (outcome.kind) {
+    case "failed":
+      return { status: "failed", error: outcome.error, logMessage: outcome.logMessage };
+    case "crash":
+      return failedWith({
+        title: "Worker crashed",
+        detail: `The job's worker thread stopped unexpectedly (${outcome.message}). Submit the job again; report it if it repeats.`,
+      });
+    case "timeout": {
+      const error = {
+        title: "Timed out",
+        detail: `The job ran longer than its request_timeout_seconds (${timeoutSeconds} s) and was stopped. Raise request_timeout_seconds (at most 86400) or send less data.`,
+      };
+      return { status: "timed_out", error, logMessage: error.detail };
+    }
+  }
+}
