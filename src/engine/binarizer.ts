@@ -1,4 +1,4 @@
-/** Binarizer (sklearn-semantics.md section 6): 1 where x > threshold (strictly), else 0. Stateless. */
+/** Binarizer (docs/transforms.md#binarizer): 1 where x > threshold (strictly), else 0. Stateless. */
 import type { Params } from "../contract/params.js";
 import type { BinarizerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";

@@ -3,7 +3,8 @@
  * first `bracket` walks downhill from the two starting points (unbounded: the minimum may
  * lie far outside them), then Brent's method with xtol 1.48e-8 and at most 500 iterations.
  * Comparisons are kept exactly as written there, including how NaN and +Infinity values of
- * f steer the search, because scikit-learn's lambdas_ are whatever this search returns.
+ * f steer the search, because scikit-learn's lambdas_ are whatever this search returns
+ * (docs/transforms.md#lambda-search).
  */
 
 const GOLD = 1.618034;

@@ -1,4 +1,4 @@
-/** MaxAbsScaler (sklearn-semantics.md section 3): x / max|x| with the zero-scale rule, no centering. */
+/** MaxAbsScaler (docs/transforms.md#maxabsscaler): x / max|x| with the zero-scale rule, no centering. */
 import type { Params } from "../contract/params.js";
 import { scaleThenShiftColumns } from "./column-kernels.js";
 import { asStored, encodeArray, fittedColumns } from "./fitted-number.js";

@@ -1,5 +1,5 @@
 /**
- * MinMaxScaler (sklearn-semantics.md section 2): scale_ = (b - a) / range with the
+ * MinMaxScaler (docs/transforms.md#minmaxscaler): scale_ = (b - a) / range with the
  * zero-scale rule, min_ = a - data_min·scale_, output x·scale_ + min_ (that form, for the
  * same last-ulp results), then the optional clip to [a, b] (NaN passes through).
  */

@@ -1,5 +1,5 @@
 /**
- * Normalizer (sklearn-semantics.md section 5): each row divided by its own l1, l2 or max
+ * Normalizer (docs/transforms.md#normalizer): each row divided by its own l1, l2 or max
  * norm over the feature columns, with the zero-scale rule. Stateless. The data is
  * column-major, so rows are handled in blocks small enough to stay in cache: a block of
  * every column is copied into the SIMD kernels' memory, its norms are accumulated column

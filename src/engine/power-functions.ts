@@ -1,11 +1,12 @@
 /**
  * The two power transforms, their inverses, and the objectives scikit-learn minimises to
- * pick lambda (sklearn-semantics.md section 8). In the transforms and objectives pow(y, a)
- * is computed as exp(a·log y): the same value to a few ulps, five times faster in V8, and
- * log y is computed once per column, not once per objective evaluation. The search ends
- * within the same ~1e-7 slack scikit-learn's own has. The inverses run once per value
- * and use Math.pow, as scikit-learn uses np.power. The column functions write `out`, a
- * new column of the input's length, and return it.
+ * pick lambda (docs/transforms.md#power-functions and #lambda-objective). In the
+ * transforms and objectives pow(y, a) is computed as exp(a·log y): the same value to a
+ * few ulps, five times faster in V8, and log y is computed once per column, not once
+ * per objective evaluation. The search ends within the same ~1e-7 slack scikit-learn's
+ * own has (docs/transforms.md#precision-of-lambda). The inverses run once per value and
+ * use Math.pow, as scikit-learn uses np.power. The column functions write `out`, a new
+ * column of the input's length, and return it.
  */
 import { DATA_START, evenLength, PrivateKernels } from "./simd/wasm-kernels.js";
 

@@ -1,5 +1,5 @@
 /**
- * PowerTransformer (sklearn-semantics.md section 8): per column, lambda by scipy's
+ * PowerTransformer (docs/transforms.md#powertransformer): per column, lambda by scipy's
  * bracket + Brent on scikit-learn's objective over the non-NaN values, then the power
  * transform of every value, then (standardize) a fresh StandardScaler.
  */

@@ -4,7 +4,8 @@
  * normal), the average of numpy.interp forwards and of interp on the negated, reversed
  * arrays (so a value repeated in the quantiles lands mid-tie), upper bound then lower,
  * then for normal output Φ⁻¹ clipped to scikit-learn's asymmetric constants. And its
- * inverse, the same function with inverse=True.
+ * inverse, the same function with inverse=True (docs/transforms.md#quantile-transform,
+ * #quantile-inverse).
  */
 import { normalCdf } from "./normal-cdf.js";
 import { normalQuantile } from "./normal-quantile.js";

@@ -1,5 +1,5 @@
 /**
- * QuantileTransformer (sklearn-semantics.md section 7). Fit: n_quantiles_ from the row
+ * QuantileTransformer (docs/transforms.md#quantiletransformer). Fit: n_quantiles_ from the row
  * count (NaN rows included), references = linspace(0, 1), per column an optional seeded
  * subsample, nanpercentile at every reference, running maximum. Transform: see
  * ./quantile-interp.ts.

@@ -1,5 +1,5 @@
 /**
- * RobustScaler (sklearn-semantics.md section 4): center = nanmedian, scale = difference of
+ * RobustScaler (docs/transforms.md#robustscaler): center = nanmedian, scale = difference of
  * two nanpercentiles, zero-scale rule, optional unit-variance division by the normal IQR.
  */
 import type { Params } from "../contract/params.js";

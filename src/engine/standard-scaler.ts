@@ -1,5 +1,5 @@
 /**
- * StandardScaler as scikit-learn 1.2 computes it (sklearn-semantics.md section 1):
+ * StandardScaler as scikit-learn 1.2 computes it (docs/transforms.md#standardscaler):
  * NaN-ignoring mean, the corrected two-pass variance (ddof 0), the relative
  * constant-feature test, and (x - mean) / scale.
  */

@@ -7,7 +7,7 @@
  * - seven transforms: rel 1e-9, abs 1e-12;
  * - PowerTransformer: rel 1e-6, abs 1e-6. scikit-learn's lambda is itself only determined
  *   to ~1e-7 relative (rounding noise in a flat objective steers its Brent search), and a
- *   lambda change of 1e-7 moves outputs by up to ~1e-7 (sklearn-semantics.md section 8).
+ *   lambda change of 1e-7 moves outputs by up to ~1e-7 (docs/transforms.md#precision-of-lambda).
  *   Columns whose lambda is arbitrary are not compared (fixture notes
  *   arbitrary_lambda_columns): on a constant column the objective is +inf or rounding
  *   noise everywhere, so Brent ends wherever that noise leads it, in scikit-learn and here;
