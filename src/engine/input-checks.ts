@@ -1,14 +1,16 @@
 /**
  * Checks on the data scikit-learn makes in check_array before any transform: at least
- * one row and one column, no infinity, and no NaN for the two transformers that reject it.
+ * one row and one column, no infinity, and no NaN for the transforms whose registry
+ * entry says `allowsMissing: false`.
  */
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { EngineError } from "./engine-error.js";
+import { transforms } from "./registry.js";
 import type { FeatureMatrix } from "./types.js";
 
-/** Normalizer and Binarizer reject NaN; the six scalers ignore it when fitting. */
+/** Whether `type` accepts missing values (NaN): its registry entry says. */
 export function acceptsMissing(type: PreprocessingType): boolean {
-  return type !== "Normalizer" && type !== "Binarizer";
+  return transforms[type].allowsMissing;
 }
 
 /** Returns the row count, or throws an EngineError naming the column and row at fault. */
@@ -42,7 +44,7 @@ export function checkShape(type: PreprocessingType, features: FeatureMatrix): nu
 }
 
 /**
- * No ±Infinity anywhere, and no NaN for Normalizer and Binarizer. The memory-bound
+ * No ±Infinity anywhere, and no NaN for a transform that does not allow missing values. The memory-bound
  * transforms skip this separate pass when fitting: they notice a non-finite value in
  * their own first pass and only then call this to name it.
  */
