@@ -123,8 +123,8 @@ async function main(): Promise<void> {
 
 /**
  * danfo's readCSV in a fresh Node process: in this one, with a million-row frame and
- * its copies on the heap, the garbage collector slows readCSV down several times over
- * (measured: 22 s fresh, minutes here), which would flatter our ratio.
+ * its copies on the heap, the garbage collector slows readCSV down from about 22 s to
+ * many minutes, which would flatter our ratio.
  */
 function danfoReadCsvFresh(csvPath: string): Timed {
   const danfo = createRequire(import.meta.url).resolve("danfojs-node");

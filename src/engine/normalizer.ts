@@ -29,11 +29,11 @@ const ROW_ARRAYS = 3;
 
 /**
  * Bytes of input the kernels hold at a time (rows x columns x 8): it is read three times
- * (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core here). Each block
- * costs two TypedArray.set calls a column (~75 ns each), so fewer, longer blocks pay less
- * for them: 512 KiB took 100,000 x 50 from 15.6 to 13.7 ms (best of 48) and 20,000 x 200
- * from 20.8 to 14.5 against 256 KiB; 1 MiB gained nothing more at 50 columns; 64 KiB was
- * 10-15% slower (short runs per column defeat the prefetcher).
+ * (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core on the benchmark
+ * machine). Each block costs two TypedArray.set calls a column (~75 ns each), so fewer,
+ * longer blocks pay less for them: 512 KiB blocks take 12% less time than 256 KiB ones
+ * at 100,000 x 50 and 30% less at 20,000 x 200, 1 MiB is no faster, and 64 KiB is 10-15%
+ * slower (short runs per column defeat the prefetcher).
  */
 const BLOCK_BYTES = 512 * 1024;
 /**
@@ -48,8 +48,9 @@ const GROUP_CHUNK_ROWS = 4096;
  * How the rows and columns are cut: chunks of `rows` rows and, within a chunk, groups of
  * `columns` columns. Usually one group holds every column, and each value is read from
  * memory once. Wider data is read twice, group by group: once for the norms, once to
- * scale (2,000 x 2,000: 20 -> 11 ms; 500 x 8,000: 37 -> 24; 20,000 x 200: 12 -> 10), and
- * the kernels' memory stays at a block whatever the width.
+ * scale. Reading twice costs less than the short runs and many calls of blocks of every
+ * column would (at 2,000 x 2,000 it takes about half the time), and the kernels' memory
+ * stays at a block whatever the width.
  */
 export function normalizerLayout(rows: number, width: number): { rows: number; columns: number } {
   const onePassRows = Math.floor(BLOCK_BYTES / (8 * (width + ROW_ARRAYS)));

@@ -1,8 +1,8 @@
 /**
  * Jupyter's stop button on a cell that waits on a job, in a real kernel: the cell ends,
  * the kernel lives on, the wait stops polling and says why, and the job goes on. (A SIGINT
- * listener added while tslab runs a cell's synchronous part once made the next interrupt
- * kill the kernel: see src/notebook/kernel-interrupt.ts.) Without Jupyter: skipped with an
+ * listener added while tslab runs a cell's synchronous part makes the next interrupt kill
+ * the kernel: see src/notebook/kernel-interrupt.ts.) Without Jupyter: skipped with an
  * install hint, or a failure in CI (../required-tool.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -11,8 +11,8 @@ export type BlockMap = (kernels: Kernels, p: number, len: number) => void;
 
 /**
  * A column up to this size is copied in once and reduced and mapped while it sits in the
- * L2 cache (2 MiB a core here); a 100,000-row column is 800 KB. A longer one is read
- * block by block, once per pass.
+ * L2 cache (2 MiB a core on the benchmark machine); a 100,000-row column is 800 KB. A
+ * longer one is read block by block, once per pass.
  */
 const RESIDENT_BYTES = 2 << 20;
 /** Block of a longer column: big enough that per-block calls cost nothing, small enough for L2. */

@@ -126,8 +126,8 @@
   ;; norms[k] = max(norms[k], max_c |x[c][k]|), NaN kept, as numpy's max keeps it.
   ;; Compared as integers: the bits of doubles without a sign order as their values do, and
   ;; a NaN's bits above infinity's, so the larger integer is the max and a NaN wins.
-  ;; f64x2.max, which V8 builds from six instructions to get NaN and -0 right, took 3.0 ms
-  ;; for 5 million values; this 1.6.
+  ;; f64x2.max, which V8 builds from six instructions to get NaN and -0 right, takes
+  ;; 3.0 ms for 5 million values, this 1.6.
   (func (export "norms_max_abs") (param $data i32) (param $stride i32) (param $width i32) (param $norms i32) (param $len i32)
     (local $c i32) (local $p i32) (local $q i32) (local $end i32) (local $n v128) (local $v v128)
     (local $s1 i32) (local $s2 i32) (local $s3 i32)
@@ -423,7 +423,7 @@
   ;; it): the same reduction x = k·ln2 + r, the same rational approximation, the same
   ;; scaling by 2^k, every operation in the same order, so each lane is the double
   ;; Math.exp returns; fdlibm's branches become lane selects. It is written inside the
-  ;; loop because V8 does not inline WebAssembly calls (a call per pair cost 40%).
+  ;; loop because V8 does not inline WebAssembly calls (a call per pair costs 40%).
   ;; With a = 1, s = 0, d = 1 it is exp itself, which the tests hold against Math.exp.
   (func (export "exp_affine_sum") (param $src i32) (param $n i32) (param $a f64) (param $s f64) (param $d f64) (param $dst i32) (result f64)
     (local $end i32) (local $pair i32) (local $x v128) (local $e v128) (local $v v128) (local $sum v128)

@@ -2,9 +2,9 @@
  * The SIMD kernels of kernels.wat, loaded once per thread. Why WebAssembly: V8 compiles a
  * typed-array loop to scalar code, one double per instruction, and divides with scalar
  * divsd; numpy's loops, which scikit-learn's memory-bound transforms are made of, use
- * SIMD. Normalizer in plain JavaScript stayed at 0.55-0.8 of scikit-learn's time whatever
- * the loop shape; the kernels bring it to 0.3-0.5 (10-12 ms alone at 100,000 x 50), and
- * MinMaxScaler and MaxAbsScaler well under (docs/PERFORMANCE.md).
+ * SIMD. Normalizer in plain JavaScript loops takes 0.55-0.8 of scikit-learn's time
+ * whatever the loop shape, above the 0.5 it is held to; with the kernels it takes 0.3-0.5,
+ * and MinMaxScaler and MaxAbsScaler well under that (docs/PERFORMANCE.md).
  *
  * WebAssembly reaches only its own memory, so callers copy a block of input in
  * (TypedArray.set, a memcpy, as fast as the copy any transform returning new columns
