@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { openAdmin, type Admin } from "../service/index.js";
+import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
 
 interface Common {
@@ -8,7 +8,8 @@ interface Common {
 }
 
 /** Runs one admin operation on a data dir and prints its result (JSON with --json). */
-function withAdmin<T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string): void {
+async function withAdmin<T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string): Promise<void> {
+  const { openAdmin } = await import("../service/index.js");
   const admin = openAdmin(flags.dataDir);
   try {
     const result = run(admin);

@@ -17,7 +17,6 @@ import {
   type ProblemDetails,
 } from "../contract/index.js";
 import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
-import { openAdmin, startService } from "../service/index.js";
 import { sampleCsv } from "./demo-data.js";
 import { demoHttp, exchangeToken, type DemoHttp } from "./demo-http.js";
 import { detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
@@ -69,6 +68,7 @@ function preprocessing(
 export async function runDemo(options: { dataDir?: string }): Promise<void> {
   const started = Date.now();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "mdps-demo-")));
+  const { openAdmin, startService } = await import("../service/index.js");
   const service = await startService({ dataDir });
   try {
     console.log("mdps demo: the Model Data Preprocessing workflow against the embedded reference service\n");

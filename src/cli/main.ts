@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-/** The `mdps` command: serve, admin, demo, repl and start. */
+/**
+ * The `mdps` command: serve, admin, demo, repl and start. Only light modules are
+ * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
+ * React) when it runs, so `mdps repl` against a remote service never loads the service.
+ */
 import { Command } from "commander";
-import { AdminError } from "../service/index.js";
+import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerDemo } from "./demo-command.js";

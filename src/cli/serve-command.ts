@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { startService } from "../service/index.js";
 import { defaultDataDir, integerOption } from "./cli-options.js";
 
 interface ServeFlags {
@@ -45,6 +44,7 @@ export function registerServe(program: Command): void {
     )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
+      const { startService } = await import("../service/index.js");
       const service = await startService({
         dataDir: flags.dataDir,
         host: flags.host,

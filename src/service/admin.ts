@@ -1,4 +1,5 @@
-import { AdminError, AppStore, type ModelListing } from "./store/apps.js";
+import { AdminError } from "./admin-error.js";
+import { AppStore, type ModelListing } from "./store/apps.js";
 import { openDatabase } from "./store/database.js";
 
 export { AdminError };

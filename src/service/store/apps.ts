@@ -1,12 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isScope, SCOPES } from "../../contract/index.js";
+import { AdminError } from "../admin-error.js";
 import { hashSecretSync, newClientId, newClientSecret } from "../secrets.js";
 import { nowIso, type Db } from "./database.js";
-
-/** Raised by admin operations on bad input (unknown model, bad scope ...). */
-export class AdminError extends Error {
-  override name = "AdminError";
-}
 
 export interface ApplicationRow {
   client_id: string;
