@@ -23,21 +23,32 @@ import { inspectRich } from "../notebook/rich-inspect.js";
 import { blobHtml } from "../notebook/render-records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 
-/** Metadata of an upload or update; everything optional. */
-export interface UploadOptions extends CallOptions {
-  /** Default: the file's name, or `dataframe-<time>`. */
+/**
+ * The metadata of a blob the session stores: an upload, an update, a job output.
+ * Everything optional; each use says its defaults (UploadOptions, OutputOptions).
+ */
+export interface BlobMetadataOptions {
   readonly name?: string | undefined;
   readonly description?: string | undefined;
-  /** Default: from the path's extension, sniffed from bytes, or the session's wire format for a DataFrame. */
+  /** The format of the stored records: `csv`, `json` or `arrow`. */
   readonly recordType?: RecordType | undefined;
+  /** Default `hot` (DEFAULT_ACCESS_TIER). */
   readonly accessTier?: AccessTier | undefined;
+  /** Labels or `key=value` strings. */
   readonly tags?: readonly string[] | undefined;
   /**
-   * Encrypt on this machine before upload: `true` generates a key, a string is a
-   * key (32 bytes, base64). The key stays on the Blob handle (`blob.encryptionKey`).
+   * Encrypt on this machine: `true` generates a key, a string is a key (32 bytes,
+   * base64). The key stays on the Blob handle (`blob.encryptionKey`).
    */
   readonly encrypt?: boolean | string | Secret | undefined;
 }
+
+/**
+ * Metadata of an upload or update. Defaults: `name` the file's name, or
+ * `dataframe-<time>`; `recordType` from the path's extension, sniffed from bytes, or the
+ * session's wire format for a DataFrame; not encrypted (an update keeps the blob's key).
+ */
+export interface UploadOptions extends BlobMetadataOptions, CallOptions {}
 
 /** What a Blob handle needs from its Session. */
 export interface BlobContext {

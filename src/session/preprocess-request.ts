@@ -3,26 +3,21 @@
  * zod schema the service uses, so a bad parameter fails here, naming the option the
  * caller wrote (`params.norm`, not `preprocessing_params.norm`).
  */
-import type { AccessTier, RecordType } from "../contract/blob.js";
+import type { RecordType } from "../contract/blob.js";
 import { createPreprocessingRequest, type CreatePreprocessingRequest } from "../contract/job.js";
 import type { ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import type { Secret } from "../client/secret.js";
 import type { CallOptions } from "../client/transport.js";
-import { keyOf, type UploadOptions } from "./blob.js";
+import { keyOf, type BlobMetadataOptions, type UploadOptions } from "./blob.js";
 import { fieldErrorsOf, localValidationError } from "./local-validation.js";
 
-export interface OutputOptions {
-  /** Default `<input name>-<type>`. */
-  readonly name?: string | undefined;
-  readonly description?: string | undefined;
-  /** Default: the input's record type. */
-  readonly recordType?: RecordType | undefined;
-  readonly accessTier?: AccessTier | undefined;
-  readonly tags?: readonly string[] | undefined;
-  /** Encrypt this output; default: encrypted with the input's key when the input is encrypted. */
-  readonly encrypt?: boolean | string | Secret | undefined;
-}
+/**
+ * One output blob of a job. Defaults: `name` `<input name>-<type>` (`-1`, `-2`... with
+ * several outputs); `recordType` the input's; `encrypt` with the input's key when the
+ * input is encrypted.
+ */
+export type OutputOptions = BlobMetadataOptions;
 
 /**
  * Options of `session.preprocess`. `params` is typed per `type`: a misspelt or
