@@ -4,7 +4,7 @@
  * command output into transcript changes in one place (`#process`). The Ink app and
  * piped mode both drive it; components only render its snapshot.
  */
-import { AbortError } from "../src/client/errors.js";
+import { AbortError } from "../src/index.js";
 import { COMMANDS } from "./commands/registry.js";
 import type { Command, Output } from "./commands/types.js";
 import { dispatch } from "./dispatch.js";

@@ -16,7 +16,7 @@ import {
   RateLimitError,
   TimeoutError,
   ValidationError,
-} from "../src/client/errors.js";
+} from "../src/index.js";
 import { types } from "node:util";
 import type { Output } from "./commands/types.js";
 

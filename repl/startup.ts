@@ -2,8 +2,8 @@
  * Opening a REPL session: the local service by default, a configured one with
  * `--profile` or the MDPS_* environment; then the sample frame and the banner.
  */
-import { dataFrameFromTable } from "../src/formats/danfo.js";
-import { Session } from "../src/session/session.js";
+import { dataFrameFromTable } from "../src/internal/index.js";
+import { Session } from "../src/index.js";
 import { SAMPLE_FRAME_NAME, sampleTable } from "./workspace/sample-data.js";
 import { Workspace } from "./workspace/workspace.js";
 

@@ -4,12 +4,12 @@
  * training one); /invert maps transformed values back to the original units
  * (scikit-learn's inverse_transform). Both run locally with the service's engine.
  */
-import type { PreprocessingType } from "../../src/contract/transform-types.js";
-import { EngineError } from "../../src/engine/index.js";
+import type { PreprocessingType } from "../../src/index.js";
+import { EngineError } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, uniqueName } from "../workspace/frame-names.js";
-import { tableFromDataFrame } from "../../src/formats/danfo.js";
+import { tableFromDataFrame } from "../../src/internal/index.js";
 import { RESULT_SUFFIX } from "./fetch.js";
 import { message, type Command } from "./types.js";
 

@@ -1,5 +1,5 @@
 /** Completion pieces shared by several commands. */
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+import { PREPROCESSING_TYPES } from "../../src/index.js";
 import { completePath } from "../input/path-completion.js";
 import type { CompletionContext } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { displayedDtype } from "../../src/formats/danfo-dtype.js";
+import { displayedDtype } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText, statsTable } from "../format/frame-preview.js";
 import { message, type Command } from "./types.js";

@@ -1,9 +1,9 @@
-import { isTerminalStatus } from "../../src/contract/job-status.js";
-import type { PreprocessingType } from "../../src/contract/transform-types.js";
+import { isTerminalStatus } from "../../src/internal/index.js";
+import type { PreprocessingType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, uniqueName } from "../workspace/frame-names.js";
-import { tableFromDataFrame } from "../../src/formats/danfo.js";
+import { tableFromDataFrame } from "../../src/internal/index.js";
 import { message, type Command } from "./types.js";
 
 /** Suffixes for result frame names: customers -> customers_std. */

@@ -1,4 +1,5 @@
-import { findColumn, type Table } from "../../src/formats/table.js";
+import { findColumn } from "../../src/internal/index.js";
+import type { Table } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { binValues } from "../format/histogram.js";
 import type { Command, HistogramPanel } from "./types.js";

@@ -1,9 +1,9 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { dataFrameFromTable } from "../../src/formats/danfo.js";
-import { readTable } from "../../src/formats/index.js";
-import { recordTypeOfPath } from "../../src/session/table-io.js";
+import { dataFrameFromTable } from "../../src/internal/index.js";
+import { readTable } from "../../src/internal/index.js";
+import { recordTypeOfPath } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, frameNameFromPath } from "../workspace/frame-names.js";

@@ -1,4 +1,4 @@
-import type { JobExecutionLogMessage } from "../../src/contract/job.js";
+import type { JobExecutionLogMessage } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import type { LogLine } from "./types.js";
 import { message, type Command } from "./types.js";

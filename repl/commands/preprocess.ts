@@ -1,11 +1,11 @@
-import { isPreprocessingType } from "../../src/contract/transform-types.js";
-import { RECORD_TYPES, type RecordType } from "../../src/contract/blob.js";
+import { isPreprocessingType } from "../../src/internal/index.js";
+import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
 import { splitList } from "./args.js";
 import { formatParam, paramInfo, parseParams, resolveTransform } from "./transform-params.js";
 import { message, type Command, type Output } from "./types.js";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+import { PREPROCESSING_TYPES } from "../../src/index.js";
 
 export const preprocessCommand: Command = {
   name: "preprocess",

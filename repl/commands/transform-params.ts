@@ -4,8 +4,8 @@
  * values and defaults for completion and help, and a typed reading of `key=value`.
  */
 import { z } from "zod";
-import { paramsSchemas } from "../../src/contract/params.js";
-import { PREPROCESSING_TYPES, type PreprocessingType } from "../../src/contract/transform-types.js";
+import { paramsSchemas } from "../../src/index.js";
+import { PREPROCESSING_TYPES, type PreprocessingType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 
 export interface ParamInfo {

@@ -1,4 +1,4 @@
-import { RECORD_TYPES, type RecordType } from "../../src/contract/blob.js";
+import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { formatBytes } from "../format/cells.js";
 import { message, type Command } from "./types.js";

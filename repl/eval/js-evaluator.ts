@@ -7,7 +7,7 @@
  * not shown.
  */
 import vm from "node:vm";
-import { raceAbort } from "../../src/client/race-abort.js";
+import { raceAbort } from "../../src/internal/index.js";
 
 export interface EvalResult {
   readonly value: unknown;

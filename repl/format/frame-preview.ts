@@ -1,5 +1,5 @@
 /** A frame's first rows as a table output, and the describe tables (dtypes, statistics). */
-import type { Column, Table } from "../../src/formats/table.js";
+import type { Column, Table } from "../../src/index.js";
 import type { TableOutput } from "../commands/types.js";
 import { formatCell, formatNumberCell } from "./cells.js";
 import { summarize } from "./summary-stats.js";

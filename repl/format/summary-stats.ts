@@ -2,7 +2,7 @@
  * The numbers `/describe` shows, computed the way pandas' `describe()` does: missing
  * values skipped, sample standard deviation (ddof 1), linear-interpolated quartiles.
  */
-import type { Column } from "../../src/formats/table.js";
+import type { Column } from "../../src/index.js";
 
 export interface NumericSummary {
   readonly kind: "number";

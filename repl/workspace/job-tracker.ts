@@ -4,9 +4,9 @@
  * is an immutable snapshot replaced on every change (what React's external store
  * hook needs); listeners hear about every change and, separately, about finishes.
  */
-import type { JobRecord } from "../../src/contract/job.js";
-import { isTerminalStatus } from "../../src/contract/job-status.js";
-import { JobFailedError } from "../../src/client/errors.js";
+import type { JobRecord } from "../../src/index.js";
+import { isTerminalStatus } from "../../src/internal/index.js";
+import { JobFailedError } from "../../src/index.js";
 import { isAbort } from "../errors.js";
 import type { JobUpdateSource } from "./session-port.js";
 

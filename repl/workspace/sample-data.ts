@@ -5,8 +5,8 @@
  * (RobustScaler), bounded `rating` (MinMaxScaler), counts, a text column that passes
  * through, and a few missing values.
  */
-import type { Table } from "../../src/formats/table.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import type { Table } from "../../src/index.js";
+import { seededRandom } from "../../src/internal/index.js";
 
 export const SAMPLE_FRAME_NAME = "customers";
 export const SAMPLE_SEED = 20240611;

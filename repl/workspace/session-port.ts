@@ -2,7 +2,7 @@
  * The part of the Session the REPL uses, written as structural types so the REPL
  * states exactly what it relies on (and reads optional extras defensively).
  */
-import type { JobRecord } from "../../src/contract/job.js";
+import type { JobRecord } from "../../src/index.js";
 
 export interface JobUpdateSource {
   readonly id: string;

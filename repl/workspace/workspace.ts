@@ -6,12 +6,12 @@
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
 import type { DataFrame, Series } from "danfojs-node";
-import type { Blob } from "../../src/session/blob.js";
-import type { Job } from "../../src/session/job.js";
-import type { Session } from "../../src/session/session.js";
-import { isDataFrame } from "../../src/session/table-io.js";
-import { tableFromDataFrame } from "../../src/formats/danfo.js";
-import type { Column, Table } from "../../src/formats/table.js";
+import type { Blob } from "../../src/index.js";
+import type { Job } from "../../src/index.js";
+import type { Session } from "../../src/index.js";
+import { isDataFrame } from "../../src/internal/index.js";
+import { tableFromDataFrame } from "../../src/internal/index.js";
+import type { Column, Table } from "../../src/index.js";
 import type { CompletionContext, Output } from "../commands/types.js";
 import { ReplError } from "../errors.js";
 import { JsEvaluator } from "../eval/js-evaluator.js";

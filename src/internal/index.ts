@@ -1,0 +1,15 @@
+/**
+ * Internal entry point for mdps's own REPL (repl/) and CLI: the helpers they share
+ * with the library that are not part of its public API. Not exported from
+ * package.json; names here may change in any release. Everything public comes from
+ * src/index.ts instead.
+ */
+export { raceAbort } from "../client/race-abort.js";
+export { isTerminalStatus } from "../contract/job-status.js";
+export { isPreprocessingType } from "../contract/transform-types.js";
+export { dataFrameFromTable, tableFromDataFrame } from "../formats/danfo.js";
+export { displayedDtype } from "../formats/danfo-dtype.js";
+export { readTable, writeTable } from "../formats/index.js";
+export { findColumn } from "../formats/table.js";
+export { seededRandom } from "../sample-data/seeded-random.js";
+export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
