@@ -1,0 +1,138 @@
+/**
+ * Blob upload, update, download and delete. Upload and update take multipart/form-data with the
+ * parts named exactly as the interface names the fields: File (a file part), Name, RecordType,
+ * AccessTier, and optional Description and Tags (each Tags part is one tag). Names are case-sensitive.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TokenIssuer } from "./auth.js";
+import { blobRecord, contentTypeOf, type BlobInput, type BlobStore, type StoredBlob } from "./blob-store.js";
+import { badRequest, HttpError, notFound } from "./errors.js";
+import { SIGNED_DOWNLOAD_PATH, type SignedLinks } from "./signed-links.js";
+import type { Settings } from "./switches.js";
+
+const BLOB = "/api/model/:modelId/shared/blob";
+
+interface ModelParams {
+  readonly modelId: string;
+}
+interface BlobParams extends ModelParams {
+  readonly blobId: string;
+}
+
+export interface BlobRouteDeps {
+  readonly modelId: string;
+  readonly blobs: BlobStore;
+  readonly issuer: TokenIssuer;
+  readonly links: SignedLinks;
+  readonly settings: Settings;
+}
+
+export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): void {
+  const { blobs, issuer, links } = deps;
+  const checkModel = (modelId: string): void => {
+    if (modelId !== deps.modelId) throw notFound(`model ${modelId} not found`);
+  };
+  const findBlob = (params: BlobParams): StoredBlob => {
+    checkModel(params.modelId);
+    const blob = blobs.find(params.modelId, params.blobId);
+    if (blob === undefined) throw notFound(`blob ${params.blobId} not found`);
+    return blob;
+  };
+
+  app.post<{ Params: ModelParams }>(
+    `${BLOB}/upload`,
+    { preHandler: issuer.require("shared.blob.upload") },
+    async (request) => {
+      checkModel(request.params.modelId);
+      const input = await readBlobForm(request, deps.settings);
+      return blobRecord(blobs.create(request.params.modelId, input));
+    },
+  );
+
+  app.put<{ Params: BlobParams }>(
+    `${BLOB}/:blobId/update`,
+    { preHandler: issuer.require("shared.blob.write") },
+    async (request) => {
+      const existing = findBlob(request.params);
+      const input = await readBlobForm(request, deps.settings);
+      return blobRecord(blobs.replace(existing, input));
+    },
+  );
+
+  app.get<{ Params: BlobParams }>(
+    `${BLOB}/:blobId/download`,
+    { preHandler: issuer.require("shared.blob.download") },
+    async (request, reply) => sendBlob(reply, findBlob(request.params)),
+  );
+
+  // 200 with an empty body, as a framework's bare Ok() would answer.
+  app.delete<{ Params: BlobParams }>(
+    `${BLOB}/:blobId/delete`,
+    { preHandler: issuer.require("shared.blob.delete") },
+    async (request, reply) => {
+      blobs.delete(findBlob(request.params).blobId);
+      return reply.status(200).send();
+    },
+  );
+
+  app.get<{ Params: { blobId: string }; Querystring: { se?: string; sig?: string } }>(
+    SIGNED_DOWNLOAD_PATH,
+    async (request, reply) => {
+      const verdict = links.verify(request.params.blobId, request.query.se, request.query.sig);
+      if (verdict !== "ok") throw new HttpError(403, `download link ${verdict}`);
+      const blob = blobs.findAnyModel(request.params.blobId);
+      if (blob === undefined) throw notFound(`blob ${request.params.blobId} not found`);
+      return sendBlob(reply, blob);
+    },
+  );
+}
+
+function sendBlob(reply: FastifyReply, blob: StoredBlob): FastifyReply {
+  const fileName = encodeURIComponent(blob.name);
+  return reply
+    .type(contentTypeOf(blob))
+    .header("content-disposition", `attachment; filename*=UTF-8''${fileName}`)
+    .send(blob.data);
+}
+
+async function readBlobForm(request: FastifyRequest, settings: Settings): Promise<BlobInput> {
+  if (!request.isMultipart()) throw new HttpError(415, "blob upload and update take multipart/form-data");
+  const fields = new Map<string, string[]>();
+  let data: Buffer | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      const content = await part.toBuffer();
+      if (part.fieldname !== "File") continue; // unknown file parts are read and dropped
+      if (data !== undefined) throw badRequest("File must be given once");
+      data = content;
+    } else {
+      if (part.fieldname === "File") throw badRequest("File must be a file part, with a filename");
+      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), String(part.value)]);
+    }
+  }
+  if (data === undefined) throw badRequest("File is required");
+  const single = (name: string, required: boolean): string | undefined => {
+    const values = fields.get(name) ?? [];
+    if (values.length > 1) throw badRequest(`${name} must be given once`);
+    const value = values[0]?.trim();
+    if (required && !value) throw badRequest(`${name} is required`);
+    return value || undefined;
+  };
+  const name = single("Name", true) ?? "";
+  const recordType = single("RecordType", true) ?? "";
+  const accessTier = single("AccessTier", true) ?? "";
+  if (!settings.recordTypes.includes(recordType)) {
+    throw badRequest(`RecordType '${recordType}' is not one of ${settings.recordTypes.join(", ")}`);
+  }
+  if (!settings.accessTiers.includes(accessTier)) {
+    throw badRequest(`AccessTier '${accessTier}' is not one of ${settings.accessTiers.join(", ")}`);
+  }
+  return {
+    name,
+    description: single("Description", false),
+    recordType,
+    accessTier,
+    tags: (fields.get("Tags") ?? []).filter((tag) => tag !== ""),
+    data,
+  };
+}

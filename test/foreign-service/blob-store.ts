@@ -1,0 +1,81 @@
+/** Blobs in memory, and the record this service returns for one. */
+import { randomUUID } from "node:crypto";
+
+export interface BlobInput {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly recordType: string;
+  readonly accessTier: string;
+  readonly tags: readonly string[];
+  readonly data: Buffer;
+}
+
+export interface StoredBlob extends BlobInput {
+  readonly blobId: string;
+  readonly modelId: string;
+  readonly createdOn: string;
+  readonly updatedOn: string;
+}
+
+/** The wire record: camelCase, no description or tags (they are stored, never echoed). */
+export interface BlobRecord {
+  readonly blobId: string;
+  readonly name: string;
+  readonly recordType: string;
+  readonly accessTier: string;
+  readonly sizeBytes: number;
+  readonly createdOn: string;
+}
+
+export class BlobStore {
+  private readonly blobs = new Map<string, StoredBlob>();
+
+  create(modelId: string, input: BlobInput): StoredBlob {
+    const now = new Date().toISOString();
+    const blob: StoredBlob = { ...input, blobId: randomUUID(), modelId, createdOn: now, updatedOn: now };
+    this.blobs.set(blob.blobId, blob);
+    return blob;
+  }
+
+  /** Replaces content and metadata; the id and `createdOn` stay. */
+  replace(existing: StoredBlob, input: BlobInput): StoredBlob {
+    const blob: StoredBlob = { ...existing, ...input, updatedOn: new Date().toISOString() };
+    this.blobs.set(blob.blobId, blob);
+    return blob;
+  }
+
+  find(modelId: string, blobId: string): StoredBlob | undefined {
+    const blob = this.blobs.get(blobId);
+    return blob?.modelId === modelId ? blob : undefined;
+  }
+
+  findAnyModel(blobId: string): StoredBlob | undefined {
+    return this.blobs.get(blobId);
+  }
+
+  delete(blobId: string): void {
+    this.blobs.delete(blobId);
+  }
+}
+
+export function blobRecord(blob: StoredBlob): BlobRecord {
+  return {
+    blobId: blob.blobId,
+    name: blob.name,
+    recordType: blob.recordType,
+    accessTier: blob.accessTier,
+    sizeBytes: blob.data.byteLength,
+    createdOn: blob.createdOn,
+  };
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  Csv: "text/csv; charset=utf-8",
+  Json: "application/json; charset=utf-8",
+  Parquet: "application/vnd.apache.parquet",
+};
+
+/** The download's Content-Type follows the blob's record type, not what the uploader declared. */
+export function contentTypeOf(blob: StoredBlob): string {
+  return CONTENT_TYPES[blob.recordType] ?? "application/octet-stream";
+}

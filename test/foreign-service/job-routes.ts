@@ -1,0 +1,111 @@
+/**
+ * Job send (preprocessing and generic), get, logs and result. Every send creates a new job with
+ * an id of the service's own unless `idempotentSend` is on; both families of get/logs/result
+ * serve every job, since all jobs here are preprocessing jobs.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TokenIssuer } from "./auth.js";
+import type { BlobStore } from "./blob-store.js";
+import { badRequest, HttpError, notFound } from "./errors.js";
+import { badGatewayPage } from "./html-pages.js";
+import { parsePreprocessingRequest, parseSendJobRequest, type PreprocessingSpec } from "./job-requests.js";
+import { TERMINAL_STATES, type Job, type JobRunner } from "./job-runner.js";
+import { jobLogs, jobRecord, jobResult } from "./job-views.js";
+import type { SignedLinks } from "./signed-links.js";
+import type { Settings } from "./switches.js";
+
+const PREPROCESSING = "/api/ml/preprocessing/job";
+const GENERIC = "/api/job";
+const MAX_LIMIT = 1000;
+
+export interface JobRouteDeps {
+  readonly modelId: string;
+  readonly blobs: BlobStore;
+  readonly runner: JobRunner;
+  readonly issuer: TokenIssuer;
+  readonly links: SignedLinks;
+  readonly settings: Settings;
+}
+
+interface IdRoute {
+  Params: { id: string };
+  Querystring: { limit?: string };
+}
+
+export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
+  const { runner, issuer, settings } = deps;
+  const scope = (name: string): string | undefined => (settings.requirePreprocessingScopes ? name : undefined);
+  const execute = { preHandler: issuer.require(scope("ml.preprocessing.execute")) };
+  const read = { preHandler: issuer.require(scope("ml.preprocessing.read")) };
+  let firstSendAnswered = false;
+
+  const send = async (
+    reply: FastifyReply,
+    spec: PreprocessingSpec,
+    via: Job["via"],
+    clientJobId: string | undefined,
+  ): Promise<FastifyReply> => {
+    if (deps.blobs.find(deps.modelId, spec.inputBlobId) === undefined) {
+      throw badRequest(`input_blob_id ${spec.inputBlobId}: blob not found`);
+    }
+    const repeated = settings.idempotentSend && clientJobId !== undefined && runner.findByClientJobId(clientJobId);
+    const job = repeated || runner.submit(deps.modelId, spec, via, clientJobId);
+    if (settings.failFirstSendWith502AfterCreating && !firstSendAnswered) {
+      firstSendAnswered = true;
+      return reply.status(502).type("text/html").send(badGatewayPage());
+    }
+    firstSendAnswered = true;
+    if (settings.sendStatus === 202) {
+      reply.status(202).header("location", `${via === "generic" ? GENERIC : PREPROCESSING}/${job.id}/get`);
+    }
+    return reply.send(jobRecord(job, settings));
+  };
+
+  app.post(`${PREPROCESSING}/send`, execute, async (request, reply) => {
+    const spec = parsePreprocessingRequest(request.body, deps.modelId, settings);
+    return send(reply, spec, "preprocessing", spec.jobId ?? idempotencyKey(request));
+  });
+
+  if (settings.genericJobSend) {
+    app.post(`${GENERIC}/send`, execute, async (request, reply) => {
+      const { jobId, spec } = parseSendJobRequest(request.body, deps.modelId, settings);
+      return send(reply, spec, "generic", jobId);
+    });
+  }
+
+  for (const base of [PREPROCESSING, GENERIC]) {
+    app.get<IdRoute>(`${base}/:id/get`, read, (request) => {
+      limit(request.query.limit); // accepted and checked; a single record has nothing to limit
+      return jobRecord(findJob(runner, request.params.id), settings);
+    });
+    app.get<IdRoute>(`${base}/:id/logs`, read, (request) =>
+      jobLogs(findJob(runner, request.params.id), limit(request.query.limit)),
+    );
+    app.get<IdRoute>(`${base}/:id/result`, read, (request) => {
+      const job = findJob(runner, request.params.id);
+      if (!TERMINAL_STATES.includes(job.state)) {
+        throw new HttpError(409, `job ${job.id} has not finished; its result is not available yet`);
+      }
+      return jobResult(job, settings, deps.links, `${request.protocol}://${request.host}`);
+    });
+  }
+}
+
+function findJob(runner: JobRunner, id: string): Job {
+  const job = runner.get(id);
+  if (job === undefined) throw notFound(`job ${id} not found`);
+  return job;
+}
+
+function limit(value: string | undefined): number {
+  if (value === undefined) return MAX_LIMIT;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_LIMIT)
+    throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return n;
+}
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const key = request.headers["idempotency-key"];
+  return typeof key === "string" && key !== "" ? key : undefined;
+}

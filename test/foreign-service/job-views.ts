@@ -1,0 +1,64 @@
+/** What the job endpoints answer: the job record, its logs and its result, in this service's words. */
+import type { Job, JobState, LogEntry } from "./job-runner.js";
+import type { SignedLinks } from "./signed-links.js";
+import type { Settings, StatusWords } from "./switches.js";
+
+export interface JobRecord {
+  readonly id: string;
+  readonly status: string;
+  readonly createdAt: string;
+}
+
+export type JobResult =
+  | {
+      readonly jobId: string;
+      readonly status: string;
+      readonly outputBlobIds: readonly string[];
+      readonly message?: string;
+    }
+  | {
+      readonly jobId: string;
+      readonly status: string;
+      readonly downloadUrls: readonly string[];
+      readonly message?: string;
+    };
+
+export function statusWord(state: JobState, words: StatusWords): string {
+  switch (state) {
+    case "queued":
+      return words.queued;
+    case "running":
+      return words.running;
+    case "finalizing":
+      return words.finalizing ?? words.running;
+    case "succeeded":
+      return words.succeeded;
+    case "failed":
+      return words.failed;
+    case "canceled":
+      return words.canceled;
+    default: {
+      const unreachable: never = state;
+      return unreachable;
+    }
+  }
+}
+
+export function jobRecord(job: Job, settings: Settings): JobRecord {
+  return { id: job.id, status: statusWord(job.state, settings.statusWords), createdAt: job.createdAt };
+}
+
+/** The oldest `limit` entries; the response is a bare JSON array. */
+export function jobLogs(job: Job, limit: number): readonly LogEntry[] {
+  return job.logs.slice(0, limit);
+}
+
+/** A finished job's result; a failed or canceled one carries `message` and no outputs. */
+export function jobResult(job: Job, settings: Settings, links: SignedLinks, origin: string): JobResult {
+  const status = statusWord(job.state, settings.statusWords);
+  const failure = job.error === undefined ? {} : { message: job.error };
+  if (settings.resultShape === "download-urls") {
+    return { jobId: job.id, status, downloadUrls: job.outputBlobIds.map((id) => links.sign(origin, id)), ...failure };
+  }
+  return { jobId: job.id, status, outputBlobIds: job.outputBlobIds, ...failure };
+}

@@ -1,0 +1,146 @@
+/**
+ * The switches of the foreign service and their defaults (the "baseline variant").
+ * Every default is a choice of this fake where the interface says "not shown";
+ * a test picks the switches it needs and leaves the rest at the baseline.
+ */
+
+/** The request line the fault switches and `requests()` see: method and path without the query. */
+export interface RequestLine {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** A string is a regular expression source tested against the path; a function sees method and path. */
+export type RequestMatcher = string | RegExp | ((request: RequestLine) => boolean);
+
+/** The words a job's `status` carries on the wire, one per internal state. */
+export interface StatusWords {
+  readonly queued: string;
+  readonly running: string;
+  readonly succeeded: string;
+  readonly failed: string;
+  readonly canceled: string;
+  /** When set, a job passes through this extra status between running and succeeded. */
+  readonly finalizing: string | undefined;
+}
+
+export interface RetryAfterSwitch {
+  /** `seconds`: `Retry-After: 1`; `date`: an HTTP-date that many seconds ahead. */
+  readonly kind: "seconds" | "date";
+  readonly status: 429 | 503;
+  /** How many matching requests are refused before the service answers normally. */
+  readonly times: number;
+  /** Which requests are refused; every request when absent. */
+  readonly path?: RequestMatcher;
+  /** The delay announced; 1 when absent. */
+  readonly seconds?: number;
+}
+
+export interface ForeignServiceOptions {
+  /** Time from send to a terminal status, in milliseconds; 100 when absent. */
+  readonly jobDelayMs?: number;
+  /** Override some or all status words; `finalizing` adds a status before success. */
+  readonly statusWords?: Partial<StatusWords>;
+  /** `blob-ids` (default): `outputBlobIds`; `download-urls`: absolute signed `downloadUrls`. */
+  readonly resultShape?: "blob-ids" | "download-urls";
+  /** Body of the token endpoint's errors: `plain-text` (default) or an `html` page. */
+  readonly tokenErrors?: "plain-text" | "html";
+  /** Answer an HTML 502 page, as a reverse proxy would, to the first `times` matching requests. */
+  readonly proxyHtml502?: { readonly path: RequestMatcher; readonly times: number };
+  /** Answer 502 with an empty body to the first N requests matching `emptyBody502Path` (all by default). */
+  readonly emptyBody502Times?: number;
+  readonly emptyBody502Path?: RequestMatcher;
+  /** Refuse the first N matching requests with 429 or 503 and a `Retry-After` header. */
+  readonly retryAfter?: RetryAfterSwitch;
+  /** Status of a successful send: 200 (default) or 202 with a `Location` header naming the job. */
+  readonly sendStatus?: 200 | 202;
+  /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
+  readonly genericJobSend?: boolean;
+  /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
+  readonly requirePreprocessingScopes?: boolean;
+  /** Allowed RecordType / record_type words, case-sensitive; `["Csv"]` by default. */
+  readonly recordTypes?: readonly string[];
+  /** Allowed AccessTier / access_tier words, case-sensitive; `["Hot", "Cool", "Archive"]` by default. */
+  readonly accessTiers?: readonly string[];
+  /** When true a repeated job id (generic `job_id`, or preprocessing `job_id` / `Idempotency-Key`) returns the first job. */
+  readonly idempotentSend?: boolean;
+  /** The first send creates its job and then answers an HTML 502, as if the gateway lost the reply. */
+  readonly failFirstSendWith502AfterCreating?: boolean;
+  /** `expires_in` of issued tokens; 3600 by default. */
+  readonly tokenLifetimeSeconds?: number;
+  /** The scopes assigned to the one application; all eight by default. */
+  readonly assignedScopes?: readonly string[];
+  /** Fixed credentials and model id; random when absent. */
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly modelId?: string;
+}
+
+export const ALL_SCOPES = [
+  "shared.blob.delete",
+  "shared.blob.download",
+  "shared.blob.read",
+  "shared.blob.upload",
+  "shared.blob.write",
+  "shared.health.read",
+  "ml.preprocessing.execute",
+  "ml.preprocessing.read",
+] as const;
+
+export const BASELINE_STATUS_WORDS: StatusWords = {
+  queued: "NotStarted",
+  running: "Running",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  canceled: "Canceled",
+  finalizing: undefined,
+};
+
+/** Options with every default filled in; what the rest of the fake reads. */
+export interface Settings {
+  readonly jobDelayMs: number;
+  readonly statusWords: StatusWords;
+  readonly resultShape: "blob-ids" | "download-urls";
+  readonly tokenErrors: "plain-text" | "html";
+  readonly proxyHtml502: { readonly path: RequestMatcher; readonly times: number } | undefined;
+  readonly emptyBody502: { readonly path: RequestMatcher; readonly times: number } | undefined;
+  readonly retryAfter: RetryAfterSwitch | undefined;
+  readonly sendStatus: 200 | 202;
+  readonly genericJobSend: boolean;
+  readonly requirePreprocessingScopes: boolean;
+  readonly recordTypes: readonly string[];
+  readonly accessTiers: readonly string[];
+  readonly idempotentSend: boolean;
+  readonly failFirstSendWith502AfterCreating: boolean;
+  readonly tokenLifetimeSeconds: number;
+  readonly assignedScopes: readonly string[];
+}
+
+export function resolveSettings(options: ForeignServiceOptions): Settings {
+  const emptyTimes = options.emptyBody502Times ?? 0;
+  return {
+    jobDelayMs: options.jobDelayMs ?? 100,
+    statusWords: { ...BASELINE_STATUS_WORDS, ...options.statusWords },
+    resultShape: options.resultShape ?? "blob-ids",
+    tokenErrors: options.tokenErrors ?? "plain-text",
+    proxyHtml502: options.proxyHtml502,
+    emptyBody502: emptyTimes > 0 ? { path: options.emptyBody502Path ?? /.*/, times: emptyTimes } : undefined,
+    retryAfter: options.retryAfter,
+    sendStatus: options.sendStatus ?? 200,
+    genericJobSend: options.genericJobSend ?? true,
+    requirePreprocessingScopes: options.requirePreprocessingScopes ?? true,
+    recordTypes: options.recordTypes ?? ["Csv"],
+    accessTiers: options.accessTiers ?? ["Hot", "Cool", "Archive"],
+    idempotentSend: options.idempotentSend ?? false,
+    failFirstSendWith502AfterCreating: options.failFirstSendWith502AfterCreating ?? false,
+    tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+    assignedScopes: options.assignedScopes ?? ALL_SCOPES,
+  };
+}
+
+export function matchesRequest(matcher: RequestMatcher, request: RequestLine): boolean {
+  if (typeof matcher === "function") return matcher(request);
+  const pattern = typeof matcher === "string" ? new RegExp(matcher) : matcher;
+  pattern.lastIndex = 0; // a /g or /y pattern would otherwise carry its position from the last request
+  return pattern.test(request.path);
+}

@@ -1,0 +1,146 @@
+/**
+ * The two transforms this region runs. Feature columns are parsed as numbers (an empty field or
+ * `NaN` is missing: ignored in the fit, kept empty in the output); every other column is copied
+ * as it was read. The other six PreprocessingType values are accepted by send and fail the job.
+ */
+import type { CsvTable } from "./csv.js";
+
+export const PREPROCESSING_TYPES = [
+  "Binarizer",
+  "MaxAbsScaler",
+  "MinMaxScaler",
+  "Normalizer",
+  "PowerTransformer",
+  "QuantileTransformer",
+  "RobustScaler",
+  "StandardScaler",
+] as const;
+export type PreprocessingType = (typeof PREPROCESSING_TYPES)[number];
+
+export class TransformError extends Error {
+  override readonly name = "TransformError";
+}
+
+/** Per column: output = (x - offset) / scale. */
+interface ColumnFit {
+  readonly offset: number;
+  readonly scale: number;
+}
+
+type Params = Readonly<Record<string, unknown>>;
+
+export function applyTransform(
+  type: PreprocessingType,
+  params: Params,
+  table: CsvTable,
+  featureColumns: readonly string[],
+): CsvTable {
+  const indexes = featureColumns.map((name) => {
+    const index = table.header.indexOf(name);
+    if (index < 0) throw new TransformError(`feature column '${name}' is not in the dataset header`);
+    return index;
+  });
+  const fitColumn = chooseFit(type, params);
+  const fits = new Map<number, ColumnFit>();
+  for (const index of indexes) {
+    fits.set(index, fitColumn(numericColumn(table, index)));
+  }
+  const rows = table.rows.map((row) =>
+    row.map((field, index) => {
+      const fit = fits.get(index);
+      if (fit === undefined) return field;
+      const x = parseNumber(field);
+      return Number.isNaN(x) ? "" : String((x - fit.offset) / fit.scale);
+    }),
+  );
+  return { header: table.header, rows };
+}
+
+function chooseFit(type: PreprocessingType, params: Params): (values: readonly number[]) => ColumnFit {
+  switch (type) {
+    case "StandardScaler":
+      return standardScaler(params);
+    case "MinMaxScaler":
+      return minMaxScaler(params);
+    case "Binarizer":
+    case "MaxAbsScaler":
+    case "Normalizer":
+    case "PowerTransformer":
+    case "QuantileTransformer":
+    case "RobustScaler":
+      throw new TransformError(`preprocessing type ${type} is not available in this region`);
+    default: {
+      const unreachable: never = type;
+      throw new TransformError(`unknown preprocessing type ${String(unreachable)}`);
+    }
+  }
+}
+
+/** Params `with_mean`, `with_std` (booleans, default true). Population std; a constant column keeps scale 1. */
+function standardScaler(params: Params): (values: readonly number[]) => ColumnFit {
+  const withMean = booleanParam(params, "with_mean", true);
+  const withStd = booleanParam(params, "with_std", true);
+  return (values) => {
+    const present = values.filter((x) => !Number.isNaN(x));
+    const mean = present.length === 0 ? 0 : present.reduce((a, b) => a + b, 0) / present.length;
+    const variance = present.length === 0 ? 0 : present.reduce((a, x) => a + (x - mean) ** 2, 0) / present.length;
+    const std = Math.sqrt(variance);
+    return { offset: withMean ? mean : 0, scale: withStd && std > 0 ? std : 1 };
+  };
+}
+
+/** Param `feature_range` ([min, max], default [0, 1]). A constant column maps to the range's min. */
+function minMaxScaler(params: Params): (values: readonly number[]) => ColumnFit {
+  const [low, high] = rangeParam(params, "feature_range", [0, 1]);
+  return (values) => {
+    const present = values.filter((x) => !Number.isNaN(x));
+    // reduce, not Math.min(...present): spreading a long column overflows the call stack.
+    const min = present.length === 0 ? 0 : present.reduce((a, b) => Math.min(a, b));
+    const max = present.length === 0 ? 1 : present.reduce((a, b) => Math.max(a, b));
+    const span = max - min === 0 ? 1 : max - min;
+    // (x - min) / span * (high - low) + low, written as (x - offset) / scale.
+    const scale = span / (high - low);
+    return { offset: min - low * scale, scale };
+  };
+}
+
+function numericColumn(table: CsvTable, index: number): number[] {
+  return table.rows.map((row, rowIndex) => {
+    const field = row[index] ?? "";
+    const x = parseNumber(field);
+    if (Number.isNaN(x) && field.trim() !== "" && field.trim() !== "NaN") {
+      throw new TransformError(
+        `row ${rowIndex + 1}, column '${table.header[index] ?? index}': '${field}' is not a number`,
+      );
+    }
+    if (!Number.isFinite(x) && !Number.isNaN(x)) {
+      throw new TransformError(
+        `row ${rowIndex + 1}, column '${table.header[index] ?? index}': infinite values are not allowed`,
+      );
+    }
+    return x;
+  });
+}
+
+function parseNumber(field: string): number {
+  const text = field.trim();
+  return text === "" ? Number.NaN : Number(text);
+}
+
+function booleanParam(params: Params, name: string, fallback: boolean): boolean {
+  const value = params[name];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "boolean") throw new TransformError(`preprocessing_params.${name} must be a boolean`);
+  return value;
+}
+
+function rangeParam(params: Params, name: string, fallback: readonly [number, number]): readonly [number, number] {
+  const value = params[name];
+  if (value === undefined || value === null) return fallback;
+  if (Array.isArray(value) && value.length === 2) {
+    const low: unknown = value[0];
+    const high: unknown = value[1];
+    if (typeof low === "number" && typeof high === "number" && low < high) return [low, high];
+  }
+  throw new TransformError(`preprocessing_params.${name} must be [min, max] with min < max`);
+}
