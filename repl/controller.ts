@@ -70,7 +70,7 @@ export class ReplController {
   readonly snapshot = (): ReplState => this.#state;
 
   add(item: NewItem): void {
-    this.#set({ items: [...this.#state.items, { ...item, id: this.#nextId++ } as HistoryItem] });
+    this.#set({ items: [...this.#state.items, { ...item, id: this.#nextId++ }] });
   }
 
   /** Runs one line to the end; resolves with its output (already processed). */

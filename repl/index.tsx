@@ -33,7 +33,7 @@ export async function runRepl(options: ReplOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const interactive = options.interactive ?? Boolean(stdin.isTTY);
+  const interactive = options.interactive ?? isTty(stdin);
   const env = options.env ?? process.env;
   const history = new HistoryStore(
     options.historyFile === false ? undefined : (options.historyFile ?? defaultHistoryPath(env)),
@@ -41,6 +41,11 @@ export async function runRepl(options: ReplOptions = {}): Promise<number> {
   return interactive
     ? runInteractive(options, history, stdin, stdout, stderr)
     : runScript(options, history, stdin, stdout, stderr);
+}
+
+/** Node leaves isTTY undefined, not false, on a stream that is not a terminal (its typings say boolean). */
+function isTty(stream: { readonly isTTY?: boolean }): boolean {
+  return stream.isTTY ?? false;
 }
 
 function startFailure(error: unknown, stderr: NodeJS.WriteStream): number {
@@ -62,8 +67,7 @@ async function runScript(
   } catch (error) {
     return startFailure(error, stderr);
   }
-  // Scripts do not add to the person's history.
-  void history;
+  // Scripts do not add to the person's history: `history` is not used here.
   const controller = new ReplController(workspace, { interactive: false, width: stdout.columns || 100 });
   controller.add({ kind: "banner", lines: bannerLines(workspace) });
   try {

@@ -56,7 +56,9 @@ export {
   RECORD_TYPES,
   ACCESS_TIERS,
   JOB_STATUSES,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept in the package API so existing callers still work
   TERMINAL_STATUSES,
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept in the package API so existing callers still work
   isTerminal,
   paramsSchemas,
   type PreprocessingType,

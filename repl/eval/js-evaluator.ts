@@ -43,7 +43,7 @@ export class JsEvaluator {
   }
 
   delete(name: string): void {
-    delete this.#context[name];
+    Reflect.deleteProperty(this.#context, name);
   }
 
   /** The context's own globals (what the user's code has defined, plus ours). */

@@ -16,7 +16,10 @@ export function formatCell(value: unknown): string {
   if (typeof value === "string") return value.replace(/[\r\n\t]/g, " ");
   if (typeof value === "boolean" || typeof value === "bigint") return String(value);
   if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value) ?? String(value);
+  if (typeof value === "function" || typeof value === "symbol") return String(value);
+  // Typed `string`, but undefined for an object whose toJSON gives undefined.
+  const json = JSON.stringify(value) as string | undefined;
+  return json ?? Object.prototype.toString.call(value);
 }
 
 /** Cuts to `width` display columns with an ellipsis (one code unit per column is close enough here). */

@@ -43,7 +43,7 @@ export function bar(count: number, maxCount: number, width: number): string {
   if (maxCount <= 0 || width <= 0) return "";
   const eighths = Math.round((count / maxCount) * width * 8);
   const full = Math.floor(eighths / 8);
-  const text = "█".repeat(full) + EIGHTHS[eighths % 8];
+  const text = "█".repeat(full) + EIGHTHS[eighths % 8]!;
   // A non-empty bin always shows something.
   return text === "" && count > 0 ? "▏" : text;
 }

@@ -33,7 +33,7 @@ export function summarize(column: Column): ColumnSummary {
   const counts = new Map<string, number>();
   let missing = 0;
   for (const v of column.values) {
-    if (v === null || v === undefined) {
+    if (v === null) {
       missing++;
       continue;
     }

@@ -57,9 +57,10 @@ export function usePrompt(controller: ReplController, busy: boolean): PromptStat
     const current = lineRef.current;
     if (key.ctrl && input === "c") {
       setCandidates([]);
-      if (controller.cancel()) return setNotice(undefined);
-      if (current.value !== "") return setLine(EMPTY_LINE);
-      return setNotice("Press Ctrl+D or type /quit to leave.");
+      if (controller.cancel()) setNotice(undefined);
+      else if (current.value !== "") setLine(EMPTY_LINE);
+      else setNotice("Press Ctrl+D or type /quit to leave.");
+      return;
     }
     if (key.ctrl && input === "d") {
       if (current.value === "") controller.quit();

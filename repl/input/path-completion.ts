@@ -28,7 +28,8 @@ export function completePath(partial: string, cwd: string, extensions?: readonly
 
 function isDirectory(path: string): boolean {
   try {
-    return readdirSync(path) !== undefined;
+    readdirSync(path);
+    return true;
   } catch {
     return false;
   }

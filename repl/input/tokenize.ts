@@ -36,13 +36,13 @@ export function tokenize(line: string): Tokenized {
       const ch = line[i]!;
       if (quote !== undefined) {
         if (ch === quote) quote = undefined;
-        else if (ch === "\\" && quote === '"' && i + 1 < line.length) text += line[++i];
+        else if (ch === "\\" && quote === '"' && i + 1 < line.length) text += line[++i]!;
         else text += ch;
       } else if (ch === '"' || ch === "'") {
         quote = ch;
         quoted = true;
       } else if (ch === "\\" && i + 1 < line.length) {
-        text += line[++i];
+        text += line[++i]!;
       } else if (/\s/.test(ch)) {
         break;
       } else {

@@ -34,10 +34,11 @@ export async function runPiped(controller: ReplController, io: PipedIo): Promise
   const unsubscribe = controller.subscribe(flush);
   flush();
 
-  let interrupted = false;
+  // Set by the SIGINT handler, so an object: flow analysis would take a local `let` as still false.
+  const interrupt = { requested: false };
   const onSigint = (): void => {
     if (!controller.cancel()) {
-      interrupted = true;
+      interrupt.requested = true;
       lines.close();
     }
   };
@@ -52,7 +53,7 @@ export async function runPiped(controller: ReplController, io: PipedIo): Promise
         continue;
       }
       await controller.submit(text);
-      if (controller.snapshot().quitting || interrupted) break;
+      if (controller.snapshot().quitting || interrupt.requested) break;
     }
     // Jobs still running (sent from JavaScript or with no /fetch) are waited for, so
     // their outcome is printed and counted.
@@ -66,6 +67,6 @@ export async function runPiped(controller: ReplController, io: PipedIo): Promise
     unsubscribe();
     flush();
   }
-  if (interrupted) return 130;
+  if (interrupt.requested) return 130;
   return controller.failures > 0 ? 1 : 0;
 }

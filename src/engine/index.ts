@@ -17,7 +17,7 @@ import { EngineError } from "./engine-error.js";
 import { engineFitted, type EngineFitted } from "./fitted-state.js";
 import { FittedStateError } from "./fitted-number.js";
 import { checkFeatures, checkShape, checkValues } from "./input-checks.js";
-import { transforms, type FittedOf } from "./registry.js";
+import { transforms, type FittedOf, type TransformImpl } from "./registry.js";
 import type {
   FeatureMatrix,
   FitTransform,
@@ -54,7 +54,7 @@ export function fitTransform<T extends PreprocessingType>(
   if (!impl.checksOwnValues) checkValues(type, features);
   const result = impl.fitTransform(parsed.data as never, features, onProgress);
   onProgress?.(1);
-  return result as FitTransformResult & { readonly fitted: FittedOf<T> };
+  return result;
 }
 
 /**
@@ -64,8 +64,9 @@ export function fitTransform<T extends PreprocessingType>(
  */
 export function transformWith(fitted: FittedState | EngineFitted, features: FeatureMatrix): Float64Array[] {
   const state = fittedFor(fitted, features);
-  const transform = transforms[state.type].transform as ApplyState;
-  return explainingStateErrors(state, () => transform(state, features.columns));
+  // Each registry entry's transform takes its own type's state; `state.type` picked the entry, so they match.
+  const impl: Pick<TransformImpl<PreprocessingType>, "transform"> = transforms[state.type];
+  return explainingStateErrors(state, () => impl.transform(state, features.columns));
 }
 
 /**

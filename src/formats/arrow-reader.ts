@@ -78,7 +78,7 @@ function numberColumn(name: string, vector: Vector, rows: number): Column {
 const UTF8 = new TextDecoder("utf-8");
 
 function stringColumn(name: string, vector: Vector, rows: number): Column {
-  const out: (string | null)[] = new Array(rows);
+  const out = new Array<string | null>(rows);
   let at = 0;
   for (const data of vector.data as Data[]) {
     const n = data.length;
@@ -111,7 +111,7 @@ function stringColumn(name: string, vector: Vector, rows: number): Column {
 }
 
 function booleanColumn(name: string, vector: Vector, rows: number): Column {
-  const out: (boolean | null)[] = new Array(rows);
+  const out = new Array<boolean | null>(rows);
   let at = 0;
   for (const data of vector.data as Data[]) {
     const bits = data.values as Uint8Array;
@@ -129,7 +129,7 @@ function booleanColumn(name: string, vector: Vector, rows: number): Column {
 function genericColumn(name: string, vector: Vector, rows: number, valueType: DataType): Column {
   const id = valueType.typeId;
   if (id === Type.Utf8 || id === Type.LargeUtf8) {
-    const out: (string | null)[] = new Array(rows);
+    const out = new Array<string | null>(rows);
     for (let i = 0; i < rows; i++) out[i] = (vector.get(i) as string | null) ?? null;
     return { name, kind: "string", values: out };
   }
@@ -142,7 +142,7 @@ function genericColumn(name: string, vector: Vector, rows: number, valueType: Da
     return { name, kind: "number", values: out };
   }
   throw new FormatError(
-    `Arrow column "${name}" has type ${String(valueType)}, which mdps does not read; ` +
+    `Arrow column "${name}" has type ${arrowTypeName(valueType)}, which mdps does not read; ` +
       `store it as float64 (or another integer/float type), utf8 or bool`,
     { column: name },
   );
@@ -182,4 +182,10 @@ export async function readArrow(source: Source): Promise<Table> {
     seen.add(c.name);
   }
   return { columns, rowCount: rows };
+}
+
+/** Arrow's concrete types name themselves ("Timestamp<MILLISECOND>"); the base class's typings leave toString out. */
+function arrowTypeName(type: DataType): string {
+  const named: DataType & { toString(): string } = type;
+  return named.toString();
 }

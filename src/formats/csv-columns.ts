@@ -147,7 +147,7 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
     (this.places as GrowableFloat64).push(place);
   }
 
-  add(s: string, start: number, end: number, row: number): void {
+  add(s: string, start: number, end: number): void {
     const numbers = this.numbers;
     if (numbers === undefined) {
       (this.strings as StringColumnBuilder).add(s, start, end);
@@ -161,7 +161,6 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
     }
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
-    void row;
   }
 
   get numeric(): boolean {

@@ -31,6 +31,12 @@ export interface DataFrameOptions {
   readonly dtypes?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What tableFromDataFrame reads of a frame. danfo's readers (readCSV, ...) return its base
+ * DataFrame class, which danfojs-node's DataFrame extends: both fit.
+ */
+export type DataFrameSource = Pick<DataFrame, "columns" | "shape" | "dtypes">;
+
 /** The internals read and written (danfojs-node is pinned at 1.2.0). */
 interface DanfoInternals {
   $data: unknown[][];
@@ -42,12 +48,12 @@ interface DanfoInternals {
   $setInternalColumnDataProperty(): void;
 }
 
-function columnValues(df: DataFrame, k: number, rows: number): ArrayLike<unknown> {
+function columnValues(df: DataFrameSource, k: number, rows: number): ArrayLike<unknown> {
   const internals = df as unknown as DanfoInternals;
   const byColumn = internals.$dataIncolumnFormat;
   const fromColumns = Array.isArray(byColumn) ? byColumn[k] : undefined;
   const data = internals.$data;
-  if (!internals.$config?.isLowMemoryMode && fromColumns !== undefined && fromColumns.length === rows) {
+  if (!internals.$config.isLowMemoryMode && fromColumns !== undefined && fromColumns.length === rows) {
     // danfo keeps both layouts in step (checked for its in-place operations); a spot check
     // of the first and last row guards against a path that does not.
     const last = rows - 1;
@@ -122,10 +128,10 @@ function toColumn(name: string, values: ArrayLike<unknown>, rows: number, dtype:
  * A danfo DataFrame as a Table (the index is not kept). Number columns are new
  * Float64Arrays; string and boolean columns copy the value arrays.
  */
-export function tableFromDataFrame(df: DataFrame): Table {
+export function tableFromDataFrame(df: DataFrameSource): Table {
   const names = (df.columns as unknown[]).map(String);
   const [rows] = df.shape as [number, number];
-  const dtypes = df.dtypes as string[];
+  const dtypes = df.dtypes;
   const seen = new Set<string>();
   for (const name of names) {
     if (seen.has(name)) throw new FormatError(`the DataFrame has two columns named "${name}"`, { column: name });
@@ -212,6 +218,7 @@ function rowBuilder(width: number): (columns: unknown[][], rows: number) => unkn
   let build = rowBuilders.get(width);
   if (build === undefined) {
     const names = Array.from({ length: width }, (_, c) => `c${c}`);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the width alone, never from data
     build = new Function(
       "columns",
       "rows",

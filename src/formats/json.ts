@@ -86,7 +86,8 @@ class JsonColumn {
   }
 
   private badValue(value: unknown, row: number, kind: string): FormatError {
-    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+    // value came from JSON.parse, so JSON.stringify gives its text back (never undefined).
+    const text = typeof value === "string" ? value : JSON.stringify(value);
     const expected = this.mustBeNumber ? "number" : (this.kind ?? "number, string or boolean");
     const why =
       kind === "other"
@@ -214,11 +215,12 @@ function valueWriter(column: Column): (row: number) => string {
 }
 
 /** Writes JSON records, one row object per line, in chunks of about 64 KiB. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async by contract (writeTable's AsyncIterable); the encoding is synchronous
 export async function* writeJson(table: Table, options: { chunkBytes?: number } = {}): AsyncGenerator<Uint8Array> {
   const chunker = new ByteChunker(options.chunkBytes ?? 64 * 1024);
   const keys = table.columns.map((c, k) => `${k === 0 ? "{" : ","}${JSON.stringify(c.name)}:`);
   const values = table.columns.map(valueWriter);
-  const ascii = table.columns.every((c) => c.kind !== "string") && keys.every((k) => /^[\x00-\x7f]*$/.test(k));
+  const ascii = table.columns.every((c) => c.kind !== "string") && keys.every((k) => /^\p{ASCII}*$/u.test(k));
   const width = keys.length;
   chunker.push("[");
   for (let r = 0; r < table.rowCount; r++) {

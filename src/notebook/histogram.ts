@@ -54,7 +54,7 @@ export function numericColumn(source: ColumnSource, name: string): Float64Array 
       const out = new Float64Array(rows.length);
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
-        const v = Array.isArray(row) ? row[index] : row;
+        const v: unknown = Array.isArray(row) ? row[index] : row;
         out[r] = typeof v === "number" ? v : v === null || v === undefined ? Number.NaN : Number(v);
       }
       return out;

@@ -137,7 +137,7 @@ function elapsedMs(
 export function jobHtml(job: JobRecord): string {
   const summary = summarizeRequest(job.request);
   const rows: Array<[string, string]> = [["id", idHtml(job.id)]];
-  const what = summary.type ? `${escapeHtml(summary.type)}` : escapeHtml(job.job_type);
+  const what = summary.type ? escapeHtml(summary.type) : escapeHtml(job.job_type);
   rows.push(["transform", what]);
   if (summary.params && Object.keys(summary.params).length > 0) {
     rows.push(["params", `<code>${escapeHtml(JSON.stringify(summary.params))}</code>`]);

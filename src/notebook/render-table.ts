@@ -74,7 +74,7 @@ function gridOfDataFrame(df: DataFrameLike): Grid {
     names: df.columns,
     dtypes: df.dtypes.map(displayedDtype),
     label: (row) => String(df.index[row] ?? row),
-    cell: (row, column) => {
+    cell: (row, column): unknown => {
       const values = df.values[row];
       // A one-column frame may hold plain values instead of one-element rows.
       return Array.isArray(values) ? values[column] : values;

@@ -25,8 +25,12 @@ describe("job statuses", () => {
   });
 
   it("keep the deprecated names answering as the new ones", () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- this test is about the deprecated name
     expect(TERMINAL_STATUSES).toEqual(TERMINAL_JOB_STATUSES);
-    for (const status of [...JOB_STATUSES, "unknown"]) expect(isTerminal(status)).toBe(isTerminalStatus(status));
+    for (const status of [...JOB_STATUSES, "unknown"]) {
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- this test is about the deprecated name
+      expect(isTerminal(status)).toBe(isTerminalStatus(status));
+    }
   });
 });
 

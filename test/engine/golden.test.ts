@@ -23,6 +23,7 @@ import {
   goldenProblems,
   loadCases,
   mismatches,
+  viaJson,
   type GoldenCase,
   type Tolerance,
 } from "./golden.js";
@@ -59,7 +60,7 @@ for (const type of PREPROCESSING_TYPES) {
       it(`${c.name}: transformWith after a JSON round trip is bit-identical`, () => {
         const features = featuresOf(c);
         const { columns, fitted } = fitTransform(c.type, c.params, features);
-        const again = transformWith(JSON.parse(JSON.stringify(fitted)), features);
+        const again = transformWith(viaJson(fitted), features);
         expect(again.length).toBe(columns.length);
         columns.forEach((col, j) => {
           const a = new Uint8Array(col.buffer, col.byteOffset, col.byteLength);
@@ -77,7 +78,7 @@ for (const type of PREPROCESSING_TYPES) {
           const state =
             type === "PowerTransformer" ? { ...fitted, ...pick(c.fitted, "lambdas_", "mean_", "scale_") } : fitted;
           const probe = { names: c.input.names, columns: inverse.input.map(decodeColumn) };
-          const back = inverseTransformWith(JSON.parse(JSON.stringify(state)), probe);
+          const back = inverseTransformWith(viaJson(state), probe);
           const problems = inverse.output.flatMap((expected, j) =>
             mismatches(back[j], decodeColumn(expected), EXACT_TO_1E9, `inverse[${j}]`),
           );

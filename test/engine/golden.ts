@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { fittedState, type FittedStateJson } from "../../src/contract/job.js";
 import type { PreprocessingType } from "../../src/contract/transform-types.js";
 
 export type JsonNumber = number | "NaN" | "Infinity" | "-Infinity";
@@ -44,16 +45,22 @@ export const EXACT_TO_1E9: Tolerance = { rel: 1e-9, abs: 1e-12 };
 
 const fixtureDir = fileURLToPath(new URL("../fixtures/sklearn/", import.meta.url));
 
-function readFixture<T>(file: string): { sklearn: string; cases: T[] } {
-  return JSON.parse(readFileSync(fixtureDir + file, "utf8")) as { sklearn: string; cases: T[] };
+/** The cases of one fixture file; generate.py writes them in the shapes declared above. */
+function readCases(file: string): unknown[] {
+  return (JSON.parse(readFileSync(fixtureDir + file, "utf8")) as { sklearn: string; cases: unknown[] }).cases;
 }
 
 export function loadCases(type: PreprocessingType): GoldenCase[] {
-  return readFixture<GoldenCase>(`${type}.json`).cases;
+  return readCases(`${type}.json`) as GoldenCase[];
 }
 
 export function loadErrorCases(): ErrorCase[] {
-  return readFixture<ErrorCase>("errors.json").cases;
+  return readCases("errors.json") as ErrorCase[];
+}
+
+/** A fitted state after JSON.stringify and JSON.parse, as a client sends it back. */
+export function viaJson(fitted: object): FittedStateJson {
+  return fittedState.parse(JSON.parse(JSON.stringify(fitted)));
 }
 
 export function decodeNumber(x: unknown): number {

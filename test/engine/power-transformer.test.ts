@@ -39,7 +39,7 @@ describe("PowerTransformer with scikit-learn's lambdas agrees to 1e-9", () => {
           standardize: true,
           copy: true,
           ...c.params,
-        } as PowerTransformerFitted["params"],
+        },
         feature_names_in_: c.input.names,
         n_features_in_: c.input.names.length,
         lambdas_: c.fitted.lambdas_ as number[],

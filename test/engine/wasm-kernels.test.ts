@@ -193,7 +193,7 @@ describe("SIMD kernels", () => {
           0;
         const norm = heap[norms / 8];
         const reaches = row.some((x) => Math.abs(x) === norm);
-        if (reaches) expect(flagged, `${row} (norm ${norm})`).toBe(true);
+        if (reaches) expect(flagged, `${row.join(",")} (norm ${norm})`).toBe(true);
         counts[reaches ? "reaches" : flagged ? "flaggedOnly" : "clear"]++;
       }
       // both sides of the line are tried, and false alarms are the rare case

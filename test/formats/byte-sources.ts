@@ -4,6 +4,7 @@ import { FormatError } from "../../src/formats/format-error.js";
 import type { Table } from "../../src/formats/table.js";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 
+// eslint-disable-next-line @typescript-eslint/require-await -- an async source on purpose: it exercises the readers' streaming path
 export async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
 }
@@ -32,7 +33,7 @@ export function hardDoubles(count: number, seed = 1): Float64Array {
     0.2,
     0.30000000000000004,
     1 / 3,
-    9007199254740993,
+    9007199254740992, // the literal 9007199254740993 (2^53 + 1) is this double
     9007199254740992,
     123456789012345680000,
     1e21,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataFrame, readCSV } from "danfojs-node";
 import { describe, expect, it } from "vitest";
-import { readCsv, writeCsv } from "../../src/formats/csv.js";
+import { readCsv } from "../../src/formats/csv.js";
 import { dataFrameFromTable, tableFromDataFrame } from "../../src/formats/danfo.js";
 import { readTable, writeTable } from "../../src/formats/index.js";
 import type { Table } from "../../src/formats/table.js";
@@ -81,7 +81,6 @@ describe("danfo conversion", () => {
       expect(sameDoubles(Float64Array.from(back.column("x").values as number[]), x)).toBe(true);
       expect(back.column("name").values).toEqual(df.column("name").values);
     }
-    void writeCsv;
   });
 
   it("reads frames from danfo's readCSV, low-memory frames and frames changed in place", async () => {
