@@ -6,5 +6,7 @@ export const health = z.looseObject({
   version: z.string(),
   uptime_seconds: z.number(),
   checks: z.record(z.string(), z.unknown()),
+  /** Extensions the service offers (CONTRACT: Extensions); absent: the interface alone. */
+  capabilities: z.array(z.string()).optional(),
 });
 export type Health = z.infer<typeof health>;

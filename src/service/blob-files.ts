@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -18,16 +18,21 @@ const HEAD_BYTES = 64;
 /**
  * Blob bytes on disk. A blob's bytes live in `blobs/<id>.<revision>`, a new revision
  * per update, so the file the committed metadata points to is never overwritten.
- * New bytes go to `tmp/`, are fsynced, then renamed into place before the metadata
- * commit; whatever a crash leaves behind is removed by `removeOrphans` at startup.
+ * New bytes go to `tmp/<owner>/` (a folder per service process, so processes sharing
+ * the data dir never sweep each other's work), are fsynced, then renamed into place
+ * before the metadata commit; whatever a crash leaves behind is removed by
+ * `removeOrphans` at startup.
  */
 export class BlobFiles {
   readonly blobDir: string;
+  readonly tmpRoot: string;
+  /** This process's temp folder. */
   readonly tmpDir: string;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, ownerId: string) {
     this.blobDir = join(dataDir, "blobs");
-    this.tmpDir = join(dataDir, "tmp");
+    this.tmpRoot = join(dataDir, "tmp");
+    this.tmpDir = join(this.tmpRoot, ownerId);
   }
 
   async init(): Promise<void> {
@@ -61,23 +66,43 @@ export class BlobFiles {
   }
 
   /**
-   * Deletes temp files and blob files no metadata row points to: the leftovers of a
-   * crash between writing bytes and committing (or after committing, before the old
-   * revision was deleted).
+   * Deletes the leftovers of crashes: the temp folders of processes that are no longer
+   * alive, and blob files no metadata row points to (a crash between placing bytes and
+   * committing, or after committing, before the old revision was deleted). Another live
+   * process may be between placing and committing a file, so unreferenced blob files
+   * (and loose files in tmp/) go only when this process is the only live one, or
+   * once they are older than `staleFileMs`.
    */
-  async removeOrphans(referenced: ReadonlySet<string>): Promise<string[]> {
+  async removeOrphans(scope: {
+    referenced: ReadonlySet<string>;
+    liveOwners: ReadonlySet<string>;
+    alone: boolean;
+    now: number;
+    staleFileMs: number;
+  }): Promise<string[]> {
     const removed: string[] = [];
-    for (const name of await readdir(this.tmpDir)) {
-      await rm(join(this.tmpDir, name), { force: true, recursive: true });
-      removed.push(join("tmp", name));
+    const mayRemoveLoose = async (path: string) =>
+      scope.alone || (await stat(path)).mtimeMs < scope.now - scope.staleFileMs;
+    for (const entry of await readdir(this.tmpRoot, { withFileTypes: true })) {
+      const path = join(this.tmpRoot, entry.name);
+      const dead = entry.isDirectory() ? !scope.liveOwners.has(entry.name) : await mayRemoveLoose(path);
+      if (dead) {
+        await rm(path, { force: true, recursive: true });
+        removed.push(join("tmp", entry.name));
+      }
     }
     for (const name of await readdir(this.blobDir)) {
-      if (!referenced.has(name)) {
+      if (!scope.referenced.has(name) && (await mayRemoveLoose(join(this.blobDir, name)))) {
         await rm(join(this.blobDir, name), { force: true, recursive: true });
         removed.push(join("blobs", name));
       }
     }
     return removed;
+  }
+
+  /** Removes this process's temp folder (at a clean stop). */
+  async removeOwnTemp(): Promise<void> {
+    await rm(this.tmpDir, { force: true, recursive: true });
   }
 }
 

@@ -2,4 +2,3 @@
 export { startService, type RunningService } from "./server.js";
 export type { RateLimitOptions, ServiceOptions } from "./options.js";
 export { openAdmin, AdminError, type Admin, type ModelListing } from "./admin.js";
-export { DataDirInUseError, readDataDirLock, type DataDirLockInfo } from "./data-dir-lock.js";

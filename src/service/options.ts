@@ -16,6 +16,12 @@ export interface ServiceOptions {
   maxBlobBytes?: number;
   /** Worker threads running jobs. Default: cores - 1, at least 1. */
   jobWorkers?: number;
+  /**
+   * How long a job's lease lasts unless its process renews it (every third of it):
+   * when a process dies, another process on the data dir takes its jobs over this long
+   * after its last renewal. Default 10 000 ms.
+   */
+  jobLeaseMs?: number;
   /** Log requests with pino (secrets redacted). Default false. */
   logger?: boolean;
   /** Where log lines go when `logger` is on. Default: stderr. */
@@ -60,6 +66,7 @@ export interface ResolvedOptions {
   tokenTtlSeconds: number;
   maxBlobBytes: number;
   jobWorkers: number;
+  jobLeaseMs: number;
   logger: boolean;
   logDestination: { write(line: string): unknown } | undefined;
   rateLimit: ResolvedRateLimit;
@@ -112,6 +119,7 @@ export function resolveOptions(options: ServiceOptions): ResolvedOptions {
     tokenTtlSeconds: Math.floor(positive("tokenTtlSeconds", options.tokenTtlSeconds, 3600)),
     maxBlobBytes: Math.floor(positive("maxBlobBytes", options.maxBlobBytes, GiB)),
     jobWorkers: Math.floor(positive("jobWorkers", options.jobWorkers, Math.max(1, availableParallelism() - 1))),
+    jobLeaseMs: Math.floor(positive("jobLeaseMs", options.jobLeaseMs, 10_000)),
     logger: options.logger ?? false,
     logDestination: options.logDestination,
     rateLimit: resolveRateLimit(options.rateLimit),

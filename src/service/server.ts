@@ -1,7 +1,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
-import { acquireDataDirLock } from "./data-dir-lock.js";
 import { resolveOptions, type ServiceOptions } from "./options.js";
 
 const CLOSE_GRACE_MS = 5000;
@@ -16,7 +15,9 @@ export interface RunningService {
 }
 
 /**
- * Starts the reference service and resolves once it listens.
+ * Starts the reference service and resolves once it listens. Any number of services
+ * (in this process or others) may share one data dir: they share its jobs, and each
+ * job runs in one of them at a time (docs/service.md, "Sharing a data dir").
  *
  * @example
  * const service = await startService({ dataDir: ".mdps-data" });
@@ -25,20 +26,17 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
-  const lock = acquireDataDirLock(resolved.dataDir, resolved.region);
   const app = Fastify(fastifyOptions(resolved));
   try {
     await app.register(mdpsApp, { service: resolved });
     await app.listen({ host: resolved.host, port: resolved.port });
   } catch (err) {
     await app.close().catch(() => {});
-    lock.release();
     throw err;
   }
   const { port } = app.server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host}:${port}`;
-  lock.setUrl(url);
   let closing: Promise<void> | undefined;
   const close = async () => {
     // In-flight requests get a grace period; then connections are cut (a cut upload
@@ -49,7 +47,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await app.close();
     } finally {
       clearTimeout(force);
-      lock.release();
     }
   };
   return {

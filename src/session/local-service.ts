@@ -65,34 +65,18 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 }
 
 /**
- * One server per data dir: when another process (a second notebook, the REPL) already
- * serves this dir, use its server instead of failing; closing this session leaves it
- * running.
+ * Starts this session's own service on the data dir. Any number of processes (other
+ * notebooks, the REPL, `mdps serve`) may serve the same dir at once: they share its
+ * store, and each job runs in one of them under a lease (docs/service.md), so closing
+ * or killing another process never breaks this session.
  */
 async function startOrAttach(
   mod: ServiceModule,
   dataDir: string,
   options: LocalServiceOptions,
 ): Promise<RunningService> {
-  const deadline = Date.now() + ATTACH_WAIT_MS;
-  for (;;) {
-    const holder = mod.readDataDirLock(dataDir);
-    if (holder?.url) return { url: holder.url, region: holder.region, dataDir, close: async () => {} };
-    if (!holder) {
-      try {
-        return await mod.startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
-      } catch (err) {
-        if (!(err instanceof mod.DataDirInUseError)) throw err;
-        // Lost a race with another process starting on the same dir: attach to it.
-      }
-    }
-    if (Date.now() > deadline)
-      throw new Error(`the mdps server on ${dataDir} did not start listening within ${ATTACH_WAIT_MS / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return mod.startService({ ...options.service, dataDir, host: "127.0.0.1", port: 0 });
 }
-
-const ATTACH_WAIT_MS = 30_000;
 
 function readCredentials(dataDir: string): LocalCredentials | undefined {
   let text: string;

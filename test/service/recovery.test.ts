@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
@@ -17,8 +17,14 @@ async function setup(dataDir?: string) {
 
 const running = (j: { status: string }) => j.status !== "queued";
 
+/** Every file under the data dir's tmp/ (each process has its own folder there). */
+async function tempFiles(dataDir: string): Promise<string[]> {
+  const entries = await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
+
 describe("restart recovery", () => {
-  it("requeues a job that was running when the service stopped, and runs it to the end", async () => {
+  it("hands a job that was running back to the queue when its service stops; the next start runs it to the end", async () => {
     const { service, api } = await setup();
     const blob = (await api.upload(numericCsv(50_000))).body;
     const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
@@ -32,12 +38,15 @@ describe("restart recovery", () => {
     expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(
       job.events.some(
-        (e: { status: string; message: string | null }) => e.status === "queued" && e.message?.includes("restart"),
+        (e: { status: string; message: string | null }) =>
+          e.status === "queued" && e.message?.includes("stopped or restarted"),
       ),
     ).toBe(true);
     const logs = (await again.call("GET", `/api/job/${id}/logs`)).body.messages;
     expect(
-      logs.some((m: { level: string; message: string }) => m.level === "warning" && m.message.includes("restart")),
+      logs.some(
+        (m: { level: string; message: string }) => m.level === "warning" && m.message.includes("stopped or restarted"),
+      ),
     ).toBe(true);
     expect((await again.call("GET", `/api/job/${id}/result`)).body.rows).toBe(50_000);
   });
@@ -79,16 +88,20 @@ describe("restart recovery", () => {
     expect(job.error.detail).toMatch(/Submit the job again/);
   });
 
-  it("removes temp files and unreferenced blob files at startup, keeps committed ones", async () => {
+  it("removes dead processes' temp files and unreferenced blob files at startup, keeps committed ones", async () => {
     const { service, api } = await setup();
     const blob = (await api.upload("a\n1\n")).body;
     await service.close();
     const blobs = join(service.dataDir, "blobs");
-    await writeFile(join(service.dataDir, "tmp", `${randomUUID()}.part`), "half an upload");
+    await writeFile(join(service.dataDir, "tmp", `${randomUUID()}.part`), "half an upload of an older version");
+    await mkdir(join(service.dataDir, "tmp", "host-1234-deadbeef"));
+    await writeFile(join(service.dataDir, "tmp", "host-1234-deadbeef", `${randomUUID()}.part`), "a killed process's");
     await writeFile(join(blobs, `${randomUUID()}.1`), "renamed but never committed");
     await writeFile(join(blobs, `${blob.id}.2`), "an update that never committed");
     const restarted = await h.start({ dataDir: service.dataDir });
-    expect(await readdir(join(service.dataDir, "tmp"))).toEqual([]);
+    expect(await tempFiles(service.dataDir)).toEqual([]);
+    // Only the running process's own (empty) temp folder is left.
+    expect(await readdir(join(service.dataDir, "tmp"))).toHaveLength(1);
     expect(await readdir(blobs)).toEqual([`${blob.id}.1`]);
     expect((await new Api(restarted.url, api.token, api.modelId).download(blob.id)).body.toString()).toBe("a\n1\n");
   });
@@ -120,7 +133,7 @@ describe("request_timeout_seconds", () => {
     expect(result).toMatchObject({ job_status: "timed_out", error: job.error });
     expect((await api.call("GET", `/api/job/${slow.id}/logs`)).body.messages.at(-1).level).toBe("error");
     expect((await api.waitForJob(next.id)).status).toBe("succeeded");
-    expect(await readdir(join(service.dataDir, "tmp"))).toEqual([]);
+    expect(await tempFiles(service.dataDir)).toEqual([]);
     // Terminal states never change.
     expect((await api.call("GET", `/api/job/${slow.id}/get`)).body.status).toBe("timed_out");
     const health = await api.call("GET", "/api/shared/health");

@@ -150,7 +150,7 @@ export class Api {
 
   async waitForJob(
     jobId: string,
-    until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out"].includes(j.status),
+    until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out", "cancelled"].includes(j.status),
     timeoutMs = 60_000,
   ): Promise<any> {
     const deadline = Date.now() + timeoutMs;

@@ -3,12 +3,19 @@ import type { LogLevel } from "../../contract/index.js";
 import { contentTypeOf } from "../blob-content-type.js";
 import type { Store } from "../plugins/store.js";
 import { toBlobRecord } from "../store/blobs.js";
-import { nowIso } from "../store/database.js";
+import { nowIso, writeTransaction } from "../store/database.js";
 import type { JobDone, RunJobMessage } from "./messages.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 
+/** The job was cancelled, or another process took it over: this attempt's outputs are discarded. */
+export class LeaseLostError extends Error {
+  override readonly name = "LeaseLostError";
+}
+
 export interface OutputCommit {
   store: Store;
+  /** The lease this attempt runs under: the commit happens only while it is still held. */
+  leaseOwner: string;
   jobId: string;
   modelId: string;
   request: StoredPreprocessingRequest;
@@ -21,8 +28,9 @@ export interface OutputCommit {
 
 /**
  * Places the output files under new blob ids, then commits their rows, the result and
- * `succeeded` in one transaction. On any failure the placed files are removed again,
- * so no output blob exists without its row.
+ * `succeeded` in one transaction that first checks the lease is still this attempt's.
+ * On any failure (LeaseLostError when the lease is gone) the placed files are removed
+ * again, so no output blob exists without its row and no job's outputs are written twice.
  */
 export async function commitOutputs(commit: OutputCommit): Promise<void> {
   const { store, jobId, request, message, done } = commit;
@@ -37,7 +45,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
   try {
     for (const o of outputs) placed.push(await files.place(o.out.tempPath, o.id, 1));
     const durationMs = Math.round(performance.now() - commit.startedAt);
-    db.transaction(() => {
+    writeTransaction(db, () => {
       const now = nowIso();
       const records = outputs.map(({ out, spec, written, id }) => {
         const encrypted = out.key !== null;
@@ -71,14 +79,19 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
         fitted: done.fitted,
         duration_ms: durationMs,
       };
-      if (!jobs.finish(jobId, "succeeded", { result, message: `wrote ${records.length} output blob(s)` })) {
-        throw new Error("job left the running state before its commit");
-      }
+      const finished = jobs.finish(
+        jobId,
+        "succeeded",
+        { result, message: `wrote ${records.length} output blob(s)` },
+        { leaseOwner: commit.leaseOwner },
+      );
+      // Throwing rolls the blob rows back with it.
+      if (!finished) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
       commit.log(
         "info",
         `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`,
       );
-    })();
+    });
   } catch (err) {
     await Promise.all(placed.map((p) => files.remove(p)));
     throw err;

@@ -17,6 +17,13 @@ export const INTERNAL_ERROR: JobErrorBody = {
   detail: "The service hit an unexpected error while running the job. Submit it again; report it if it repeats.",
 };
 
+export function interruptedTooOften(attempts: number): JobErrorBody {
+  return {
+    title: "Interrupted too often",
+    detail: `The service process running the job stopped (or was killed) during each of its ${attempts} attempts, so the job was given up. Submit it again; if it repeats, the job may be too large for the machine.`,
+  };
+}
+
 export const COMMIT_FAILED: JobErrorBody = {
   title: "Internal error",
   detail: "The job's outputs could not be stored. Retry; report it if it persists.",
@@ -30,7 +37,10 @@ export function inputGone(blobId: string): JobErrorBody {
 }
 
 /** The ending of a worker run that did not finish with outputs. */
-export function endingOf(outcome: Exclude<RunOutcome, { kind: "done" }>, timeoutSeconds: number): FailedEnding {
+export function endingOf(
+  outcome: Exclude<RunOutcome, { kind: "done" | "stopped" }>,
+  timeoutSeconds: number,
+): FailedEnding {
   switch (outcome.kind) {
     case "failed":
       return { status: "failed", error: outcome.error, logMessage: outcome.logMessage };

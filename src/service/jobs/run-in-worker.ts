@@ -14,6 +14,8 @@ export interface WorkerRun {
   /** One per output, in request order; the worker writes each output there. */
   tempPaths: readonly string[];
   onEvent: (event: Extract<WorkerMessage, { type: "progress" | "log" }>) => void;
+  /** Aborting stops the run at once (the thread is terminated and replaced). */
+  signal: AbortSignal;
 }
 
 export interface WorkerRunResult {
@@ -48,8 +50,8 @@ export async function runInWorker(run: WorkerRun): Promise<WorkerRunResult> {
     }),
   };
   const startedAt = performance.now();
-  const outcome = await slot.run(message, run.onEvent, request.request_timeout_seconds * 1000);
+  const outcome = await slot.run(message, run.onEvent, request.request_timeout_seconds * 1000, run.signal);
   // A closed slot does not respawn, so this is safe while the service stops.
-  if (outcome.kind === "timeout" || outcome.kind === "crash") await slot.restart();
+  if (outcome.kind !== "done" && outcome.kind !== "failed") await slot.restart();
   return { outcome, message, startedAt };
 }

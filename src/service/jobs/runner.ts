@@ -2,12 +2,20 @@ import { hostname } from "node:os";
 import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
-import type { JobRow } from "../store/jobs.js";
-import { commitOutputs } from "./commit-outputs.js";
+import { writeTransaction } from "../store/database.js";
+import { MAX_ATTEMPTS, type ClaimCandidate, type FinishGuard, type JobRow } from "../store/jobs.js";
+import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinInput } from "./job-input.js";
 import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
-import { recoverInterrupted } from "./recovery.js";
-import { COMMIT_FAILED, endingOf, failedWith, inputGone, INTERNAL_ERROR, type FailedEnding } from "./run-ending.js";
+import {
+  COMMIT_FAILED,
+  endingOf,
+  failedWith,
+  inputGone,
+  INTERNAL_ERROR,
+  interruptedTooOften,
+  type FailedEnding,
+} from "./run-ending.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerPool } from "./worker-pool.js";
@@ -24,8 +32,15 @@ export interface JobRunnerOptions {
   store: Store;
   region: string;
   workers: number;
+  /** Lease length; renewed every third of it. */
+  leaseMs: number;
   log: FastifyBaseLogger;
 }
+
+/** How often a process looks for queued jobs and expired leases (besides when a job is sent to it). */
+const POLL_MS = 1000;
+/** How often a process checks that the jobs it runs are still its own (cancelled? taken over?). */
+const WATCH_MS = 200;
 
 type LogLine = (level: LogLevel, message: string) => void;
 
@@ -35,99 +50,234 @@ interface Attempt {
   request: StoredPreprocessingRequest;
   keys: JobKeys | null;
   log: LogLine;
+  signal: AbortSignal;
 }
 
-/** What one attempt came to: committed outputs, a failure to record, or nothing (the service stopped). */
-type AttemptEnd = { kind: "committed" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);
+/**
+ * What one attempt came to: committed outputs, a failure to record, stopped (the job
+ * was cancelled or taken over: nothing to write), or abandoned (this process is stopping).
+ */
+type AttemptEnd =
+  { kind: "committed" } | { kind: "stopped" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);
 
 /**
- * Runs queued jobs on a pool of worker threads, in creation order. The database is
- * the source of truth; the queue here is only order. Each attempt pins its input,
- * runs in a worker (which enforces request_timeout_seconds), and ends in one write:
- * the output commit or the failure.
+ * Runs jobs of the shared store on this process's worker threads. Any number of
+ * processes may run a runner on one store: each claims a job atomically under a
+ * lease it renews while the job runs, and takes over jobs whose lease expired (their
+ * process died). A job with keys runs only in the process that received them.
+ * Each attempt pins its input, runs in a worker (which enforces
+ * request_timeout_seconds), and ends in one write: the output commit or the failure,
+ * each only while the lease is still this process's.
  */
 export class JobRunner {
   private readonly store: Store;
   private readonly log: FastifyBaseLogger;
+  private readonly leaseMs: number;
   private readonly pool: WorkerPool;
-  private readonly queue: string[] = [];
   private readonly keys = new Map<string, JobKeys>();
+  /** Jobs running here, each with the switch that stops its run. */
+  private readonly running = new Map<string, AbortController>();
   private readonly mainContainer: JobExecutionLogContainer;
+  private timers: NodeJS.Timeout[] = [];
   private closed = false;
 
   constructor(options: JobRunnerOptions) {
     this.store = options.store;
     this.log = options.log;
+    this.leaseMs = options.leaseMs;
     this.pool = new WorkerPool(options.workers, options.region);
     this.mainContainer = { hostname: hostname(), replicaName: `${options.region}-service`, processId: process.pid };
   }
 
-  /** Restart recovery, then everything queued runs in creation order. */
-  start(): void {
-    recoverInterrupted(this.store.jobs, this.mainContainer);
-    this.queue.push(...this.store.jobs.queuedIds());
-    this.pump();
+  private get owner(): string {
+    return this.store.me.ownerId;
   }
 
+  start(): void {
+    const every = (ms: number, tick: () => void) => {
+      const timer = setInterval(() => {
+        try {
+          tick();
+        } catch (err) {
+          // A busy or closing database: the next tick tries again.
+          this.log.warn({ err }, "job runner tick failed");
+        }
+      }, ms);
+      timer.unref();
+      return timer;
+    };
+    this.timers = [
+      every(Math.min(POLL_MS, this.leaseMs / 3), () => this.poll()),
+      every(this.leaseMs / 3, () => this.renew()),
+      every(WATCH_MS, () => this.watch()),
+    ];
+    this.poll();
+  }
+
+  /** A job was just created here: keep its keys (memory only) and look for work now. */
   submit(jobId: string, keys: JobKeys | null): void {
     if (keys) this.keys.set(jobId, keys);
-    this.queue.push(jobId);
-    this.pump();
+    this.poll();
+  }
+
+  /**
+   * Cancels a job, whichever process runs it. Here, its run stops at once; in another
+   * process, that process's watch notices within WATCH_MS. Undefined for an unknown job.
+   */
+  cancel(jobId: string): { row: JobRow; cancelled: boolean } | undefined {
+    const outcome = this.store.jobs.cancel(jobId, "cancelled by request");
+    if (outcome?.cancelled) {
+      this.store.jobs.log(
+        jobId,
+        "info",
+        `cancelled by request (received by process ${process.pid})`,
+        this.mainContainer,
+      );
+      this.running.get(jobId)?.abort();
+      this.keys.delete(jobId);
+    }
+    return outcome;
   }
 
   stats(): RunnerStats {
-    return { ...this.pool.stats(), queued: this.queue.length };
+    return { ...this.pool.stats(), queued: this.store.jobs.countQueued() };
   }
 
-  /** Stops the workers. Jobs still running stay `running` and are requeued at the next start. */
+  /**
+   * Stops the workers, then hands back what this process held: its running jobs go
+   * back to the queue (a job with keys fails: they die with this process), so another
+   * process need not wait for the leases to expire.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    const held = [...this.running.keys()];
     await this.pool.close();
+    const { jobs } = this.store;
+    for (const id of held) {
+      const row = jobs.row(id);
+      if (!row) continue;
+      if (row.had_keys) {
+        this.recordFailure(id, failedWith(KEYS_LOST), { leaseOwner: this.owner }, this.mainLog(id));
+      } else if (
+        jobs.requeue(
+          id,
+          this.owner,
+          `attempt ${row.attempts} was interrupted: its service process (pid ${process.pid}) stopped or restarted`,
+        )
+      ) {
+        this.mainLog(id)(
+          "warning",
+          `attempt ${row.attempts} was interrupted: its service process (pid ${process.pid} on ${hostname()}) stopped or restarted; the job is queued again`,
+        );
+      }
+    }
+    for (const id of jobs.queuedWithKeysOf(this.owner)) {
+      this.recordFailure(id, failedWith(KEYS_LOST), { unleasedAt: Date.now() }, this.mainLog(id));
+    }
     this.keys.clear();
   }
 
-  private pump(): void {
-    for (;;) {
-      if (this.closed) return;
-      const slot = this.pool.idleSlot();
-      const jobId = slot && this.queue.shift();
-      if (!slot || jobId === undefined) return;
+  private mainLog(jobId: string): LogLine {
+    return (level, message) => this.store.jobs.log(jobId, level, message, this.mainContainer);
+  }
+
+  /** Claims what this process may run, oldest first, while a worker is idle. */
+  private poll(): void {
+    if (this.closed) return;
+    let idle = this.pool.idleCount();
+    if (idle === 0) return;
+    const now = Date.now();
+    let live: Set<string> | undefined;
+    for (const candidate of this.store.jobs.claimable(now, idle + 16)) {
+      if (idle === 0) break;
+      if (this.running.has(candidate.id)) continue;
+      const keys = this.keys.get(candidate.id) ?? null;
+      if (candidate.had_keys && !keys) {
+        live ??= this.store.processes.alive(now, this.leaseMs);
+        const holder = candidate.key_holder;
+        if (holder !== null && holder !== this.owner && live.has(holder)) continue; // its keys are there
+        this.recordFailure(candidate.id, failedWith(KEYS_LOST), { unleasedAt: now }, this.mainLog(candidate.id));
+        continue;
+      }
+      if (candidate.attempts >= MAX_ATTEMPTS) {
+        const ending = failedWith(interruptedTooOften(candidate.attempts));
+        this.recordFailure(candidate.id, ending, { unleasedAt: now }, this.mainLog(candidate.id));
+        continue;
+      }
+      const row = this.store.jobs.claim(
+        candidate.id,
+        { owner: this.owner, expiresAt: now + this.leaseMs },
+        now,
+        claimMessage(candidate, this.owner),
+      );
+      const slot = row && this.pool.idleSlot();
+      if (!row || !slot) continue; // another process was faster
+      idle--;
       this.pool.runOn(
         slot,
-        () => this.execute(slot, jobId).catch((err: unknown) => this.log.error({ err, jobId }, "job runner error")),
-        () => this.pump(),
+        () =>
+          this.execute(slot, row, keys, candidate).catch((err: unknown) =>
+            this.log.error({ err, jobId: row.id }, "job runner error"),
+          ),
+        () => this.poll(),
       );
     }
   }
 
-  private async execute(slot: WorkerSlot, jobId: string): Promise<void> {
-    const { jobs } = this.store;
-    const row = jobs.row(jobId);
-    if (!row || row.status !== "queued") return;
+  /** Extends the leases of the jobs running here. */
+  private renew(): void {
+    if (this.running.size > 0) this.store.jobs.renewLeases(this.owner, Date.now() + this.leaseMs);
+  }
+
+  /** Stops runs whose job is no longer this process's: cancelled (by any process) or taken over. */
+  private watch(): void {
+    if (this.running.size === 0) return;
+    for (const job of this.store.jobs.leases([...this.running.keys()])) {
+      if (job.status !== "running" || job.lease_owner !== this.owner) this.running.get(job.id)?.abort();
+    }
+  }
+
+  private async execute(slot: WorkerSlot, row: JobRow, keys: JobKeys | null, claimed: ClaimCandidate): Promise<void> {
+    const jobId = row.id;
     const container = { hostname: hostname(), replicaName: slot.replicaName, processId: process.pid };
-    const log: LogLine = (level, message) => jobs.log(jobId, level, message, container);
-    const keys = this.keys.get(jobId) ?? null;
+    const log: LogLine = (level, message) => this.store.jobs.log(jobId, level, message, container);
+    const abort = new AbortController();
+    this.running.set(jobId, abort);
+    let end: AttemptEnd = { kind: "abandoned" };
     try {
-      if (row.had_keys && !keys) return this.recordFailure(jobId, failedWith(KEYS_LOST), log);
-      if (!jobs.start(jobId)) return;
+      if (claimed.status === "running") {
+        log(
+          "warning",
+          `attempt ${claimed.attempts} did not finish: its process (${claimed.lease_owner ?? "unknown"}) stopped renewing its lease`,
+        );
+      }
       const request = JSON.parse(row.request) as StoredPreprocessingRequest;
       log(
         "info",
-        `attempt ${row.attempts + 1} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName}`,
+        `attempt ${row.attempts} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName} (process ${process.pid} on ${hostname()})`,
       );
-      const end = await this.attempt({ slot, row, request, keys, log }).catch((err: unknown): AttemptEnd => {
-        if (this.closed) return { kind: "abandoned" }; // the next start requeues it
-        this.log.error({ err, jobId }, "job run failed");
-        return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
-      });
-      if (end.kind === "failed") this.recordFailure(jobId, end, log);
+      end = await this.attempt({ slot, row, request, keys, log, signal: abort.signal }).catch(
+        (err: unknown): AttemptEnd => {
+          if (this.closed) return { kind: "abandoned" }; // close() hands the job back
+          this.log.error({ err, jobId }, "job run failed");
+          return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
+        },
+      );
+      if (end.kind === "failed") this.recordFailure(jobId, end, { leaseOwner: this.owner }, log);
+      if (end.kind === "stopped") {
+        const now = this.store.jobs.row(jobId);
+        const why = now?.status === "cancelled" ? "the job was cancelled" : "another process took the job over";
+        log("warning", `attempt ${row.attempts} stopped on ${slot.replicaName}: ${why}; its outputs were discarded`);
+      }
     } finally {
-      this.keys.delete(jobId);
+      this.running.delete(jobId);
+      if (end.kind !== "abandoned") this.keys.delete(jobId);
     }
   }
 
-  /** One run of a started job. Every temp file is gone when it returns, so whoever sees the job end sees a clean tmp/. */
-  private async attempt({ slot, row, request, keys, log }: Attempt): Promise<AttemptEnd> {
+  /** One run of a claimed job. Every temp file is gone when it returns, so whoever sees the job end sees a clean tmp/. */
+  private async attempt({ slot, row, request, keys, log, signal }: Attempt): Promise<AttemptEnd> {
     const { jobs, files } = this.store;
     const input = await pinInput(this.store, row.model_id, request.input_blob_id);
     if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
@@ -145,9 +295,10 @@ export class JobRunner {
           request,
           keys,
           tempPaths,
+          signal,
           onEvent: (event) => {
-            if (this.closed) return;
-            if (event.type === "progress") jobs.progress(row.id, event.phase, event.progress);
+            if (this.closed || signal.aborted) return;
+            if (event.type === "progress") jobs.progress(row.id, this.owner, event.phase, event.progress);
             else log(event.level, event.message);
           },
         });
@@ -155,6 +306,7 @@ export class JobRunner {
         await files.remove(input.path);
       }
       const { outcome } = run;
+      if (outcome.kind === "stopped") return { kind: "stopped" };
       if (outcome.kind !== "done") {
         if (this.closed && outcome.kind === "crash") return { kind: "abandoned" }; // terminated by close()
         return { kind: "failed", ...endingOf(outcome, request.request_timeout_seconds) };
@@ -162,6 +314,7 @@ export class JobRunner {
       try {
         await commitOutputs({
           store: this.store,
+          leaseOwner: this.owner,
           jobId: row.id,
           modelId: row.model_id,
           request,
@@ -172,6 +325,7 @@ export class JobRunner {
         });
         return { kind: "committed" };
       } catch (err) {
+        if (err instanceof LeaseLostError) return { kind: "stopped" };
         this.log.error({ err, jobId: row.id }, "committing a job's outputs failed");
         return { kind: "failed", ...failedWith(COMMIT_FAILED) };
       }
@@ -180,10 +334,18 @@ export class JobRunner {
     }
   }
 
-  /** The terminal state and its log line, together. */
-  private recordFailure(jobId: string, ending: FailedEnding, log: LogLine): void {
-    this.store.db.transaction(() => {
-      if (this.store.jobs.finish(jobId, ending.status, { error: ending.error })) log("error", ending.logMessage);
-    })();
+  /** The terminal state and its log line, together, if `guard` still allows the write. */
+  private recordFailure(jobId: string, ending: FailedEnding, guard: FinishGuard, log: LogLine): void {
+    writeTransaction(this.store.db, () => {
+      if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) log("error", ending.logMessage);
+    });
   }
+}
+
+/** The `running` event of a claim: which process runs the attempt, and whom it took over from. */
+function claimMessage(candidate: ClaimCandidate, owner: string): string {
+  const attempt = `attempt ${candidate.attempts + 1} on ${hostname()}, process ${process.pid} (${owner})`;
+  return candidate.status === "running"
+    ? `${attempt}; taken over from ${candidate.lease_owner ?? "a process"} whose lease expired`
+    : attempt;
 }

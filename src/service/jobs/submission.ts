@@ -89,7 +89,7 @@ function accept(
     jobType: "preprocessing",
     request: redact(parsed),
     digest,
-    hadKeys: keys !== null,
+    keyHolder: keys ? app.store.me.ownerId : null,
   });
   app.jobRunner.submit(jobId, keys);
   return jobs.record(row, 1000);

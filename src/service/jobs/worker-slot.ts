@@ -7,7 +7,9 @@ export type RunOutcome =
   | { kind: "done"; done: JobDone }
   | { kind: "failed"; error: JobFailure; logMessage: string }
   | { kind: "timeout" }
-  | { kind: "crash"; message: string };
+  | { kind: "crash"; message: string }
+  /** Stopped on request (the job was cancelled or its lease lost); the thread is being replaced. */
+  | { kind: "stopped" };
 
 // From dist the worker is job-worker.js. Under vitest (running src/*.ts) it is the .ts
 // file: Node 20 does not apply `--import tsx` loader hooks inside worker threads, so
@@ -51,9 +53,11 @@ export class WorkerSlot {
     message: RunJobMessage,
     onEvent: (m: Extract<WorkerMessage, { type: "progress" | "log" }>) => void,
     timeoutMs: number,
+    signal?: AbortSignal,
   ): Promise<RunOutcome> {
     const worker = this.worker;
     if (this.closed) return Promise.resolve({ kind: "crash", message: "the service is stopping" });
+    if (signal?.aborted) return Promise.resolve({ kind: "stopped" });
     return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: RunOutcome) => {
@@ -63,8 +67,12 @@ export class WorkerSlot {
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
+        signal?.removeEventListener("abort", onAbort);
         resolve(outcome);
       };
+      // Terminating the thread is the only way to stop a transform mid-loop; the
+      // caller's restart() then waits for the old thread and starts a fresh one.
+      const onAbort = () => settle({ kind: "stopped" });
       const onMessage = (m: WorkerMessage) => {
         if (m.type === "done") settle({ kind: "done", done: m });
         else if (m.type === "failed") settle({ kind: "failed", error: m.error, logMessage: m.logMessage });
@@ -76,6 +84,7 @@ export class WorkerSlot {
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      signal?.addEventListener("abort", onAbort, { once: true });
       worker.postMessage(message);
     });
   }

@@ -16,6 +16,7 @@ export const jobsPlugin = fp(
       store: app.store,
       region: options.region,
       workers: options.jobWorkers,
+      leaseMs: options.jobLeaseMs,
       log: app.log,
     });
     app.decorate("jobRunner", runner);

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { BlobFiles } from "../blob-files.js";
@@ -7,6 +9,7 @@ import { AppStore } from "../store/apps.js";
 import { BlobStore } from "../store/blobs.js";
 import { openDatabase, type Db } from "../store/database.js";
 import { JobStore } from "../store/jobs.js";
+import { ProcessRegistry, type ProcessIdentity } from "../store/processes.js";
 import { TokenStore } from "../store/tokens.js";
 
 export interface Store {
@@ -15,8 +18,11 @@ export interface Store {
   tokens: TokenStore;
   blobs: BlobStore;
   jobs: JobStore;
+  processes: ProcessRegistry;
   files: BlobFiles;
   blobLocks: KeyedLock;
+  /** This service process, as the other processes on the store see it. */
+  me: ProcessIdentity;
 }
 
 declare module "fastify" {
@@ -26,20 +32,49 @@ declare module "fastify" {
   }
 }
 
+/** Dead processes' rows, and loose files no live process may still commit, are this old at least. */
+const STALE_FILE_MS = 60 * 60 * 1000;
+
+function newIdentity(): ProcessIdentity {
+  const host = hostname();
+  return {
+    // Unique per start (a pid is reused), and safe as a folder name.
+    ownerId: `${host.replace(/[^\w.-]/g, "_")}-${process.pid}-${randomBytes(4).toString("hex")}`,
+    hostname: host,
+    processId: process.pid,
+  };
+}
+
 /**
- * Opens the data dir: SQLite (migrated) and the blob folders, then removes what a
- * crash may have left (temp files, blob files no row points to).
+ * Opens the data dir: SQLite (migrated) and the blob folders; registers this process
+ * with a heartbeat, so the others sharing the data dir know it is alive; then removes
+ * what a crash may have left (dead processes' temp folders, blob files no row points to).
  */
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
-    const db = openDatabase(options.service.dataDir);
-    const files = new BlobFiles(options.service.dataDir);
+    const { dataDir, region, jobLeaseMs } = options.service;
+    const db = openDatabase(dataDir);
+    const me = newIdentity();
+    const processes = new ProcessRegistry(db);
+    processes.register(me, Date.now());
+    const heartbeat = setInterval(() => processes.heartbeat(me.ownerId, Date.now()), Math.max(50, jobLeaseMs / 3));
+    heartbeat.unref();
+    const files = new BlobFiles(dataDir, me.ownerId);
     await files.init();
     const blobs = new BlobStore(db);
-    const removed = await files.removeOrphans(blobs.referencedFiles());
+    const now = Date.now();
+    processes.forgetDead(now, STALE_FILE_MS);
+    const liveOwners = processes.alive(now, jobLeaseMs);
+    const removed = await files.removeOrphans({
+      referenced: blobs.referencedFiles(),
+      liveOwners,
+      alone: liveOwners.size === 1,
+      now,
+      staleFileMs: STALE_FILE_MS,
+    });
     if (removed.length > 0)
       app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
-    const tokens = new TokenStore(db, options.service.region);
+    const tokens = new TokenStore(db, region);
     tokens.purgeExpired();
     app.decorate("serviceOptions", options.service);
     app.decorate("store", {
@@ -48,10 +83,15 @@ export const storePlugin = fp(
       tokens,
       blobs,
       jobs: new JobStore(db),
+      processes,
       files,
       blobLocks: new KeyedLock(),
+      me,
     });
     app.addHook("onClose", async () => {
+      clearInterval(heartbeat);
+      processes.unregister(me.ownerId);
+      await files.removeOwnTemp();
       db.close();
     });
   },

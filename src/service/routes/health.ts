@@ -11,7 +11,13 @@ interface Check {
   [detail: string]: unknown;
 }
 
-/** GET /api/shared/health: the availability check, with what was checked. */
+/**
+ * The extensions of the interface this service offers (CONTRACT: Extensions); a
+ * client uses one only when it is listed here.
+ */
+export const CAPABILITIES = ["cancel", "arrow", "json", "envelope-v1", "idempotent-job-send", "empty-scope-all"];
+
+/** GET /api/shared/health: the availability check, with what was checked and the extensions offered. */
 async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
   const version = packageVersion();
   const startedAt = Date.now();
@@ -41,6 +47,7 @@ async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
       version,
       uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
       checks,
+      capabilities: CAPABILITIES,
     };
   });
 }

@@ -45,6 +45,22 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
       },
     );
 
+    // Extension (CONTRACT: Extensions): queued or running -> cancelled, whichever process runs it.
+    api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, async (request) => {
+      const row = jobs.get(grantOf(request).modelId, request.params.id);
+      if (!row) throw notFound("job", request.params.id);
+      const outcome = app.jobRunner.cancel(row.id);
+      if (!outcome) throw notFound("job", request.params.id);
+      if (!outcome.cancelled && outcome.row.status !== "cancelled") {
+        throw new HttpProblem(
+          409,
+          `The job already ended as ${outcome.row.status}; only a queued or running job can be cancelled.`,
+          { body: { job_id: row.id, job_status: outcome.row.status } },
+        );
+      }
+      return jobs.record(outcome.row, 1000);
+    });
+
     api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, async (request) => {
       const row = jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);

@@ -10,13 +10,14 @@ export const DATABASE_FILE = "mdps.sqlite";
 
 /**
  * Opens (creating if needed) the SQLite database of a data dir. WAL and a busy
- * timeout let the admin commands work on the same file while a server runs.
+ * timeout let any number of service processes and the admin commands share the
+ * file: readers never block, and a writer waits up to busy_timeout for the lock.
  */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, DATABASE_FILE));
   db.pragma("journal_mode = WAL");
-  db.pragma("busy_timeout = 5000");
+  db.pragma("busy_timeout = 10000");
   db.pragma("foreign_keys = ON");
   // WAL with synchronous=NORMAL can lose the last commits on power loss but never
   // corrupts; FULL makes every acknowledged upload survive a power cut too.
@@ -42,6 +43,17 @@ function migrate(db: Db): void {
 export function metaValue(db: Db, key: string, create: () => string): string {
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(key, create());
   return (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string }).value;
+}
+
+/**
+ * Runs `fn` in a transaction that takes the write lock before its first read (BEGIN
+ * IMMEDIATE). With several processes on one database a transaction that reads and
+ * then writes must do this: a deferred one that read a snapshot another process has
+ * since changed fails at its first write instead of waiting (busy_timeout only
+ * covers waiting for the lock).
+ */
+export function writeTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate();
 }
 
 export function nowIso(): string {

@@ -6,7 +6,7 @@ import type {
   LogLevel,
   TerminalJobStatus,
 } from "../../contract/index.js";
-import { nowIso, type Db } from "./database.js";
+import { nowIso, writeTransaction, type Db } from "./database.js";
 
 export interface JobRow {
   id: string;
@@ -24,6 +24,12 @@ export interface JobRow {
   request_digest: string;
   had_keys: number;
   result: string | null;
+  /** The process running the job (status `running`), or null. */
+  lease_owner: string | null;
+  /** When the lease ends unless renewed, ms since the epoch. */
+  lease_expires_at: number | null;
+  /** For a job with keys: the process that holds them in memory. */
+  key_holder: string | null;
 }
 
 export interface JobErrorBody {
@@ -31,13 +37,30 @@ export interface JobErrorBody {
   detail: string;
 }
 
+/** A job some process may run now: queued, or running under a lease that expired. */
+export interface ClaimCandidate {
+  id: string;
+  status: "queued" | "running";
+  attempts: number;
+  had_keys: number;
+  key_holder: string | null;
+  lease_owner: string | null;
+}
+
+/** Who may write a job's terminal state: the lease holder, or anyone while no live lease exists. */
+export type FinishGuard = { leaseOwner: string } | { unleasedAt: number };
+
 export const MAX_ATTEMPTS = 3;
 
 const NOT_TERMINAL = "status IN ('queued', 'running')";
+/** Queued, or running under an expired lease (or none: rows of a store before leases). */
+const CLAIMABLE = "(status = 'queued' OR (status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ?)))";
 
 /**
  * Job rows, their status history (events) and their log lines. Every state change
- * is guarded by NOT_TERMINAL, so a finished job can never change again.
+ * is guarded by NOT_TERMINAL, so a finished job can never change again, and every
+ * change a running attempt makes is guarded by its lease, so a process that lost
+ * its lease cannot write over the process that took the job over.
  */
 export class JobStore {
   constructor(private readonly db: Db) {}
@@ -48,18 +71,28 @@ export class JobStore {
     jobType: string;
     request: unknown;
     digest: string;
-    hadKeys: boolean;
+    /** The process holding the job's keys in memory, or null for a job without keys. */
+    keyHolder: string | null;
   }): JobRow {
     const now = nowIso();
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.db
         .prepare(
-          `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys)
-           VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?)`,
+          `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder)
+           VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?, ?)`,
         )
-        .run(job.id, job.modelId, job.jobType, now, JSON.stringify(job.request), job.digest, job.hadKeys ? 1 : 0);
+        .run(
+          job.id,
+          job.modelId,
+          job.jobType,
+          now,
+          JSON.stringify(job.request),
+          job.digest,
+          job.keyHolder ? 1 : 0,
+          job.keyHolder,
+        );
       this.event(job.id, "queued", "queued", 0, "job accepted", now);
-    })();
+    });
     return this.row(job.id)!;
   }
 
@@ -73,53 +106,82 @@ export class JobStore {
     return row && row.model_id === modelId ? row : undefined;
   }
 
-  queuedIds(): string[] {
-    return (
-      this.db.prepare("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created_at, rowid").all() as Array<{
-        id: string;
-      }>
-    ).map((r) => r.id);
+  /** Jobs some process may take now, oldest first. */
+  claimable(now: number, limit: number): ClaimCandidate[] {
+    return this.db
+      .prepare(
+        `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs WHERE ${CLAIMABLE}
+         ORDER BY created_at, rowid LIMIT ?`,
+      )
+      .all(now, limit) as ClaimCandidate[];
   }
 
-  /** Claims a queued job for a run; false if it is no longer queued. */
-  start(id: string): boolean {
-    const now = nowIso();
-    return this.db.transaction(() => {
+  /**
+   * Takes a job for one attempt under a lease, atomically: of several processes
+   * claiming the same job, exactly one gets the row back. `message` becomes the
+   * `running` event, naming the process.
+   */
+  claim(id: string, lease: { owner: string; expiresAt: number }, now: number, message: string): JobRow | undefined {
+    const at = nowIso();
+    return writeTransaction(this.db, () => {
       const changed = this.db
         .prepare(
-          "UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = ?, attempts = attempts + 1 WHERE id = ? AND status = 'queued'",
+          `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = ?, attempts = attempts + 1,
+             lease_owner = ?, lease_expires_at = ? WHERE id = ? AND ${CLAIMABLE}`,
         )
-        .run(now, id).changes;
-      if (changed === 1) this.event(id, "running", "reading", 0, null, now);
-      return changed === 1;
-    })();
+        .run(at, lease.owner, lease.expiresAt, id, now).changes;
+      if (changed !== 1) return undefined;
+      this.event(id, "running", "reading", 0, message, at);
+      return this.row(id);
+    });
   }
 
-  /** Records progress; a new phase also becomes an event. */
-  progress(id: string, phase: string, progress: number): void {
-    const row = this.row(id);
-    if (!row || row.status !== "running") return;
-    this.db
-      .prepare("UPDATE jobs SET phase = ?, progress = ? WHERE id = ? AND status = 'running'")
-      .run(phase, progress, id);
-    if (row.phase !== phase) this.event(id, "running", phase, progress, null, nowIso());
+  /** Extends every lease this process holds; the number of jobs it still runs. */
+  renewLeases(owner: string, expiresAt: number): number {
+    return this.db
+      .prepare("UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status = 'running'")
+      .run(expiresAt, owner).changes;
   }
 
-  /** Moves a non-terminal job to a terminal state; false if it already was terminal. */
+  /** Status and lease holder of the given jobs: how a process learns that a job it runs was cancelled or taken over. */
+  leases(ids: readonly string[]): Array<{ id: string; status: JobStatus; lease_owner: string | null }> {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare(`SELECT id, status, lease_owner FROM jobs WHERE id IN (${ids.map(() => "?").join(", ")})`)
+      .all(...ids) as Array<{ id: string; status: JobStatus; lease_owner: string | null }>;
+  }
+
+  /** Records progress of the attempt holding the lease; a new phase also becomes an event. */
+  progress(id: string, owner: string, phase: string, progress: number): void {
+    writeTransaction(this.db, () => {
+      const row = this.row(id);
+      if (!row || row.status !== "running" || row.lease_owner !== owner) return;
+      this.db.prepare("UPDATE jobs SET phase = ?, progress = ? WHERE id = ?").run(phase, progress, id);
+      if (row.phase !== phase) this.event(id, "running", phase, progress, null, nowIso());
+    });
+  }
+
+  /**
+   * Moves a job to a terminal state if `guard` still allows it; false otherwise (the
+   * job already ended, was cancelled, or another process holds its lease). Callers
+   * that write more in the same transaction (the output commit) wrap it in theirs.
+   */
   finish(
     id: string,
-    status: TerminalJobStatus,
+    status: "succeeded" | "failed" | "timed_out",
     outcome: { error?: JobErrorBody; result?: unknown; message?: string },
+    guard: FinishGuard,
   ): boolean {
     const now = nowIso();
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const row = this.row(id);
-      if (!row) return false;
+      if (!row || !allows(row, guard)) return false;
       const progress = status === "succeeded" ? 1 : row.progress;
       const phase = status === "succeeded" ? "done" : row.phase;
       const changed = this.db
         .prepare(
-          `UPDATE jobs SET status = ?, phase = ?, progress = ?, finished_at = ?, error = ?, result = ? WHERE id = ? AND ${NOT_TERMINAL}`,
+          `UPDATE jobs SET status = ?, phase = ?, progress = ?, finished_at = ?, error = ?, result = ?,
+             lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND ${NOT_TERMINAL}`,
         )
         .run(
           status,
@@ -132,28 +194,55 @@ export class JobStore {
         ).changes;
       if (changed === 1) this.event(id, status, phase, progress, outcome.message ?? outcome.error?.title ?? null, now);
       return changed === 1;
-    })();
+    });
   }
 
-  /** Puts a running job back in the queue (restart recovery). */
-  requeue(id: string, message: string): void {
+  /**
+   * Cancels a queued or running job. Returns the row after the call and whether this
+   * call cancelled it (false: it had already ended, perhaps as `cancelled`).
+   */
+  cancel(id: string, message: string): { row: JobRow; cancelled: boolean } | undefined {
     const now = nowIso();
-    this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const changed = this.db
         .prepare(
-          "UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0 WHERE id = ? AND status = 'running'",
+          `UPDATE jobs SET status = 'cancelled', finished_at = ?, lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = ? AND ${NOT_TERMINAL}`,
         )
-        .run(id).changes;
-      if (changed === 1) this.event(id, "queued", "queued", 0, message, now);
-    })();
+        .run(now, id).changes;
+      const row = this.row(id);
+      if (!row) return undefined;
+      if (changed === 1) this.event(id, "cancelled", row.phase, row.progress, message, now);
+      return { row, cancelled: changed === 1 };
+    });
   }
 
-  runningIds(): Array<{ id: string; attempts: number; had_keys: number }> {
-    return this.db.prepare("SELECT id, attempts, had_keys FROM jobs WHERE status = 'running'").all() as Array<{
-      id: string;
-      attempts: number;
-      had_keys: number;
-    }>;
+  /** Puts a job this process runs back in the queue (its process is stopping); false if it no longer held it. */
+  requeue(id: string, owner: string, message: string): boolean {
+    const now = nowIso();
+    return writeTransaction(this.db, () => {
+      const changed = this.db
+        .prepare(
+          `UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0, lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+        )
+        .run(id, owner).changes;
+      if (changed === 1) this.event(id, "queued", "queued", 0, message, now);
+      return changed === 1;
+    });
+  }
+
+  countQueued(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'queued'").get() as { n: number }).n;
+  }
+
+  /** Queued jobs whose keys only this process holds. */
+  queuedWithKeysOf(owner: string): string[] {
+    return (
+      this.db.prepare("SELECT id FROM jobs WHERE status = 'queued' AND key_holder = ?").all(owner) as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
   }
 
   log(id: string, level: LogLevel, message: string, container: JobExecutionLogContainer): void {
@@ -228,4 +317,12 @@ export class JobStore {
       .prepare("INSERT INTO job_events (job_id, timestamp, status, phase, progress, message) VALUES (?, ?, ?, ?, ?, ?)")
       .run(id, at, status, phase, progress, message);
   }
+}
+
+function allows(row: JobRow, guard: FinishGuard): boolean {
+  if ("leaseOwner" in guard) return row.status === "running" && row.lease_owner === guard.leaseOwner;
+  return (
+    row.status === "queued" ||
+    (row.status === "running" && (row.lease_expires_at === null || row.lease_expires_at < guard.unleasedAt))
+  );
 }

@@ -93,4 +93,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX job_logs_job ON job_logs(job_id, seq);
   `,
+  // Many service processes on one data dir (issue 14): each registers itself and
+  // heartbeats; a job runs under a lease (owner, expiry in ms since the epoch) that
+  // its process renews; a job with keys names the process holding them in memory.
+  `
+  CREATE TABLE service_processes (
+    owner_id TEXT PRIMARY KEY,
+    hostname TEXT NOT NULL,
+    process_id INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  );
+
+  ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
+  ALTER TABLE jobs ADD COLUMN key_holder TEXT;
+  `,
 ];
