@@ -109,4 +109,27 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER;
   ALTER TABLE jobs ADD COLUMN key_holder TEXT;
   `,
+  // The application portal (src/service/portal/): login links, sessions and one-time
+  // form nonces, each kept only as a sha256 digest.
+  `
+  CREATE TABLE portal_login_tokens (
+    token_hash TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE portal_sessions (
+    session_hash TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE portal_form_nonces (
+    nonce_hash TEXT PRIMARY KEY,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at TEXT,
+    outcome TEXT
+  );
+  `,
 ];

@@ -1,0 +1,162 @@
+import { randomBytes } from "node:crypto";
+import { tokenDigest } from "../secrets.js";
+import { nowIso, type Db } from "./database.js";
+
+/** How long a printed login link works (it also stops working once used). */
+export const LOGIN_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a portal session lasts after login. */
+export const PORTAL_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** How long a rendered form can still be submitted. */
+export const FORM_NONCE_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** The result of submitting a one-time form nonce; see `PortalStore.consumeNonce`. */
+export type NonceOutcome<T> =
+  { kind: "done"; value: T } | { kind: "used"; usedAt: string; outcome: string | null } | { kind: "unknown" };
+
+export interface ApplicationListing {
+  client_id: string;
+  name: string;
+  scopes: string[];
+  created_at: string;
+  secret_updated_at: string;
+}
+
+export interface ModelRow {
+  model_id: string;
+  name: string;
+  created_at: string;
+}
+
+function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * What the application portal keeps: one-time login tokens, sessions, and one-time
+ * form nonces. Only sha256 digests are stored, as for access tokens, so a copy of
+ * the database opens no portal session.
+ */
+export class PortalStore {
+  constructor(private readonly db: Db) {}
+
+  /** A fresh one-time login token (the value printed in `portal: <url>/login?token=...`). */
+  createLoginToken(ttlMs = LOGIN_TOKEN_TTL_MS): string {
+    const token = newToken();
+    this.db.prepare("DELETE FROM portal_login_tokens WHERE expires_at <= ?").run(Date.now());
+    this.db
+      .prepare("INSERT INTO portal_login_tokens (token_hash, expires_at) VALUES (?, ?)")
+      .run(tokenDigest(token), Date.now() + ttlMs);
+    return token;
+  }
+
+  /** Uses up a login token: true once for a live token, false ever after. */
+  consumeLoginToken(token: string): boolean {
+    return (
+      this.db
+        .prepare("DELETE FROM portal_login_tokens WHERE token_hash = ? AND expires_at > ?")
+        .run(tokenDigest(token), Date.now()).changes === 1
+    );
+  }
+
+  /** Opens a session; the returned value goes into the session cookie only. */
+  createSession(ttlMs = PORTAL_SESSION_TTL_MS): string {
+    const session = newToken();
+    this.db.prepare("DELETE FROM portal_sessions WHERE expires_at <= ?").run(Date.now());
+    this.db
+      .prepare("INSERT INTO portal_sessions (session_hash, created_at, expires_at) VALUES (?, ?, ?)")
+      .run(tokenDigest(session), nowIso(), Date.now() + ttlMs);
+    return session;
+  }
+
+  sessionIsLive(session: string): boolean {
+    return (
+      this.db
+        .prepare("SELECT 1 FROM portal_sessions WHERE session_hash = ? AND expires_at > ?")
+        .get(tokenDigest(session), Date.now()) !== undefined
+    );
+  }
+
+  endSession(session: string): void {
+    this.db.prepare("DELETE FROM portal_sessions WHERE session_hash = ?").run(tokenDigest(session));
+  }
+
+  /**
+   * A one-time nonce for a form that changes state (`action` on `target`, e.g.
+   * "regenerate" on a client id). Submitting the form consumes it; see `consumeNonce`.
+   */
+  issueNonce(action: string, target: string, ttlMs = FORM_NONCE_TTL_MS): string {
+    const nonce = newToken();
+    this.db.prepare("DELETE FROM portal_form_nonces WHERE expires_at <= ?").run(Date.now());
+    this.db
+      .prepare("INSERT INTO portal_form_nonces (nonce_hash, action, target, expires_at) VALUES (?, ?, ?, ?)")
+      .run(tokenDigest(nonce), action, target, Date.now() + ttlMs);
+    return nonce;
+  }
+
+  /**
+   * Marks the nonce used and runs `act` in one transaction, so that of two submissions
+   * of the same form exactly one acts: the other sees `used` (with the first one's
+   * `outcome` text). When `act` throws, the nonce stays unused and the form can be sent
+   * again after fixing the input. An unknown, expired or mismatched nonce acts never.
+   */
+  consumeNonce<T>(
+    nonce: string,
+    action: string,
+    target: string,
+    act: () => { value: T; outcome: string },
+  ): NonceOutcome<T> {
+    const hash = tokenDigest(nonce);
+    return this.db
+      .transaction((): NonceOutcome<T> => {
+        const row = this.db
+          .prepare("SELECT action, target, expires_at, used_at, outcome FROM portal_form_nonces WHERE nonce_hash = ?")
+          .get(hash) as
+          | { action: string; target: string; expires_at: number; used_at: string | null; outcome: string | null }
+          | undefined;
+        if (!row || row.action !== action || row.target !== target) return { kind: "unknown" };
+        if (row.used_at !== null) return { kind: "used", usedAt: row.used_at, outcome: row.outcome };
+        if (row.expires_at <= Date.now()) return { kind: "unknown" };
+        const { value, outcome } = act();
+        this.db
+          .prepare("UPDATE portal_form_nonces SET used_at = ?, outcome = ? WHERE nonce_hash = ?")
+          .run(nowIso(), outcome, hash);
+        return { kind: "done", value };
+      })
+      .immediate();
+  }
+
+  models(): ModelRow[] {
+    return this.db
+      .prepare("SELECT id AS model_id, name, created_at FROM models ORDER BY created_at DESC, id")
+      .all() as ModelRow[];
+  }
+
+  model(modelId: string): ModelRow | undefined {
+    return this.db.prepare("SELECT id AS model_id, name, created_at FROM models WHERE id = ?").get(modelId) as
+      ModelRow | undefined;
+  }
+
+  /** Application counts per model, for the models list. */
+  applicationCounts(): Map<string, number> {
+    const rows = this.db.prepare("SELECT model_id, COUNT(*) AS n FROM applications GROUP BY model_id").all() as Array<{
+      model_id: string;
+      n: number;
+    }>;
+    return new Map(rows.map((r) => [r.model_id, r.n]));
+  }
+
+  /** A model's applications, oldest first, never with their secret hashes. */
+  applications(modelId: string): ApplicationListing[] {
+    const rows = this.db
+      .prepare(
+        `SELECT client_id, name, scopes, created_at, secret_updated_at FROM applications
+         WHERE model_id = ? ORDER BY created_at, client_id`,
+      )
+      .all(modelId) as Array<Omit<ApplicationListing, "scopes"> & { scopes: string }>;
+    return rows.map((r) => ({ ...r, scopes: r.scopes.split(" ").filter(Boolean) }));
+  }
+
+  application(modelId: string, clientId: string): ApplicationListing | undefined {
+    return this.applications(modelId).find((a) => a.client_id === clientId);
+  }
+}
