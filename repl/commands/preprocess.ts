@@ -85,7 +85,7 @@ export const preprocessCommand: Command = {
       type,
       params: params as never,
       columns,
-      timeout,
+      jobTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
       encrypt: encrypt ? true : undefined,
       upload: frameInput
         ? { name: sourceName, recordType: format, description: "input sent from the mdps REPL" }

@@ -167,7 +167,7 @@ export class JobFailedError extends MdpsError {
 function ending(status: string): [code: string, what: string, next: string] {
   switch (status) {
     case "timed_out":
-      return ["job_timed_out", "timed out", "Raise `timeout` (request_timeout_seconds) or send less data."];
+      return ["job_timed_out", "timed out", "Raise `jobTimeoutMs` (request_timeout_seconds) or send less data."];
     case "cancelled":
       return ["job_cancelled", "was cancelled", "Submit it again if you still need its result."];
     default:

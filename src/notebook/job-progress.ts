@@ -101,7 +101,7 @@ export function jobProgress(options: ProgressOptions = {}, fetchLogs?: LogFetche
 export interface WatchWaitOptions {
   onUpdate: (record: JobSnapshot) => void;
   signal?: AbortSignal;
-  timeout?: number;
+  timeoutMs?: number;
   /** Tells a wait that shows progress itself not to show it a second time. */
   progress: false;
 }
@@ -115,7 +115,12 @@ export interface WatchableJob {
 
 export interface WatchOptions extends ProgressOptions {
   signal?: AbortSignal;
-  /** Stop waiting after this many seconds (the job goes on). */
+  /** Stop waiting after this many ms (the job goes on). */
+  timeoutMs?: number;
+  /**
+   * @deprecated In seconds: use `timeoutMs` (milliseconds). Still accepted for one more
+   * minor version; `timeoutMs` wins when both are given.
+   */
   timeout?: number;
 }
 
@@ -129,14 +134,16 @@ export interface WatchOptions extends ProgressOptions {
  * await watch(job, { signal: AbortSignal.timeout(60_000) });
  */
 export async function watch(job: WatchableJob, options: WatchOptions = {}): Promise<void> {
-  const { signal, timeout, ...progressOptions } = options;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
+  const { signal, timeoutMs: givenMs, timeout, ...progressOptions } = options;
+  const timeoutMs = givenMs ?? (timeout === undefined ? undefined : timeout * 1000);
   const logs = job.logs ? (limit: number) => job.logs!({ limit }) : undefined;
   const progress = jobProgress(progressOptions, logs);
   const waitOptions: WatchWaitOptions = {
     onUpdate: (record) => progress?.onUpdate(record),
     progress: false,
     ...(signal ? { signal } : {}),
-    ...(timeout !== undefined ? { timeout } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   try {
     const record = await job.wait(waitOptions);

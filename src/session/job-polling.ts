@@ -1,6 +1,9 @@
 /**
  * Waiting on a job and following its logs: polls with a growing interval, reports
  * every change, and stops on a terminal status, the caller's signal or a timeout.
+ * Every duration is in milliseconds and named `…Ms`; the older names `timeout`
+ * (seconds) and `pollInterval` are deprecated aliases, and the new name wins when
+ * both are given.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../contract/job.js";
@@ -16,9 +19,13 @@ export interface WaitOptions {
    */
   readonly onUpdate?: ((record: JobRecord) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Give up waiting after this many seconds (the job goes on). Default: wait as long as it runs. */
-  readonly timeout?: number | undefined;
+  /** Give up waiting after this many ms (the job goes on). Default: wait as long as it runs. */
+  readonly timeoutMs?: number | undefined;
   /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000; 200 on Session.local(). */
+  readonly pollIntervalMs?: number | undefined;
+  /** @deprecated In seconds: use `timeoutMs` (milliseconds). Still accepted for one more minor version. */
+  readonly timeout?: number | undefined;
+  /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
   readonly pollInterval?: number | undefined;
   /**
    * Live status while waiting: `auto` (default) shows it in a tslab notebook and
@@ -29,6 +36,20 @@ export interface WaitOptions {
 }
 
 const FIRST_POLL_MS = 25;
+
+/** A wait's durations in ms, from the `…Ms` names or else their deprecated aliases. */
+export function waitDurations(options: WaitOptions): {
+  timeoutMs: number | undefined;
+  pollIntervalMs: number | undefined;
+} {
+  /* eslint-disable @typescript-eslint/no-deprecated -- the one place the aliases are read */
+  const { timeout, pollInterval } = options;
+  /* eslint-enable @typescript-eslint/no-deprecated */
+  return {
+    timeoutMs: options.timeoutMs ?? (timeout === undefined ? undefined : timeout * 1000),
+    pollIntervalMs: options.pollIntervalMs ?? pollInterval,
+  };
+}
 
 /** Delay before poll number `n` (0-based): 25 ms growing 1.5x up to `max`. */
 export function pollDelayMs(n: number, max: number): number {
@@ -41,9 +62,9 @@ export async function pollUntilTerminal(
   fetch: (signal: AbortSignal | undefined) => Promise<JobRecord>,
   options: WaitOptions = {},
 ): Promise<JobRecord> {
-  const max = Math.max(FIRST_POLL_MS, options.pollInterval ?? 1000);
-  const deadline = options.timeout === undefined ? undefined : Date.now() + options.timeout * 1000;
-  const timeoutSignal = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+  const { timeoutMs, pollIntervalMs } = waitDurations(options);
+  const max = Math.max(FIRST_POLL_MS, pollIntervalMs ?? 1000);
+  const timeoutSignal = timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, Math.ceil(timeoutMs)));
   const signal = combine(options.signal, timeoutSignal);
   let last = "";
   let seenEvents: string[] = [];
@@ -58,7 +79,7 @@ export async function pollUntilTerminal(
     try {
       record = await fetch(signal);
     } catch (error) {
-      throw stopped(error, jobId, options, timeoutSignal);
+      throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
     }
     if (options.onUpdate) {
       // Changes between two polls are in the job's event history: replay them in
@@ -75,24 +96,30 @@ export async function pollUntilTerminal(
     try {
       await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
     } catch (error) {
-      throw stopped(error, jobId, options, timeoutSignal);
+      throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
     }
   }
 }
 
-function stopped(error: unknown, jobId: string, options: WaitOptions, timeoutSignal: AbortSignal | undefined): unknown {
-  if (options.signal?.aborted) {
+function stopped(
+  error: unknown,
+  jobId: string,
+  callerSignal: AbortSignal | undefined,
+  timeoutSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): unknown {
+  if (callerSignal?.aborted) {
     return new AbortError(
       `Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`,
       {
-        cause: options.signal.reason,
+        cause: callerSignal.reason,
       },
     );
   }
   if (timeoutSignal?.aborted) {
     return new TimeoutError(
-      `Job ${jobId} did not finish within ${options.timeout} s of waiting. It goes on running: wait again, or raise \`timeout\`.`,
-      (options.timeout ?? 0) * 1000,
+      `Job ${jobId} did not finish within ${timeoutMs} ms of waiting. It goes on running: wait again, or raise \`timeoutMs\`.`,
+      timeoutMs ?? 0,
       { cause: error },
     );
   }
@@ -108,6 +135,8 @@ export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | 
 export interface FollowOptions {
   readonly signal?: AbortSignal | undefined;
   /** Pause between polls, ms. Default 250. */
+  readonly pollIntervalMs?: number | undefined;
+  /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
   readonly pollInterval?: number | undefined;
 }
 
@@ -121,13 +150,15 @@ export async function* followLogMessages(
   fetch: (signal: AbortSignal | undefined) => Promise<JobExecutionLogDetails>,
   options: FollowOptions = {},
 ): AsyncGenerator<JobExecutionLogMessage> {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
+  const pauseMs = options.pollIntervalMs ?? options.pollInterval ?? 250;
   let seen: string[] = [];
   for (;;) {
     let details: JobExecutionLogDetails;
     try {
       details = await fetch(options.signal);
     } catch (error) {
-      throw stopped(error, jobId, options, undefined);
+      throw stopped(error, jobId, options.signal, undefined, undefined);
     }
     const keys = details.messages.map(messageKey);
     const start = newStart(seen, keys);
@@ -135,9 +166,9 @@ export async function* followLogMessages(
     seen = keys;
     if (isTerminalStatus(details.status)) return;
     try {
-      await sleep(options.pollInterval ?? 250, undefined, options.signal ? { signal: options.signal } : undefined);
+      await sleep(pauseMs, undefined, options.signal ? { signal: options.signal } : undefined);
     } catch (error) {
-      throw stopped(error, jobId, options, undefined);
+      throw stopped(error, jobId, options.signal, undefined, undefined);
     }
   }
 }

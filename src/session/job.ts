@@ -4,9 +4,15 @@ import type { PreprocessingType } from "../contract/transform-types.js";
 import { JobFailedError } from "../client/errors.js";
 import type { ListOptions } from "../client/jobs.js";
 import type { Secret } from "../client/secret.js";
-import type { CallOptions } from "../client/transport.js";
 import { Blob, type BlobContext } from "./blob.js";
-import { followLogMessages, pollUntilTerminal, type FollowOptions, type WaitOptions } from "./job-polling.js";
+import {
+  followLogMessages,
+  pollUntilTerminal,
+  waitDurations,
+  type FollowOptions,
+  type WaitOptions,
+} from "./job-polling.js";
+import type { RequestOptions } from "./request-options.js";
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
@@ -86,8 +92,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
   /**
    * Polls until the job ends. Resolves with the final record when it succeeded (and
-   * reads the result, so `fitted` is set); throws JobFailedError when it failed or
-   * timed out, TimeoutError when `timeout` seconds passed, AbortError on `signal`.
+   * reads the result, so `fitted` is set); throws JobFailedError when it failed, timed
+   * out or was cancelled, TimeoutError when `timeoutMs` passed, AbortError on `signal`.
    */
   async wait(options: WaitOptions = {}): Promise<JobRecord> {
     const progress = jobProgress({ progress: options.progress, title: this.type }, (limit) =>
@@ -109,7 +115,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
             {
               ...options,
               signal,
-              pollInterval: options.pollInterval ?? this.#ctx.pollIntervalMs,
+              pollIntervalMs: waitDurations(options).pollIntervalMs ?? this.#ctx.pollIntervalMs,
               onUpdate: (r) => {
                 options.onUpdate?.(r);
                 progress?.onUpdate(r);
@@ -164,9 +170,12 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
   /**
    * Output `output` (default the first) as a DataFrame: the input's column order,
-   * feature columns transformed, passthrough columns with the input's dtypes.
+   * feature columns transformed, passthrough columns with the input's dtypes. Waits
+   * first: `timeoutMs` limits the wait, `requestTimeoutMs` each attempt of the download.
    */
-  async dataframe(options: WaitOptions & CallOptions & DecodeOptions & { output?: number } = {}): Promise<DataFrame> {
+  async dataframe(
+    options: WaitOptions & RequestOptions & DecodeOptions & { output?: number } = {},
+  ): Promise<DataFrame> {
     const outputs = await this.outputs(options);
     const blob = outputs[options.output ?? 0];
     if (blob === undefined)
@@ -175,7 +184,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     // From a DataFrame, the input's dtypes say what each column is: read only the
     // features as numbers and restore the rest. From a file, infer as any reader would.
     const numericColumns = this.#inputShape ? (result.feature_columns ?? result.fitted.feature_names_in_) : undefined;
-    return blob.download({ numericColumns, ...options });
+    // `timeoutMs` limited the wait; the download's attempts take `requestTimeoutMs`.
+    return blob.download({ numericColumns, ...options, timeoutMs: options.requestTimeoutMs });
   }
 
   /** The fitted transform, to apply to new data here with the same engine; waits first. */

@@ -8,9 +8,9 @@ import { createPreprocessingRequest, type CreatePreprocessingRequest } from "../
 import type { ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import type { Secret } from "../client/secret.js";
-import type { CallOptions } from "../client/transport.js";
 import { keyOf, type BlobMetadataOptions, type UploadOptions } from "./blob.js";
 import { fieldErrorsOf, localValidationError } from "./local-validation.js";
+import type { RequestOptions } from "./request-options.js";
 
 /**
  * One output blob of a job. Defaults: `name` `<input name>-<type>` (`-1`, `-2`... with
@@ -21,23 +21,68 @@ export type OutputOptions = BlobMetadataOptions;
 
 /**
  * Options of `session.preprocess`. `params` is typed per `type`: a misspelt or
- * mistyped parameter is a compile error, and checked again at run time.
+ * mistyped parameter is a compile error, and checked again at run time. Durations are
+ * in ms: `jobTimeoutMs` limits the job on the service, `requestTimeoutMs` each HTTP
+ * attempt of the upload and the send.
  */
-export interface PreprocessOptions<T extends PreprocessingType = PreprocessingType> extends CallOptions {
+export interface PreprocessOptions<T extends PreprocessingType = PreprocessingType> extends RequestOptions {
   readonly type: T;
   /** scikit-learn's constructor parameters, snake_case; omitted ones take its defaults. */
   readonly params?: ParamsInput<T> | undefined;
   /** Feature columns; default every numeric column. Others pass through unchanged. */
   readonly columns?: readonly string[] | undefined;
   readonly outputs?: OutputOptions | readonly OutputOptions[] | undefined;
-  /** The job's time limit on the service, seconds (1..86400, default 3600). */
-  readonly timeout?: number | undefined;
+  /**
+   * The job's time limit on the service, ms: a whole number of seconds from 1 s to
+   * 24 h (1000 to 86400000), sent as `request_timeout_seconds`. Default 1 h.
+   */
+  readonly jobTimeoutMs?: number | undefined;
   /** Encrypt the input (and outputs) on this machine: `true` for a new key, or a key. */
   readonly encrypt?: boolean | string | Secret | undefined;
   /** A job id of your choice (UUID): sending the same job again returns the existing one. */
   readonly jobId?: string | undefined;
   /** How to upload the input when it is a DataFrame, path or bytes. */
   readonly upload?: Omit<UploadOptions, "encrypt" | "signal" | "timeoutMs"> | undefined;
+  /**
+   * @deprecated In seconds: use `jobTimeoutMs` (milliseconds). Still accepted for one
+   * more minor version; `jobTimeoutMs` wins when both are given.
+   */
+  readonly timeout?: number | undefined;
+  /**
+   * @deprecated Use `requestTimeoutMs` (the same value, ms): each HTTP attempt, not the
+   * job. Still accepted for one more minor version.
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** The per-attempt limit of `session.preprocess`'s requests: `requestTimeoutMs` or its deprecated alias. */
+export function requestTimeoutOf(options: PreprocessOptions): number | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
+  return options.requestTimeoutMs ?? options.timeoutMs;
+}
+
+const MAX_JOB_SECONDS = 86_400;
+
+/**
+ * `request_timeout_seconds` from `jobTimeoutMs`, or else the deprecated `timeout`
+ * (seconds, checked by the schema under its own name). A ValidationError naming
+ * `jobTimeoutMs` when it is not a whole number of seconds from 1 to 86400.
+ */
+function jobTimeoutSeconds(options: PreprocessOptions): number | undefined {
+  const ms = options.jobTimeoutMs;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
+  if (ms === undefined) return options.timeout;
+  if (!(Number.isInteger(ms) && ms % 1000 === 0 && ms >= 1000 && ms <= MAX_JOB_SECONDS * 1000)) {
+    throw localValidationError(
+      {
+        jobTimeoutMs: [
+          `must be a whole number of seconds from 1 s to 24 h, in ms: 1000 to ${MAX_JOB_SECONDS * 1000} in steps of 1000 (got ${ms})`,
+        ],
+      },
+      `${options.type} options`,
+    );
+  }
+  return ms / 1000;
 }
 
 export interface BuiltRequest {
@@ -68,11 +113,12 @@ export function checkPreprocessOptions(options: PreprocessOptions, modelId: stri
 }
 
 export function buildPreprocessingRequest(options: PreprocessOptions, input: InputRef): BuiltRequest {
-  const outputs =
+  const timeoutSeconds = jobTimeoutSeconds(options);
+  const outputs: readonly OutputOptions[] =
     options.outputs === undefined
       ? [{}]
       : Array.isArray(options.outputs)
-        ? options.outputs
+        ? (options.outputs as readonly OutputOptions[])
         : [options.outputs as OutputOptions];
   const outputKeys = outputs.map((o) => (o.encrypt === undefined ? input.key : keyOf(o.encrypt)));
   const request: CreatePreprocessingRequest = {
@@ -82,7 +128,7 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
     preprocessing_type: options.type,
     preprocessing_params: (options.params ?? {}) as Record<string, unknown>,
     feature_columns: [...(options.columns ?? [])],
-    ...(options.timeout !== undefined ? { request_timeout_seconds: options.timeout } : {}),
+    ...(timeoutSeconds !== undefined ? { request_timeout_seconds: timeoutSeconds } : {}),
     output: outputs.map((o, i) => ({
       name: o.name ?? `${stripExtension(input.name)}-${options.type}${outputs.length > 1 ? `-${i + 1}` : ""}`,
       ...(o.description !== undefined ? { description: o.description } : {}),
@@ -103,6 +149,7 @@ const RENAMES: Array<[RegExp, string]> = [
   [/^preprocessing_params/, "params"],
   [/^preprocessing_type/, "type"],
   [/^feature_columns/, "columns"],
+  // Only the deprecated `timeout` reaches the schema unchecked: jobTimeoutMs is checked first.
   [/^request_timeout_seconds/, "timeout"],
   [/^output/, "outputs"],
   [/\.record_type$/, ".recordType"],

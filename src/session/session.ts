@@ -15,7 +15,12 @@ import { inspectRich } from "../notebook/rich-inspect.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
 import { localValidationError } from "./local-validation.js";
-import { buildPreprocessingRequest, checkPreprocessOptions, type PreprocessOptions } from "./preprocess-request.js";
+import {
+  buildPreprocessingRequest,
+  checkPreprocessOptions,
+  requestTimeoutOf,
+  type PreprocessOptions,
+} from "./preprocess-request.js";
 import type { Uploadable } from "./table-io.js";
 
 export interface SessionOptions {
@@ -189,6 +194,7 @@ export class Session {
       throw localValidationError({ jobId: ["must be a lower-case UUID"] });
     }
     const inputKey = input instanceof Blob ? input.encryptionKey : keyOf(options.encrypt);
+    const timeoutMs = requestTimeoutOf(options);
     const blob =
       input instanceof Blob
         ? input
@@ -196,7 +202,7 @@ export class Session {
             ...options.upload,
             encrypt: inputKey,
             signal: options.signal,
-            timeoutMs: options.timeoutMs,
+            timeoutMs,
           });
     const built = buildPreprocessingRequest(options, {
       modelId: this.modelId,
@@ -209,7 +215,7 @@ export class Session {
     // The generic endpoint with our own id: a retried send cannot start a second job.
     const record = await this.client.jobs.send(
       { job_id: jobId, model_id: this.modelId, job_type: "preprocessing", payload: built.request },
-      { signal: options.signal, timeoutMs: options.timeoutMs },
+      { signal: options.signal, timeoutMs },
     );
     return this.#announce(
       new Job<T>(this.#ctx, record.id, {

@@ -101,7 +101,8 @@ describe("makeAPIError", () => {
       headers: { "retry-after": "3" },
       call: "GET /x",
     });
-    expect((err as RateLimitError).retryAfterMs).toBe(3000);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({ retryAfterMs: 3000 });
   });
 
   it("an unknown status or a non-JSON body still gives an APIError", () => {
@@ -123,7 +124,7 @@ describe("makeOAuthError", () => {
     });
     expect(err).toBeInstanceOf(OAuthError);
     expect(err.code).toBe("invalid_client");
-    expect((err as OAuthError).error).toBe("invalid_client");
+    expect(err).toMatchObject({ error: "invalid_client" });
     expect(err.status).toBe(401);
     expect(err.message).toContain("MDPS_CLIENT_SECRET");
     for (const code of ["invalid_scope", "invalid_request", "unsupported_grant_type"]) {
@@ -145,7 +146,9 @@ describe("JobFailedError", () => {
     );
     const timedOut = new JobFailedError(init("timed_out"));
     expect(timedOut.code).toBe("job_timed_out");
-    expect(timedOut.message).toMatch(/^Job j1 timed out: t: d\. Raise `/);
+    expect(timedOut.message).toBe(
+      "Job j1 timed out: t: d. Raise `jobTimeoutMs` (request_timeout_seconds) or send less data.",
+    );
     const cancelled = new JobFailedError(init("cancelled"));
     expect(cancelled.code).toBe("job_cancelled");
     expect(cancelled.message).toBe("Job j1 was cancelled: t: d. Submit it again if you still need its result.");

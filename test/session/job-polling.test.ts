@@ -34,7 +34,7 @@ describe("pollUntilTerminal", () => {
     const seen: string[] = [];
     const final = await pollUntilTerminal("j", async () => script[Math.min(i++, script.length - 1)]!, {
       onUpdate: (r) => seen.push(`${r.status}:${r.phase}:${r.progress}`),
-      pollInterval: 30,
+      pollIntervalMs: 30,
     });
     expect(final.status).toBe("succeeded");
     expect(seen).toEqual(["queued:queued:0", "running:fitting:0.2", "running:transforming:0.8", "succeeded:done:1"]);
@@ -70,8 +70,8 @@ describe("pollUntilTerminal", () => {
   it("times out with a TimeoutError that says the job goes on", async () => {
     const started = Date.now();
     const err = await pollUntilTerminal("j1", async () => record("running", 0.5, "fitting"), {
-      timeout: 0.2,
-      pollInterval: 50,
+      timeoutMs: 200,
+      pollIntervalMs: 50,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as Error).message).toMatch(/j1 .*goes on/);
@@ -83,7 +83,7 @@ describe("pollUntilTerminal", () => {
     setTimeout(() => controller.abort(), 100);
     const err = await pollUntilTerminal("j", async () => record("running", 0, null), {
       signal: controller.signal,
-      pollInterval: 10_000,
+      pollIntervalMs: 10_000,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
   });

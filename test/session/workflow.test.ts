@@ -163,9 +163,9 @@ describe("Session.local workflow", () => {
     expect((unknownKey as ValidationError).message).toContain("with_meen");
 
     const badTimeout = await session
-      .preprocess(sampleFrame(5), { type: "Binarizer", timeout: 0 })
+      .preprocess(sampleFrame(5), { type: "Binarizer", jobTimeoutMs: 0 })
       .catch((e: unknown) => e);
-    expect((badTimeout as ValidationError).errors).toHaveProperty(["timeout"]);
+    expect(Object.keys((badTimeout as ValidationError).errors ?? {})).toEqual(["jobTimeoutMs"]);
   });
 
   it("a job that fails at run time throws JobFailedError with the job's error", async () => {
