@@ -125,6 +125,7 @@ describe("secret redaction", () => {
   it("never shows the secret in toString, inspect, JSON or errors", () => {
     const secret = new Secret(SECRET);
     expect(String(secret)).toBe("***");
+    // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- a Secret in a template is what is tested
     expect(`${secret}`).toBe("***");
     expect(inspect(secret)).not.toContain(SECRET);
     expect(JSON.stringify({ secret })).toBe('{"secret":"***"}');

@@ -22,7 +22,8 @@ export interface Fixture {
 
 export async function startFixture(handler: Handler): Promise<Fixture> {
   const requests: Recorded[] = [];
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void answer(req, res));
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -42,7 +43,7 @@ export async function startFixture(handler: Handler): Promise<Fixture> {
       res.statusCode = 500;
       res.end(String(error));
     }
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -69,4 +70,11 @@ export function sendJson(
 
 export function problem(status: number, title: string, detail: string, extra: Record<string, unknown> = {}) {
   return { type: "about:blank", title, status, detail, instance: "/x", ...extra };
+}
+
+/** An upload source yielding `parts`, then failing with `error` if one is given. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: a file stream is an async source
+export async function* asyncSource(parts: readonly string[], error?: Error): AsyncGenerator<Buffer> {
+  for (const part of parts) yield Buffer.from(part);
+  if (error) throw error;
 }

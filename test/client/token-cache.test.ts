@@ -55,10 +55,9 @@ describe("TokenCache", () => {
 
   it("a failed refresh is not cached", async () => {
     let fail = true;
-    const cache = new TokenCache(async () => {
-      if (fail) throw new Error("down");
-      return { token: new Secret("ok"), expiresIn: 60 };
-    });
+    const cache = new TokenCache(() =>
+      fail ? Promise.reject(new Error("down")) : Promise.resolve({ token: new Secret("ok"), expiresIn: 60 }),
+    );
     await expect(cache.get()).rejects.toThrow("down");
     fail = false;
     expect((await cache.get()).reveal()).toBe("ok");

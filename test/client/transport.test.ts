@@ -10,7 +10,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from "../../src/client/errors.js";
-import { problem, sendJson, startFixture, type Fixture, type Handler } from "./http-fixture.js";
+import { asyncSource, problem, sendJson, startFixture, type Fixture, type Handler } from "./http-fixture.js";
 
 const MODEL = "0b6b5a0e-4d5e-4c1e-9a39-2f3c1d0e7a11";
 const SECRET = "s3cr3t-VALUE-that-must-never-leak-0123456789abcdef";
@@ -43,15 +43,16 @@ afterEach(async () => {
 /** A service whose token endpoint issues t1, t2, ... and whose API calls go to `api`. */
 async function serve(api: Handler, opts: { expiresIn?: number; retry?: object; timeoutMs?: number } = {}) {
   let issued = 0;
-  fixture = await startFixture(async (req, res, i) => {
+  fixture = await startFixture((req, res, i) => {
     if (req.path === "/api/authorization/exchange") {
       issued += 1;
-      return sendJson(res, 200, {
+      sendJson(res, 200, {
         access_token: `t${issued}`,
         token_type: "Bearer",
         expires_in: opts.expiresIn ?? 3600,
         scope: "",
       });
+      return;
     }
     return api(req, res, i);
   });
@@ -71,10 +72,10 @@ const apiCalls = (f: Fixture) => f.requests.filter((r) => r.path !== "/api/autho
 
 describe("transport: retries", () => {
   it("retries an idempotent call on injected 503s, honouring Retry-After", async () => {
-    const { fixture, client } = await serve((_req, res, _i) => {
-      const n = apiCalls(fixture!).length;
-      if (n <= 2) return sendJson(res, 503, problem(503, "Unavailable", "warming up"), { "retry-after": "1" });
-      return sendJson(res, 200, HEALTHY);
+    const { fixture, client } = await serve((_req, res) => {
+      const n = apiCalls(fixture).length;
+      if (n <= 2) sendJson(res, 503, problem(503, "Unavailable", "warming up"), { "retry-after": "1" });
+      else sendJson(res, 200, HEALTHY);
     });
     const started = Date.now();
     const health = await client.health.get();
@@ -106,15 +107,10 @@ describe("transport: retries", () => {
 
     const second = await serve((_req, res) => {
       if (apiCalls(second.fixture).length === 1)
-        return sendJson(res, 429, problem(429, "Too Many", "slow"), { "retry-after": "0" });
-      return sendJson(res, 200, BLOB);
+        sendJson(res, 429, problem(429, "Too Many", "slow"), { "retry-after": "0" });
+      else sendJson(res, 200, BLOB);
     });
-    const rec = await second.client.blobs.upload({ name: "a", recordType: "csv" }, () =>
-      (async function* () {
-        yield Buffer.from("a\n");
-        yield Buffer.from("1\n");
-      })(),
-    );
+    const rec = await second.client.blobs.upload({ name: "a", recordType: "csv" }, () => asyncSource(["a\n", "1\n"]));
     expect(rec.id).toBe(BLOB.id);
     const uploads = apiCalls(second.fixture);
     expect(uploads).toHaveLength(2);
@@ -164,8 +160,8 @@ describe("transport: tokens", () => {
   it("on a 401 fetches a new token and retries once; a second 401 is thrown", async () => {
     const { fixture, client, tokensIssued } = await serve((req, res) => {
       if (req.headers.authorization === "Bearer t1")
-        return sendJson(res, 401, problem(401, "Unauthorized", "token expired"), { "www-authenticate": "Bearer" });
-      return sendJson(res, 200, HEALTHY);
+        sendJson(res, 401, problem(401, "Unauthorized", "token expired"), { "www-authenticate": "Bearer" });
+      else sendJson(res, 200, HEALTHY);
     });
     await client.health.get();
     expect(tokensIssued()).toBe(2);
@@ -285,12 +281,7 @@ describe("transport: body errors", () => {
   it("an upload whose source fails reports that failure, not a connection error", async () => {
     const { fixture, client } = await serve((_req, res) => sendJson(res, 200, BLOB));
     const err = await client.blobs
-      .upload({ name: "a", recordType: "csv" }, () =>
-        (async function* () {
-          yield Buffer.from("a\n");
-          throw new Error("disk on fire");
-        })(),
-      )
+      .upload({ name: "a", recordType: "csv" }, () => asyncSource(["a\n"], new Error("disk on fire")))
       .catch((e: unknown) => e);
     expect((err as Error).message).toBe("disk on fire");
     expect(apiCalls(fixture).length).toBeLessThanOrEqual(1);

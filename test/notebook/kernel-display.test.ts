@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { inspect } from "node:util";
 import { findKernel, inNotebook, newKernelDisplay } from "../../src/notebook/kernel-display.js";
 import { inspectRich, INSPECT_CUSTOM } from "../../src/notebook/rich-inspect.js";
@@ -84,15 +84,14 @@ describe("rich inspection", () => {
       updated_at: "t",
     };
     const written: string[] = [];
-    const write = process.stdout.write;
-    process.stdout.write = ((s: string) => {
-      written.push(s);
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => {
+      written.push(typeof s === "string" ? s : Buffer.from(s).toString("utf8"));
       return true;
-    }) as typeof process.stdout.write;
+    });
     try {
       show(record);
     } finally {
-      process.stdout.write = write;
+      write.mockRestore();
     }
     expect(written).toEqual(["Blob(7d1e2f3a a.csv csv 10 B)\n"]);
     const outputs = installFakeTslab();

@@ -26,7 +26,12 @@ class RecordingDisplay implements NotebookDisplay {
 }
 
 let dir = "";
-let session: Session;
+let opened: Session | undefined;
+/** The session beforeAll opened. */
+const session = (): Session => {
+  if (!opened) throw new Error("the session did not open (see beforeAll)");
+  return opened;
+};
 const n = 500;
 const frame = () =>
   new dfd.DataFrame({
@@ -37,17 +42,17 @@ const frame = () =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mdps-watch-"));
-  session = await Session.local({ dataDir: dir });
+  opened = await Session.local({ dataDir: dir });
 });
 
 afterAll(async () => {
-  await session?.close();
+  await opened?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe("watch a job of the real local service", () => {
   it("shows the live status in place and ends on succeeded with the latest logs", async () => {
-    const job = await session.preprocess(frame(), { type: "StandardScaler", columns: ["age", "income"] });
+    const job = await session().preprocess(frame(), { type: "StandardScaler", columns: ["age", "income"] });
     const display = new RecordingDisplay();
     await watch(job, { display, logLines: 3 });
     expect(job.record?.status).toBe("succeeded");
@@ -61,7 +66,7 @@ describe("watch a job of the real local service", () => {
 
   it("shows a failed job's error, then rethrows it", async () => {
     const negative = new dfd.DataFrame({ x: [-1, 2, 3, 4] });
-    const job = await session.preprocess(negative, { type: "PowerTransformer", params: { method: "box-cox" } });
+    const job = await session().preprocess(negative, { type: "PowerTransformer", params: { method: "box-cox" } });
     const display = new RecordingDisplay();
     await expect(watch(job, { display })).rejects.toThrow();
     expect(display.current).toContain("failed");
@@ -69,7 +74,7 @@ describe("watch a job of the real local service", () => {
   });
 
   it("says it stopped waiting when aborted, and the job goes on", async () => {
-    const job = await session.preprocess(frame(), { type: "QuantileTransformer", params: { n_quantiles: 100 } });
+    const job = await session().preprocess(frame(), { type: "QuantileTransformer", params: { n_quantiles: 100 } });
     const display = new RecordingDisplay();
     const controller = new AbortController();
     controller.abort(new Error("kernel interrupted"));
@@ -82,15 +87,15 @@ describe("watch a job of the real local service", () => {
   });
 
   it("plots the job's input against its output", async () => {
-    const job = await session.preprocess(frame(), { type: "MinMaxScaler", columns: ["age", "income"] });
+    const job = await session().preprocess(frame(), { type: "MinMaxScaler", columns: ["age", "income"] });
     await watch(job, { progress: "none" });
     const chart = await plotComparison(job);
     const titles = chartLabels(chart.svg);
     expect(titles).toEqual(["age", "income", "before", "after", "MinMaxScaler"]);
     await expect(
       plotComparison({
-        ...session.job(job.id),
         id: job.id,
+        input: session().job(job.id).input,
         result: () => job.result(),
         dataframe: () => job.dataframe(),
       }),
@@ -102,19 +107,25 @@ describe("rich output of the Session's own handles", () => {
   it("renders session, blob, job, blob list and result without the secret or keys", async () => {
     const secret = (JSON.parse(await readFile(join(dir, "local-session.json"), "utf8")) as { client_secret: string })
       .client_secret;
-    const blob = await session.upload(frame(), { name: "people", tags: ["demo"], encrypt: true });
+    const blob = await session().upload(frame(), { name: "people", tags: ["demo"], encrypt: true });
     const key = blob.encryptionKey!.reveal();
-    const job = await session.preprocess(blob, { type: "RobustScaler" });
+    const job = await session().preprocess(blob, { type: "RobustScaler" });
     await job.wait();
-    const pieces = [toHTML(session), toHTML(blob), toHTML(job), toHTML(session.blobs()), toHTML(await job.result())];
+    const pieces = [
+      toHTML(session()),
+      toHTML(blob),
+      toHTML(job),
+      toHTML(session().blobs()),
+      toHTML(await job.result()),
+    ];
     for (const html of pieces) {
       expect(html).toBeTypeOf("string");
       expect(html).not.toContain(secret);
       expect(html).not.toContain(key);
     }
     const [s, b, j, list, result] = pieces as string[];
-    expect(s).toContain(session.baseUrl);
-    expect(s).toContain(session.modelId.slice(0, 8));
+    expect(s).toContain(session().baseUrl);
+    expect(s).toContain(session().modelId.slice(0, 8));
     expect(b).toContain("people");
     expect(b).toContain("🔒");
     expect(j).toContain("RobustScaler");

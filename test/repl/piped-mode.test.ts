@@ -62,6 +62,7 @@ describe("mdps repl with piped stdin", () => {
     expect(stdout).toContain("'healthy'");
     expect(stdout).not.toContain("error:");
     // No ANSI colours or cursor movement in plain mode.
+    // eslint-disable-next-line no-control-regex -- ANSI escape sequences begin with ESC
     expect(stdout).not.toMatch(/\u001B\[/);
     const saved = readFileSync(join(dir, "lesson-result.csv"), "utf8").split("\n");
     expect(saved[0]).toBe("id,segment,age,income,spend,visits,rating");

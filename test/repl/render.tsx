@@ -34,6 +34,7 @@ export const KEYS = {
 // React wants to know it runs under a test renderer to allow act().
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences begin with ESC
 const ANSI = /\u001B\[[0-9;?]*[A-Za-z]/g;
 
 export function render(tree: ReactElement, options: { columns?: number } = {}): Rendered {
@@ -64,7 +65,7 @@ export function render(tree: ReactElement, options: { columns?: number } = {}): 
 }
 
 /** Polls `check` (an assertion or a predicate) until it passes or `timeoutMs` ends. */
-export async function waitFor(check: () => void | boolean, timeoutMs = 15_000, what = "condition"): Promise<void> {
+export async function waitFor(check: () => unknown, timeoutMs = 15_000, what = "condition"): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

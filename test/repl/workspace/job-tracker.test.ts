@@ -5,11 +5,17 @@
 import { expect, it } from "vitest";
 import { JobTracker, type TrackedJob } from "../../../repl/workspace/job-tracker.js";
 
+/** The signal's reason (an AbortError unless abort() was given another Error). */
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+
 /** A job whose watcher learns nothing until the tracker closes. */
 const quiet = (id: string) => ({
   id,
   wait: ({ signal }: { signal?: AbortSignal }) =>
-    new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true })),
+    new Promise<never>((_, reject) =>
+      signal?.addEventListener("abort", () => reject(abortReason(signal)), { once: true }),
+    ),
 });
 
 it("a job's end seen elsewhere (/fetch waited for it) shows at once, and a finished row stays as it is", () => {
