@@ -134,7 +134,8 @@ describe("transport: retries", () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect((err as ConnectionError).code).toBe("connection_error");
     expect((err as Error).message).toMatch(/could not reach http:\/\/127\.0\.0\.1:\d+ .*ECONNREFUSED/);
-    expect((err as Error).cause).toBeDefined();
+    // The socket's own error is kept as the cause.
+    expect((err as Error).cause).toMatchObject({ code: "ECONNREFUSED" });
   });
 });
 

@@ -10,6 +10,11 @@ let api: Api;
 let dataDir: string;
 const csv = "name,x,y\na,1,2\nb,3,4\n";
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex");
+/** Every file under the data dir's tmp/ (each service process has its own folder there). */
+const tempFiles = async () =>
+  (await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 beforeAll(async () => {
   const service = await h.start({ maxBlobBytes: 64 * 1024 });
@@ -128,7 +133,7 @@ describe("blob upload", () => {
       400,
     );
     expect(problem.errors.File[0]).toContain("once");
-    expect(await readdir(join(dataDir, "tmp"))).toEqual([]);
+    expect(await tempFiles()).toEqual([]);
   });
 
   it("rejects a body that is not multipart with 415", async () => {
@@ -144,18 +149,37 @@ describe("blob upload", () => {
     const r = await api.upload(Buffer.alloc(64 * 1024 + 1, 0x41));
     expect(expectProblem(r, 413).detail).toContain(String(64 * 1024));
     expect(await readdir(join(dataDir, "blobs"))).toEqual(before);
-    expect(await readdir(join(dataDir, "tmp"))).toEqual([]);
+    expect(await tempFiles()).toEqual([]);
     expect((await api.upload(Buffer.alloc(64 * 1024, 0x41))).status).toBe(200);
   });
 
-  it("rejects path ids that are not UUIDs with 400", async () => {
+  it("rejects path ids that are not UUIDs with a 400 validation problem naming each one", async () => {
+    const validation = (instance: string, fields: string[]) => ({
+      type: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1",
+      title: "One or more validation errors occurred.",
+      status: 400,
+      detail: `The request path has invalid fields: ${fields.join(", ")}. See 'errors' for what each needs.`,
+      instance,
+      errors: Object.fromEntries(fields.map((f) => [f, ["must be a lower-case UUID"]])),
+    });
+    const badBlob = `/api/model/${api.modelId}/shared/blob/not-a-uuid/download`;
+    expect(expectProblem(await api.call("GET", badBlob), 400)).toEqual(validation(badBlob, ["blobId"]));
+    const badModel = `/api/model/NOPE/shared/blob/${randomUUID()}/delete`;
+    expect(expectProblem(await api.call("DELETE", badModel), 400)).toEqual(validation(badModel, ["modelId"]));
+    const both = "/api/model/NOPE/shared/blob/also-bad/download";
+    expect(expectProblem(await api.call("GET", both), 400)).toEqual(validation(both, ["modelId", "blobId"]));
+  });
+
+  it("resolves `..` before routing: the path left matches no route, a 404 problem", async () => {
     const p = expectProblem(await api.call("GET", "/api/model/../shared/blob/x/download"), 404);
-    expect(p).toBeTruthy();
-    const bad = expectProblem(await api.call("GET", `/api/model/${api.modelId}/shared/blob/not-a-uuid/download`), 400);
-    expect(bad.errors).toHaveProperty("blobId");
-    expect(
-      expectProblem(await api.call("DELETE", `/api/model/NOPE/shared/blob/${randomUUID()}/delete`), 400).errors,
-    ).toHaveProperty("modelId");
+    expect(p).toEqual({
+      type: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5",
+      title: "Not Found",
+      status: 404,
+      detail:
+        "No endpoint GET /api/shared/blob/x/download. The model API lives under /api/model/{modelId}/shared/blob/..., /api/job/..., /api/ml/preprocessing/job/... and /api/shared/health.",
+      instance: "/api/shared/blob/x/download",
+    });
   });
 
   it("answers unknown routes with a 404 problem", async () => {

@@ -102,6 +102,12 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
 }, 60_000);
 
 /** Resolves once `ready()` holds, checking on every turn of the event loop (at most 2 s). */
+/** Every file under the data dir's tmp/ (each service process has its own folder there). */
+async function tempFiles(dataDir: string): Promise<string[]> {
+  const entries = await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
+
 async function turnsUntil(ready: () => boolean): Promise<void> {
   const deadline = Date.now() + 2000;
   while (!ready()) {
@@ -128,7 +134,7 @@ it("a kernel interrupt stops an upload and a download, says what became of the d
   );
   expect(process.listenerCount("SIGINT")).toBe(listeners);
   // The partial upload's temp file goes; no blob file was added.
-  await expect.poll(async () => readdir(join(dir, "tmp")), { timeout: 5000 }).toEqual([]);
+  await expect.poll(async () => tempFiles(dir), { timeout: 5000 }).toEqual([]);
   expect(await blobFiles()).toEqual(before);
 
   const blob = await session.upload(big, { recordType: "csv", name: "big.csv" });
