@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { AdminError } from "../service/admin-error.js";
 import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
 
@@ -80,6 +81,28 @@ export function registerAdmin(program: Command): void {
           return { client_id: flags.clientId, deleted: true };
         },
         (r) => `deleted application ${r.client_id}; its tokens are revoked`,
+      ),
+    );
+
+  common(
+    admin
+      .command("portal-link")
+      .description("print a fresh one-time login link for the application portal of the server on this data dir"),
+  )
+    .option("--url <url>", "the server's address (default: the one the last server on this data dir recorded)")
+    .action((flags: Common & { url?: string }) =>
+      withAdmin(
+        flags,
+        (a) => {
+          const { link } = a.portalLink(flags.url);
+          if (link === null) {
+            throw new AdminError(
+              `no server has served the portal of ${flags.dataDir} yet; start one with 'mdps serve --data-dir ${flags.dataDir}' (it prints a link), or pass --url`,
+            );
+          }
+          return { portal: link };
+        },
+        (r) => `portal: ${r.portal}`,
       ),
     );
 

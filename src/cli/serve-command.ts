@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
     )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
-      const { startService } = await import("../service/index.js");
+      const { startService, openAdmin } = await import("../service/index.js");
       const service = await startService({
         dataDir: flags.dataDir,
         host: flags.host,
@@ -79,7 +79,17 @@ export function registerServe(program: Command): void {
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
-      // Printed last: whoever waits for this line may signal the process at once.
+      // The application portal's one-time login link (CONTRACT.md, Application portal);
+      // its token is stored only as a hash. Made before the lines are printed.
+      const admin = openAdmin(service.dataDir);
+      let portalToken: string;
+      try {
+        portalToken = admin.portalLink(service.url).token;
+      } finally {
+        admin.close();
+      }
+      // Printed last: whoever waits for these lines may signal the process at once.
       console.log(`listening on ${service.url}`);
+      console.log(`portal: ${service.url}/login?token=${portalToken}`);
     });
 }

@@ -1,6 +1,7 @@
 import { AdminError } from "./admin-error.js";
 import { AppStore, type ModelListing } from "./store/apps.js";
 import { openDatabase } from "./store/database.js";
+import { PortalStore } from "./store/portal.js";
 
 export { AdminError };
 export type { ModelListing };
@@ -11,6 +12,12 @@ export interface Admin {
   regenerateSecret(clientId: string): { client_id: string; client_secret: string };
   deleteApp(clientId: string): void;
   listModels(): ModelListing[];
+  /**
+   * A fresh one-time login link for the application portal, at `baseUrl` or else at
+   * the address the last service on this data dir recorded; `link` is null when
+   * neither is known (then `token` still works with `<url>/login?token=`).
+   */
+  portalLink(baseUrl?: string): { link: string | null; token: string };
   close(): void;
 }
 
@@ -33,6 +40,12 @@ export function openAdmin(dataDir: string): Admin {
     regenerateSecret: (clientId) => apps.regenerateSecret(clientId),
     deleteApp: (clientId) => apps.deleteApp(clientId),
     listModels: () => apps.listModels(),
+    portalLink: (baseUrl) => {
+      const portal = new PortalStore(db);
+      const base = (baseUrl ?? portal.lastUrl())?.replace(/\/+$/, "");
+      const token = portal.createLoginToken();
+      return { link: base ? `${base}/login?token=${token}` : null, token };
+    },
     close: () => db.close(),
   };
 }

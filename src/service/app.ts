@@ -8,6 +8,7 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { jobsPlugin } from "./plugins/jobs.js";
 import { rateLimitHook, rateLimitPlugin } from "./plugins/rate-limit.js";
 import { storePlugin } from "./plugins/store.js";
+import { portalPlugin } from "./portal/index.js";
 import { blobRoutes } from "./routes/blobs.js";
 import { healthRoutes } from "./routes/health.js";
 import { jobRoutes } from "./routes/jobs.js";
@@ -59,6 +60,7 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
   await app.register(rateLimitPlugin);
 
   await app.register(tokenRoutes);
+  await app.register(portalPlugin);
   await app.register(async (api) => {
     await api.register(authPlugin);
     // After authentication (same hook, added later), so the limit keys on the token's grant.

@@ -125,6 +125,25 @@ export class PortalStore {
       .immediate();
   }
 
+  /**
+   * The address of the last service that started its portal on this data dir, so
+   * `mdps admin portal-link` can print a whole link (kept in `meta`; the newest wins
+   * when several processes serve one data dir, and any of them serves the portal).
+   */
+  recordUrl(url: string): void {
+    this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('portal_url', ?)").run(url);
+  }
+
+  /** Forgets the address when its service stops, unless another one has recorded its own since. */
+  forgetUrl(url: string): void {
+    this.db.prepare("DELETE FROM meta WHERE key = 'portal_url' AND value = ?").run(url);
+  }
+
+  lastUrl(): string | undefined {
+    return (this.db.prepare("SELECT value FROM meta WHERE key = 'portal_url'").get() as { value: string } | undefined)
+      ?.value;
+  }
+
   models(): ModelRow[] {
     return this.db
       .prepare("SELECT id AS model_id, name, created_at FROM models ORDER BY created_at DESC, id")
