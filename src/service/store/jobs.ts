@@ -168,7 +168,7 @@ export class JobStore {
    */
   finish(
     id: string,
-    status: "succeeded" | "failed" | "timed_out",
+    status: Exclude<TerminalJobStatus, "cancelled">,
     outcome: { error?: JobErrorBody; result?: unknown; message?: string },
     guard: FinishGuard,
   ): boolean {
