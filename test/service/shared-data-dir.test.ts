@@ -1,0 +1,255 @@
+/**
+ * Many service processes on one data dir (issue 14), with real processes and files:
+ * leases, takeover after kill -9, each job run once, keys kept by their process.
+ */
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { Api, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
+import { spawnService, type ServiceProcess } from "./service-process.js";
+
+const h = new Harness();
+const processes: ServiceProcess[] = [];
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.kill("SIGKILL")));
+  await h.cleanup();
+});
+
+async function spawn(dataDir: string, options: { leaseMs?: number; workers?: number } = {}) {
+  const p = await spawnService(dataDir, options);
+  processes.push(p);
+  return p;
+}
+
+/** A data dir with one model and application, and an Api per process url. */
+async function sharedDir() {
+  const dataDir = await h.tempDir("mdps-shared-");
+  const app = h.app(dataDir);
+  return {
+    dataDir,
+    async api(url: string) {
+      return new Api(url, await tokenFor(url, app), app.modelId);
+    },
+  };
+}
+
+interface LogMessage {
+  timestamp: string;
+  level: string;
+  message: string;
+  container: { hostname: string; replicaName: string; processId: number };
+}
+
+/** The process running attempt `attempt` of the job, from the log line its start writes. */
+async function runnerOf(api: Api, jobId: string, attempt: number): Promise<number | undefined> {
+  const logs = (await api.call("GET", `/api/job/${jobId}/logs`)).body.messages as LogMessage[];
+  return logs.find((m) => m.message.startsWith(`attempt ${attempt} of job`))?.container.processId;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Attempts that started, from the events: each claim writes one `running` event naming its process. */
+/** Jobs per second from the records: first accepted to last finished, as the service saw it. */
+function throughput(jobs: Array<{ created_at: string; finished_at: string }>): string {
+  const first = Math.min(...jobs.map((j) => Date.parse(j.created_at)));
+  const last = Math.max(...jobs.map((j) => Date.parse(j.finished_at)));
+  const seconds = (last - first) / 1000;
+  return `${(jobs.length / seconds).toFixed(1)} jobs/s (${jobs.length} jobs in ${seconds.toFixed(2)} s)`;
+}
+
+const runningEvents = (job: { events: Array<{ status: string; message: string | null }> }) =>
+  job.events.filter((e) => e.status === "running" && e.message?.startsWith("attempt ")).length;
+
+describe("many processes on one data dir", () => {
+  it("kill -9 of the process running a job: another process takes it over within the lease and finishes it", async () => {
+    const dir = await sharedDir();
+    const services = await Promise.all([spawn(dir.dataDir), spawn(dir.dataDir), spawn(dir.dataDir)]);
+    const [first, ...others] = services as [ServiceProcess, ServiceProcess, ServiceProcess];
+    const api = await dir.api(first.url);
+    const blob = (await api.upload(numericCsv(600_000))).body;
+    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
+      .body;
+    const pid = await waitFor("attempt 1 to start", () => runnerOf(api, job.id, 1));
+    const victim = services.find((s) => s.pid === pid)!;
+    const survivors = services.filter((s) => s !== victim);
+    const killedAt = Date.now();
+    await victim.kill("SIGKILL");
+
+    const other = await dir.api(survivors[0]!.url);
+    // Every call of the survivors keeps working meanwhile.
+    for (const s of survivors)
+      expect((await (await dir.api(s.url)).call("GET", "/api/shared/health")).status).toBe(200);
+    const takeoverPid = await waitFor("attempt 2 to start", () => runnerOf(other, job.id, 2), 30_000);
+    const takeoverMs = Date.now() - killedAt;
+    const done = await other.waitForJob(job.id);
+    const finishedMs = Date.now() - killedAt;
+    console.log(
+      `takeover after kill -9: attempt 2 started ${takeoverMs} ms after the kill, job done after ${finishedMs} ms`,
+    );
+    expect(survivors.map((s) => s.pid)).toContain(takeoverPid);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(takeoverMs).toBeLessThan(10_000 + 1_000 + 2_000); // lease + poll + slack
+    expect(done.events.some((e: { message: string | null }) => e.message?.includes("whose lease expired"))).toBe(true);
+    const result = (await other.call("GET", `/api/job/${job.id}/result`)).body;
+    expect(result.rows).toBe(600_000);
+    expect((await other.download(result.outputs[0].id)).status).toBe(200);
+    // One output blob: the killed attempt left none behind once its folder is swept.
+    expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
+      [`${blob.id}.1`, `${result.outputs[0].id}.1`].sort(),
+    );
+    expect(others.length).toBe(2);
+  }, 120_000);
+
+  it("4 processes x 20 jobs: every job ran exactly once, no duplicate or orphan output blobs", async () => {
+    const dir = await sharedDir();
+    const services = await Promise.all([0, 1, 2, 3].map(() => spawn(dir.dataDir)));
+    const apis = await Promise.all(services.map((s) => dir.api(s.url)));
+    const input = (await apis[0]!.upload("a,b\n1,2\n3,5\n4,9\n")).body;
+    const started = Date.now();
+    const sent = await Promise.all(
+      apis.flatMap((api) =>
+        Array.from({ length: 20 }, async () => {
+          const reply = await api.call(
+            "POST",
+            "/api/ml/preprocessing/job/send",
+            preprocessingBody(api.modelId, input.id),
+          );
+          expect(reply.status).toBe(200);
+          return reply.body.id as string;
+        }),
+      ),
+    );
+    const jobs = await Promise.all(sent.map((id, i) => apis[i % 4]!.waitForJob(id)));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `4 processes x 20 jobs: ${throughput(jobs)}; ${(sent.length / seconds).toFixed(1)} jobs/s as the client saw it`,
+    );
+    for (const job of jobs) {
+      expect(job).toMatchObject({ status: "succeeded", attempts: 1 });
+      expect(runningEvents(job)).toBe(1);
+    }
+    const ranOn = new Set<number>();
+    const outputs: string[] = [];
+    for (const job of jobs) {
+      const api = apis[0]!;
+      outputs.push(
+        ...(await api.call("GET", `/api/job/${job.id}/result`)).body.outputs.map((o: { id: string }) => o.id),
+      );
+      const pid = await runnerOf(api, job.id, 1);
+      if (pid !== undefined) ranOn.add(pid);
+    }
+    expect(new Set(outputs).size).toBe(sent.length);
+    expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
+      [`${input.id}.1`, ...outputs.map((id) => `${id}.1`)].sort(),
+    );
+    // The work spread over the processes.
+    expect(ranOn.size).toBeGreaterThan(1);
+  }, 180_000);
+
+  it("one process x 80 jobs (the throughput the 4-process run compares with)", async () => {
+    const dir = await sharedDir();
+    const service = await spawn(dir.dataDir);
+    const api = await dir.api(service.url);
+    const input = (await api.upload("a,b\n1,2\n3,5\n4,9\n")).body;
+    const started = Date.now();
+    const sent = await Promise.all(
+      Array.from({ length: 80 }, async () => {
+        const reply = await api.call(
+          "POST",
+          "/api/ml/preprocessing/job/send",
+          preprocessingBody(api.modelId, input.id),
+        );
+        return reply.body.id as string;
+      }),
+    );
+    const jobs = await Promise.all(sent.map((id) => api.waitForJob(id)));
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `1 process x 80 jobs: ${throughput(jobs)}; ${(sent.length / seconds).toFixed(1)} jobs/s as the client saw it`,
+    );
+    expect(jobs.every((j) => j.status === "succeeded" && runningEvents(j) === 1)).toBe(true);
+  }, 180_000);
+
+  it("a job whose process is killed three times ends failed, saying why", async () => {
+    const dir = await sharedDir();
+    const leaseMs = 1500;
+    const services = await Promise.all([0, 1, 2, 3].map(() => spawn(dir.dataDir, { leaseMs })));
+    let api = await dir.api(services[0]!.url);
+    const blob = (await api.upload(numericCsv(600_000))).body;
+    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
+      .body;
+    const alive = new Set(services);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const pid = await waitFor(`attempt ${attempt} to start`, () => runnerOf(api, job.id, attempt), 30_000);
+      const victim = services.find((s) => s.pid === pid)!;
+      await victim.kill("SIGKILL");
+      alive.delete(victim);
+      api = await dir.api([...alive][0]!.url);
+    }
+    const ended = await api.waitForJob(job.id);
+    expect(ended).toMatchObject({ status: "failed", attempts: 3, error: { title: "Interrupted too often" } });
+    expect(ended.error.detail).toMatch(/during each of its 3 attempts/);
+    expect(runningEvents(ended)).toBe(3);
+    expect(await readdir(join(dir.dataDir, "blobs"))).toEqual([`${blob.id}.1`]);
+  }, 120_000);
+
+  it("a job with keys runs only in the process that holds them; when that process dies it fails with KEYS_LOST", async () => {
+    const dir = await sharedDir();
+    const leaseMs = 1500;
+    const [holder, idle] = await Promise.all([spawn(dir.dataDir, { leaseMs }), spawn(dir.dataDir, { leaseMs })]);
+    const api = await dir.api(holder!.url);
+    const big = (await api.upload(numericCsv(600_000))).body;
+    const key = generateEncryptionKey();
+    const secret = (await api.upload(encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n")))).body;
+    // The holder's one worker is busy with the big job; the keyed job waits in the queue.
+    const busy = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, big.id)))
+      .body;
+    await waitFor("the big job to start", () => runnerOf(api, busy.id, 1));
+    const keyed = (
+      await api.call(
+        "POST",
+        "/api/ml/preprocessing/job/send",
+        preprocessingBody(api.modelId, secret.id, { input_encryption_key: key }),
+      )
+    ).body;
+    // The idle process polls several times meanwhile but leaves the keyed job alone.
+    await new Promise((r) => setTimeout(r, 2500));
+    const other = await dir.api(idle!.url);
+    const waiting = (await other.call("GET", `/api/job/${keyed.id}/get`)).body;
+    expect(["queued", "running", "succeeded"]).toContain(waiting.status);
+    if (waiting.status !== "queued") expect(await runnerOf(other, keyed.id, 1)).toBe(holder!.pid);
+
+    await holder!.kill("SIGKILL");
+    const lost = await other.waitForJob(keyed.id, (j) => j.status !== "queued" && j.status !== "running");
+    if (waiting.status === "queued") {
+      expect(lost.status).toBe("failed");
+      expect(lost.error.title).toBe("Encryption keys lost");
+    }
+    // The job without keys is taken over by the survivor and finishes.
+    expect((await other.waitForJob(busy.id)).status).toBe("succeeded");
+  }, 120_000);
+
+  it("a process starting up leaves another live process's temp files alone", async () => {
+    const dataDir = await h.tempDir("mdps-shared-");
+    const first = await h.start({ dataDir });
+    const [folder] = await readdir(join(dataDir, "tmp"));
+    const inFlight = join(dataDir, "tmp", folder!, "upload.part");
+    await writeFile(inFlight, "half an upload");
+    await mkdir(join(dataDir, "tmp", "host-1-deadbeef"));
+    await h.start({ dataDir });
+    const tmp = await readdir(join(dataDir, "tmp"));
+    expect(tmp).toContain(folder);
+    expect(tmp).not.toContain("host-1-deadbeef");
+    expect(await readdir(join(dataDir, "tmp", folder!))).toEqual(["upload.part"]);
+    await first.close();
+  });
+});
