@@ -67,18 +67,22 @@ describe("Session.local", () => {
     expect(defaultLocalDataDir({})).toMatch(/\.mdps\/local$/);
   });
 
-  it("a second Session.local() on a data dir already served uses that server; closing it leaves the server running", async () => {
+  it("a second Session.local() on a data dir already served starts its own server on the shared store; closing it leaves the first running", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const first = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
     const second = await Session.local({ dataDir: dir.path, service: { jobWorkers: 1 } });
-    expect(second.baseUrl).toBe(first.baseUrl);
+    expect(second.baseUrl).not.toBe(first.baseUrl);
     expect(second.modelId).toBe(first.modelId);
+    expect((await second.health()).status).toBe("healthy");
 
     const job = await second.preprocess(sampleFrame(20), { type: "StandardScaler" });
     expect((await job.wait()).status).toBe("succeeded");
     await second.close();
+    await expect(request(`${second.baseUrl}/api/shared/health`)).rejects.toThrow();
 
+    // The first sees the job the second sent: one store.
+    expect((await first.job(job.id).status()).status).toBe("succeeded");
     expect((await first.health()).status).toBe("healthy");
     await first.close();
     await expect(request(`${first.baseUrl}/api/shared/health`)).rejects.toThrow();
