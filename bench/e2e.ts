@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     const bytes = await time("encode", times, async () => collect(writeTable("arrow", tableFromDataFrame(df))));
     const blob = await time("upload", times, () => session.upload(bytes, { recordType: "arrow", name: "e2e" }));
     const job = await session.preprocess(blob, { type: "StandardScaler" });
-    const record = await time("wait", times, () => job.wait({ pollInterval: 50 }));
+    const record = await time("wait", times, () => job.wait({ pollIntervalMs: 50 }));
     const started = Date.parse(record.started_at!);
     times.queue = started - Date.parse(record.created_at);
     times.run = Date.parse(record.finished_at!) - started;

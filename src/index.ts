@@ -10,7 +10,8 @@ export {
   type SessionOptions,
   type SessionJobListener,
 } from "./session/session.js";
-export { Blob, type UploadOptions } from "./session/blob.js";
+export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
+export type { RequestOptions } from "./session/request-options.js";
 export { Job } from "./session/job.js";
 export { Transformer } from "./session/transformer.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
@@ -56,6 +57,10 @@ export {
   RECORD_TYPES,
   ACCESS_TIERS,
   JOB_STATUSES,
+  TERMINAL_JOB_STATUSES,
+  isTerminalStatus,
+  DEFAULT_ACCESS_TIER,
+  BLOB_FORM_PARTS,
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept in the package API so existing callers still work
   TERMINAL_STATUSES,
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept in the package API so existing callers still work
@@ -69,6 +74,7 @@ export {
   type RecordType,
   type AccessTier,
   type JobStatus,
+  type TerminalJobStatus,
   type BlobRecord,
   type JobRecord,
   type JobResult,
