@@ -26,8 +26,14 @@ function message(issue: Issue): string {
 
 /** Groups zod issues by field path (unknown keys are reported at the key's own path). */
 export function issuesToFieldErrors(issues: readonly Issue[], prefix = ""): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (path: string, text: string) => (errors[path] ??= []).push(text);
+  // A Map, not an object literal: a submitted key named `constructor` or `toString`
+  // would otherwise find Object.prototype's member instead of a list.
+  const errors = new Map<string, string[]>();
+  const add = (path: string, text: string) => {
+    const list = errors.get(path);
+    if (list) list.push(text);
+    else errors.set(path, [text]);
+  };
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add(fieldPath([...issue.path, key], prefix), "is not a known field; remove it");
@@ -35,5 +41,5 @@ export function issuesToFieldErrors(issues: readonly Issue[], prefix = ""): Fiel
       add(fieldPath(issue.path, prefix), message(issue));
     }
   }
-  return errors;
+  return Object.fromEntries(errors);
 }

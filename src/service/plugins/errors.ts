@@ -45,7 +45,10 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
     case "FST_FIELDS_LIMIT":
       return new HttpProblem(413, `Too many multipart parts. ${MULTIPART_HELP}`);
     case "FST_PROTO_VIOLATION":
-      return validationProblem({ $: ["a part name is not allowed"] }, MULTIPART_HELP);
+      return validationProblem(
+        { $: ["a part is named like a JavaScript object member (__proto__, constructor, prototype); rename it"] },
+        MULTIPART_HELP,
+      );
     case "FST_ERR_VALIDATION":
       return undefined;
   }
@@ -62,7 +65,8 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
 function toProblem(err: FastifyError, request: FastifyRequest, maxBlobBytes: number): HttpProblem {
   if (err instanceof HttpProblem) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
-    const errors: FieldErrors = {};
+    // Null prototype: a field path such as `constructor` must not find Object.prototype's member.
+    const errors = Object.create(null) as FieldErrors;
     for (const issue of err.validation) {
       const path = issue.instancePath
         .split("/")

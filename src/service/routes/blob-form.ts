@@ -47,8 +47,15 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
       `Blob upload and update take multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
     );
   }
-  const values: Record<string, string[]> = {};
-  const errors: FieldErrors = {};
+  if (!/;\s*boundary=/i.test(request.headers["content-type"] ?? "")) {
+    throw new HttpProblem(
+      400,
+      "The multipart/form-data Content-Type has no boundary parameter, so its parts cannot be found. Send the body as FormData and let the HTTP client set `Content-Type: multipart/form-data; boundary=...` itself.",
+    );
+  }
+  // Null-prototype maps: a part named `constructor` or `toString` is just an unknown part.
+  const values = Object.create(null) as Record<string, string[]>;
+  const errors = Object.create(null) as FieldErrors;
   const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
   let file: WrittenFile | undefined;
   try {
@@ -117,6 +124,6 @@ async function drain(part: MultipartFile): Promise<void> {
 
 function mergeErrors(a: FieldErrors, b: FieldErrors): FieldErrors {
   const out: FieldErrors = { ...a };
-  for (const [k, v] of Object.entries(b)) out[k] = [...(out[k] ?? []), ...v];
+  for (const [k, v] of Object.entries(b)) out[k] = [...(Object.hasOwn(out, k) ? (out[k] ?? []) : []), ...v];
   return out;
 }
