@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -53,10 +53,15 @@ export class BlobFiles {
     return writeFileDurably(this.tempPath(), source);
   }
 
-  /** Moves a fsynced temp file to its final name and makes the rename durable. */
+  /**
+   * Moves a fsynced temp file to its final name and makes the move durable. A link, not
+   * a rename: it fails (EEXIST) instead of replacing a file another process placed
+   * under the same name (two updates of one blob at once).
+   */
   async place(tempPath: string, id: string, revision: number): Promise<string> {
     const target = this.path(id, revision);
-    await rename(tempPath, target);
+    await link(tempPath, target);
+    await rm(tempPath, { force: true });
     await fsyncDir(this.blobDir);
     return target;
   }

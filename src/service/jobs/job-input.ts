@@ -16,10 +16,18 @@ export interface PinnedInput {
 export async function pinInput(store: Store, modelId: string, blobId: string): Promise<PinnedInput | undefined> {
   const { blobs, blobLocks, files } = store;
   return blobLocks.run(blobId, async () => {
-    const blob = blobs.get(modelId, blobId);
-    if (!blob) return undefined;
-    const path = files.tempPath();
-    await link(files.path(blob.id, blob.revision), path);
-    return { blob, path };
+    // The lock keeps this process's updates out; another process's update may delete
+    // the revision just read, and then the next read finds the new one.
+    for (let attempt = 1; ; attempt++) {
+      const blob = blobs.get(modelId, blobId);
+      if (!blob) return undefined;
+      const path = files.tempPath();
+      try {
+        await link(files.path(blob.id, blob.revision), path);
+        return { blob, path };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw err;
+      }
+    }
   });
 }

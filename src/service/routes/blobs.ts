@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { open, type FileHandle } from "node:fs/promises";
+import { link, open, type FileHandle } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -10,12 +10,15 @@ import { contentTypeOf } from "../blob-content-type.js";
 import { parseRange } from "../byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
-import { nowIso } from "../store/database.js";
+import { nowIso, writeTransaction } from "../store/database.js";
 import { toBlobRecord, type BlobContent, type BlobRow } from "../store/blobs.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
 /** Downloads read 1 MiB at a time: about a third faster than the 64 KiB default on loopback. */
 const READ_CHUNK_BYTES = 1 << 20;
+
+/** How often an update or download retries after losing a race with another process. */
+const UPDATE_RACE_ATTEMPTS = 10;
 
 const modelParams = z.object({ modelId: uuid });
 const blobParams = z.object({ modelId: uuid, blobId: uuid });
@@ -50,6 +53,12 @@ const preconditionFailed = (row: BlobRow) =>
     {
       headers: { etag: `"${row.sha256}"` },
     },
+  );
+
+const concurrentUpdate = () =>
+  new HttpProblem(
+    409,
+    "The blob was being updated by other requests at the same time, and this update did not get its turn. Send it again.",
   );
 
 function contentDisposition(name: string): string {
@@ -95,21 +104,47 @@ async function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       const form = await readBlobForm(request, files);
       const content = contentOf(form);
       return blobLocks.run(blobId, async () => {
-        const current = blobs.get(modelId, blobId);
-        if (!current || (ifMatch && !etagMatches(ifMatch, current.sha256))) {
-          await files.remove(form.file.path);
-          throw current ? preconditionFailed(current) : notFound("blob", blobId);
+        // The lock serialises updates within this process; another process may update
+        // the same blob at once, so placing the next revision (EEXIST) or committing it
+        // (the row moved on) can lose a race: then read the blob again and retry.
+        for (let attempt = 1; ; attempt++) {
+          const current = blobs.get(modelId, blobId);
+          if (!current || (ifMatch && !etagMatches(ifMatch, current.sha256))) {
+            await files.remove(form.file.path);
+            throw current ? preconditionFailed(current) : notFound("blob", blobId);
+          }
+          let placed: string;
+          try {
+            placed = await files.place(form.file.path, blobId, current.revision + 1);
+          } catch (err) {
+            const raced = (err as NodeJS.ErrnoException).code === "EEXIST";
+            if (!raced || attempt >= UPDATE_RACE_ATTEMPTS) {
+              await files.remove(form.file.path);
+              throw raced ? concurrentUpdate() : err;
+            }
+            await new Promise((r) => setTimeout(r, Math.min(100, 10 * attempt)));
+            continue;
+          }
+          let updated: BlobRow | undefined;
+          try {
+            updated = writeTransaction(db, () => blobs.replace(current, content, nowIso()));
+          } catch (err) {
+            await files.remove(placed);
+            throw err;
+          }
+          if (!updated) {
+            // Another process committed this revision first: keep our bytes and retry.
+            await link(placed, form.file.path);
+            await files.remove(placed);
+            if (attempt >= UPDATE_RACE_ATTEMPTS) {
+              await files.remove(form.file.path);
+              throw concurrentUpdate();
+            }
+            continue;
+          }
+          await files.remove(files.path(blobId, current.revision));
+          return toBlobRecord(updated);
         }
-        const placed = await files.place(form.file.path, blobId, current.revision + 1);
-        let updated: BlobRow;
-        try {
-          updated = db.transaction(() => blobs.replace(current, content, nowIso()))();
-        } catch (err) {
-          await files.remove(placed);
-          throw err;
-        }
-        await files.remove(files.path(blobId, current.revision));
-        return toBlobRecord(updated);
       });
     },
   );
@@ -120,11 +155,18 @@ async function registerBlobRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { modelId, blobId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
-      // Open under the blob's lock: an update cannot delete this revision between the lookup and the open.
+      // Open under the blob's lock: an update in this process cannot delete this revision
+      // between the lookup and the open. One in another process can: then look again.
       const { row, handle } = await blobLocks.run(blobId, async (): Promise<{ row: BlobRow; handle: FileHandle }> => {
-        const found = blobs.get(modelId, blobId);
-        if (!found) throw notFound("blob", blobId);
-        return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
+        for (let attempt = 1; ; attempt++) {
+          const found = blobs.get(modelId, blobId);
+          if (!found) throw notFound("blob", blobId);
+          try {
+            return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= UPDATE_RACE_ATTEMPTS) throw err;
+          }
+        }
       });
       const etag = `"${row.sha256}"`;
       reply.headers({

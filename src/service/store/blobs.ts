@@ -79,23 +79,28 @@ export class BlobStore {
     return this.get(modelId, id)!;
   }
 
-  replace(row: BlobRow, content: BlobContent, now: string): BlobRow {
-    this.db
+  /**
+   * The next revision of `row`, if `row` is still the current one (another process may
+   * have updated the blob meanwhile); undefined otherwise.
+   */
+  replace(row: BlobRow, content: BlobContent, now: string): BlobRow | undefined {
+    const changed = this.db
       .prepare(
         `UPDATE blobs SET revision = @revision, name = @name, description = @description, record_type = @record_type,
            access_tier = @access_tier, tags = @tags, content_type = @content_type, size_bytes = @size_bytes,
            sha256 = @sha256, encrypted = @encrypted, updated_at = @now
-         WHERE id = @id`,
+         WHERE id = @id AND revision = @previous`,
       )
       .run({
         ...content,
         id: row.id,
         revision: row.revision + 1,
+        previous: row.revision,
         tags: JSON.stringify(content.tags),
         encrypted: content.encrypted ? 1 : 0,
         now,
-      });
-    return this.get(row.model_id, row.id)!;
+      }).changes;
+    return changed === 1 ? this.get(row.model_id, row.id) : undefined;
   }
 
   delete(row: BlobRow): void {
