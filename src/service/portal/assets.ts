@@ -70,6 +70,7 @@ pre code { background: none; padding: 0; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); font-weight: 600; }
+code.nowrap { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scopes { display: flex; flex-wrap: wrap; gap: .25rem; margin: 0; padding: 0; list-style: none; }
 .scopes li { font-size: .8rem; }
@@ -99,7 +100,7 @@ legend { font-weight: 600; padding: 0 .35rem; }
 .check label { margin: 0; }
 .check .hint { grid-column: 2; margin: 0; }
 .inline-form { display: flex; flex-wrap: wrap; gap: .75rem; align-items: flex-end; }
-.inline-form .field { margin: 0; flex: 1 1 16rem; }
+.inline-form .field { margin: 0; flex: 0 1 28rem; }
 .notice { border-radius: var(--radius); padding: .8rem 1rem; margin: 0 0 1.25rem; border: 1px solid var(--border); border-left-width: 5px; background: var(--surface); }
 .notice.ok { border-left-color: var(--ok); background: var(--ok-soft); }
 .notice.warn { border-left-color: var(--warn-border); background: var(--warn-soft); }

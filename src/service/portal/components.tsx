@@ -139,13 +139,18 @@ export function ModelTabs({ modelId, current }: { modelId: string; current: Mode
   );
 }
 
-/** A timestamp as a `<time>`: readable text, exact value for machines and on hover. */
-export function Time({ iso }: { iso: string | null | undefined }): ReactNode {
-  if (!iso) return <span className="muted">—</span>;
-  const text = iso
+/** "2026-11-25T14:52:28.231Z" as "2026-11-25 14:52:28 UTC". */
+export function readableTime(iso: string): string {
+  return iso
     .replace("T", " ")
     .replace(/\.\d+Z$/, " UTC")
     .replace(/Z$/, " UTC");
+}
+
+/** A timestamp as a `<time>`: readable text, exact value for machines and on hover. */
+export function Time({ iso }: { iso: string | null | undefined }): ReactNode {
+  if (!iso) return <span className="muted">—</span>;
+  const text = readableTime(iso);
   return (
     <time dateTime={iso} title={iso}>
       {text}

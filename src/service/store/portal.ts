@@ -9,9 +9,12 @@ export const PORTAL_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** How long a rendered form can still be submitted. */
 export const FORM_NONCE_TTL_MS = 2 * 60 * 60 * 1000;
 
+/** Where a one-time form nonce stands: not used yet, used (when, with what result), or unknown/expired. */
+export type NonceState =
+  { kind: "fresh" } | { kind: "used"; usedAt: string; outcome: string | null } | { kind: "unknown" };
+
 /** The result of submitting a one-time form nonce; see `PortalStore.consumeNonce`. */
-export type NonceOutcome<T> =
-  { kind: "done"; value: T } | { kind: "used"; usedAt: string; outcome: string | null } | { kind: "unknown" };
+export type NonceOutcome<T> = { kind: "done"; value: T } | Exclude<NonceState, { kind: "fresh" }>;
 
 export interface ApplicationListing {
   client_id: string;
@@ -93,6 +96,19 @@ export class PortalStore {
     return nonce;
   }
 
+  /** Where a nonce stands, without using it: for a form page that is opened again (back, reload). */
+  nonceState(nonce: string, action: string, target: string): NonceState {
+    const row = this.db
+      .prepare("SELECT action, target, expires_at, used_at, outcome FROM portal_form_nonces WHERE nonce_hash = ?")
+      .get(tokenDigest(nonce)) as
+      | { action: string; target: string; expires_at: number; used_at: string | null; outcome: string | null }
+      | undefined;
+    if (!row || row.action !== action || row.target !== target) return { kind: "unknown" };
+    if (row.used_at !== null) return { kind: "used", usedAt: row.used_at, outcome: row.outcome };
+    if (row.expires_at <= Date.now()) return { kind: "unknown" };
+    return { kind: "fresh" };
+  }
+
   /**
    * Marks the nonce used and runs `act` in one transaction, so that of two submissions
    * of the same form exactly one acts: the other sees `used` (with the first one's
@@ -108,14 +124,8 @@ export class PortalStore {
     const hash = tokenDigest(nonce);
     return this.db
       .transaction((): NonceOutcome<T> => {
-        const row = this.db
-          .prepare("SELECT action, target, expires_at, used_at, outcome FROM portal_form_nonces WHERE nonce_hash = ?")
-          .get(hash) as
-          | { action: string; target: string; expires_at: number; used_at: string | null; outcome: string | null }
-          | undefined;
-        if (!row || row.action !== action || row.target !== target) return { kind: "unknown" };
-        if (row.used_at !== null) return { kind: "used", usedAt: row.used_at, outcome: row.outcome };
-        if (row.expires_at <= Date.now()) return { kind: "unknown" };
+        const state = this.nonceState(nonce, action, target);
+        if (state.kind !== "fresh") return state;
         const { value, outcome } = act();
         this.db
           .prepare("UPDATE portal_form_nonces SET used_at = ?, outcome = ? WHERE nonce_hash = ?")

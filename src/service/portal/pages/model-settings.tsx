@@ -93,7 +93,7 @@ export function ModelSettingsPage({ frame, model, addresses, applications, notic
                   <tr key={app.client_id}>
                     <td>{app.name}</td>
                     <td>
-                      <code>{app.client_id}</code>
+                      <code className="nowrap">{app.client_id}</code>
                     </td>
                     <td>
                       <ul className="scopes">

@@ -1,15 +1,18 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { tokenDigest } from "../../secrets.js";
 import type { ApplicationListing, ModelRow } from "../../store/portal.js";
+import { readableTime } from "../components.js";
 import { addressesOf, frameFor, type PortalContext } from "../context.js";
 import { addApplicationForm, applicationParams, confirmForm, parseForm, rawField } from "../forms.js";
-import { ApplicationNewPage } from "../pages/application-new.js";
+import { openOneTimeForm, pendingSecret } from "../one-time-forms.js";
 import { DeleteConfirmPage, RegenerateConfirmPage } from "../pages/application-confirm.js";
+import { ApplicationNewPage } from "../pages/application-new.js";
 import { ApplicationSecretPage } from "../pages/application-secret.js";
-import { noSuchApplication, PortalError, staleForm, type NextStep } from "../portal-error.js";
+import { noSuchApplication, PortalError, staleForm } from "../portal-error.js";
 import { sendPage } from "../render.js";
 import { modelFromParams } from "./models.js";
 
+type ModelParams = { Params: { modelId: string } };
 type AppParams = { Params: { modelId: string; clientId: string } };
 
 function applicationFromParams(
@@ -24,55 +27,58 @@ function applicationFromParams(
   return { model, application };
 }
 
-/**
- * A second submission of a form that made a secret. When the first one's secret has
- * not been shown yet (a double click: the browser shows only the second answer), go
- * to it; otherwise say it was done once and how to make another on purpose.
- */
-function alreadyDone(
-  reply: FastifyReply,
-  ctx: PortalContext,
-  nonce: string,
-  what: string,
-  again: NextStep,
-): FastifyReply {
-  const pending = ctx.reveals.pendingFor(tokenDigest(nonce));
-  if (pending) return reply.redirect(`/secrets/${pending}`, 303);
-  throw new PortalError(
+const appPath = (modelId: string, clientId: string) =>
+  `/models/${modelId}/applications/${encodeURIComponent(clientId)}`;
+
+function alreadyAdded(model: ModelRow, clientId: string | null): PortalError {
+  return new PortalError(
     409,
-    "Already done",
-    `This form was already submitted, and ${what} then, once. Submitting it again (a double click, the back button, or a reload) changes nothing, so no other secret was made.`,
-    "The secret was shown once, right after. If you did not copy it, make a new one on purpose.",
-    [again, { label: "Go to Models", href: "/models" }],
+    "Already created",
+    `This form was already submitted: it created the application ${clientId ?? ""} once. Submitting it again (a double click, the back button, or a reload) creates nothing more.`,
+    "Its secret was shown once, right after. If you did not copy it, regenerate it from the model's settings.",
+    [
+      { label: `Open the settings of ${model.name}`, href: `/models/${model.model_id}` },
+      { label: "Add another application", href: `/models/${model.model_id}/applications/new` },
+    ],
   );
 }
 
-/** Applications: add (secret shown once), regenerate secret and delete, each confirmed. */
+function alreadyRegenerated(model: ModelRow, application: ApplicationListing, usedAt: string): PortalError {
+  return new PortalError(
+    409,
+    "Already regenerated",
+    `This confirmation was already used: the secret of ${application.name} was regenerated once, at ${readableTime(usedAt)}. A confirmation works once, so submitting it again (a double click, the back button, or a reload) made no other secret.`,
+    "The new secret was shown once, right after. If you did not copy it, regenerate it again on purpose.",
+    [
+      { label: "Regenerate again", href: `${appPath(model.model_id, application.client_id)}/regenerate` },
+      { label: `Back to ${model.name}`, href: `/models/${model.model_id}` },
+    ],
+  );
+}
+
+/** Applications: add (secret shown once), regenerate secret and delete, each a one-time form. */
 export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  app.get<{ Params: { modelId: string } }>("/models/:modelId/applications/new", (request, reply) => {
+  app.get<ModelParams>("/models/:modelId/applications/new", (request, reply) => {
     const model = modelFromParams(ctx, request.params);
-    return sendPage(
-      reply,
-      <ApplicationNewPage
-        frame={frameFor(ctx, reply)}
-        model={model}
-        nonce={ctx.portal.issueNonce("add-application", model.model_id)}
-      />,
-    );
+    const form = openOneTimeForm(ctx, request, reply, "add-application", model.model_id);
+    if (form.kind === "redirected") return form.reply;
+    if (form.kind === "used") throw alreadyAdded(model, form.outcome);
+    return sendPage(reply, <ApplicationNewPage frame={frameFor(ctx, reply)} model={model} nonce={form.nonce} />);
   });
 
-  app.post<{ Params: { modelId: string } }>("/models/:modelId/applications", (request, reply) => {
+  app.post<ModelParams>("/models/:modelId/applications", (request, reply) => {
     const model = modelFromParams(ctx, request.params);
     const newForm = `/models/${model.model_id}/applications/new`;
     const form = parseForm(addApplicationForm, request.body);
     if (!form.ok) {
-      if (form.errors.nonce) throw staleForm(newForm);
+      const nonce = rawField(request.body, "nonce")[0];
+      if (form.errors.nonce || nonce === undefined) throw staleForm(newForm);
       return sendPage(
         reply,
         <ApplicationNewPage
           frame={frameFor(ctx, reply)}
           model={model}
-          nonce={rawField(request.body, "nonce")[0] ?? ctx.portal.issueNonce("add-application", model.model_id)}
+          nonce={nonce}
           errors={form.errors}
           name={rawField(request.body, "name")[0]}
           scopes={rawField(request.body, "scopes")}
@@ -98,28 +104,28 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     switch (result.kind) {
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
-      case "used":
-        return alreadyDone(reply, ctx, nonce, "the application was created", {
-          label: "See the model's applications",
-          href: `/models/${model.model_id}`,
-        });
+      case "used": {
+        const pending = pendingSecret(ctx, reply, nonce);
+        if (pending) return pending;
+        throw alreadyAdded(model, result.outcome);
+      }
       case "unknown":
         throw staleForm(newForm);
     }
   });
 
-  const appBase = (modelId: string, clientId: string) =>
-    `/models/${modelId}/applications/${encodeURIComponent(clientId)}`;
-
   app.get<AppParams>("/models/:modelId/applications/:clientId/regenerate", (request, reply) => {
     const { model, application } = applicationFromParams(ctx, request.params);
+    const form = openOneTimeForm(ctx, request, reply, "regenerate-secret", application.client_id);
+    if (form.kind === "redirected") return form.reply;
+    if (form.kind === "used") throw alreadyRegenerated(model, application, form.usedAt);
     return sendPage(
       reply,
       <RegenerateConfirmPage
         frame={frameFor(ctx, reply)}
         model={model}
         application={application}
-        nonce={ctx.portal.issueNonce("regenerate-secret", application.client_id)}
+        nonce={form.nonce}
         tokenTtlSeconds={ctx.tokenTtlSeconds}
       />,
     );
@@ -127,9 +133,8 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
 
   app.post<AppParams>("/models/:modelId/applications/:clientId/regenerate", (request, reply) => {
     const { model, application } = applicationFromParams(ctx, request.params);
-    const confirmHref = `${appBase(model.model_id, application.client_id)}/regenerate`;
     const form = parseForm(confirmForm, request.body);
-    if (!form.ok) throw staleForm(confirmHref);
+    if (!form.ok) throw staleForm(`${appPath(model.model_id, application.client_id)}/regenerate`);
     const { nonce } = form.data;
     const result = ctx.portal.consumeNonce(nonce, "regenerate-secret", application.client_id, () => {
       const { client_secret } = ctx.apps.regenerateSecret(application.client_id);
@@ -149,34 +154,25 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
       case "used": {
-        const pending = ctx.reveals.pendingFor(tokenDigest(nonce));
-        if (pending) return reply.redirect(`/secrets/${pending}`, 303);
-        throw new PortalError(
-          409,
-          "Already regenerated",
-          `This confirmation was already used: the secret of ${application.name} was regenerated once, at ${result.usedAt}. A confirmation works once, so submitting it again (a double click, the back button, or a reload) made no other secret.`,
-          "The new secret was shown once, right after. If you did not copy it, regenerate it again on purpose.",
-          [
-            { label: "Regenerate again", href: confirmHref },
-            { label: `Back to ${model.name}`, href: `/models/${model.model_id}` },
-          ],
-        );
+        const pending = pendingSecret(ctx, reply, nonce);
+        if (pending) return pending;
+        throw alreadyRegenerated(model, application, result.usedAt);
       }
       case "unknown":
-        throw staleForm(confirmHref);
+        throw staleForm(`${appPath(model.model_id, application.client_id)}/regenerate`);
     }
   });
 
   app.get<AppParams>("/models/:modelId/applications/:clientId/delete", (request, reply) => {
-    const { model, application } = applicationFromParams(ctx, request.params);
+    const model = modelFromParams(ctx, request.params);
+    // The nonce first: after the delete, this page's address finds it used (and no application).
+    const form = openOneTimeForm(ctx, request, reply, "delete-application", request.params.clientId);
+    if (form.kind === "redirected") return form.reply;
+    if (form.kind === "used") return reply.redirect(`/models/${model.model_id}?notice=app-already-deleted`, 303);
+    const { application } = applicationFromParams(ctx, request.params);
     return sendPage(
       reply,
-      <DeleteConfirmPage
-        frame={frameFor(ctx, reply)}
-        model={model}
-        application={application}
-        nonce={ctx.portal.issueNonce("delete-application", application.client_id)}
-      />,
+      <DeleteConfirmPage frame={frameFor(ctx, reply)} model={model} application={application} nonce={form.nonce} />,
     );
   });
 
@@ -184,7 +180,7 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     const model = modelFromParams(ctx, request.params);
     const clientId = request.params.clientId;
     const form = parseForm(confirmForm, request.body);
-    if (!form.ok) throw staleForm(`${appBase(model.model_id, clientId)}/delete`);
+    if (!form.ok) throw staleForm(`${appPath(model.model_id, clientId)}/delete`);
     // No existence check first: a resubmission after the delete must find its nonce used.
     const result = ctx.portal.consumeNonce(form.data.nonce, "delete-application", clientId, () => {
       if (!ctx.portal.application(model.model_id, clientId)) throw noSuchApplication(model.model_id, clientId);
@@ -197,16 +193,17 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
       case "used":
         return reply.redirect(`/models/${model.model_id}?notice=app-already-deleted`, 303);
       case "unknown":
-        throw staleForm(`${appBase(model.model_id, clientId)}/delete`);
+        throw staleForm(`${appPath(model.model_id, clientId)}/delete`);
     }
   });
 
   app.get<{ Params: { revealId: string } }>("/secrets/:revealId", (request, reply) => {
+    // Never stored, whatever comes next: the secret, or the page saying it is gone.
+    reply.header("cache-control", "no-store");
     const reveal = ctx.reveals.take(request.params.revealId);
     const model = reveal ? ctx.portal.model(reveal.modelId) : undefined;
     const application = reveal && model ? ctx.portal.application(model.model_id, reveal.clientId) : undefined;
     if (!reveal || !model || !application) {
-      reply.header("cache-control", "no-store");
       throw new PortalError(
         410,
         "This secret is no longer shown",
