@@ -2,6 +2,10 @@
  * The prompt's editing rules as a pure function of (state, key): insert, delete,
  * move by character or word, the readline shortcuts people expect (Ctrl+A/E/U/K/W).
  * Kept apart from Ink so every rule is tested without a terminal.
+ *
+ * `cursor` is a UTF-16 index (what `String.slice` takes) that always sits on a
+ * grapheme cluster boundary: one Backspace or arrow press crosses one character as
+ * the user sees it (an emoji, a flag, a letter with a combining accent).
  */
 import type { Key } from "ink";
 
@@ -23,15 +27,16 @@ type KeyLike = Pick<Key, "leftArrow" | "rightArrow" | "home" | "end" | "backspac
 export function editLine(state: LineState, input: string, key: KeyLike): LineState | undefined {
   const { value, cursor } = state;
   if (key.leftArrow)
-    return { value, cursor: key.ctrl || key.meta ? wordStart(value, cursor) : Math.max(0, cursor - 1) };
+    return { value, cursor: key.ctrl || key.meta ? wordStart(value, cursor) : previousBoundary(value, cursor) };
   if (key.rightArrow)
-    return { value, cursor: key.ctrl || key.meta ? wordEnd(value, cursor) : Math.min(value.length, cursor + 1) };
+    return { value, cursor: key.ctrl || key.meta ? wordEnd(value, cursor) : nextBoundary(value, cursor) };
   if (key.home) return { value, cursor: 0 };
   if (key.end) return { value, cursor: value.length };
   // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.
   if (key.backspace || key.delete) {
     if (cursor === 0) return state;
-    return { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 };
+    const start = previousBoundary(value, cursor);
+    return { value: value.slice(0, start) + value.slice(cursor), cursor: start };
   }
   if (key.ctrl) {
     switch (input) {
@@ -40,9 +45,9 @@ export function editLine(state: LineState, input: string, key: KeyLike): LineSta
       case "e":
         return { value, cursor: value.length };
       case "b":
-        return { value, cursor: Math.max(0, cursor - 1) };
+        return { value, cursor: previousBoundary(value, cursor) };
       case "f":
-        return { value, cursor: Math.min(value.length, cursor + 1) };
+        return { value, cursor: nextBoundary(value, cursor) };
       case "u":
         return { value: value.slice(cursor), cursor: 0 };
       case "k":
@@ -61,6 +66,28 @@ export function editLine(state: LineState, input: string, key: KeyLike): LineSta
   // Pasted text may hold newlines; a prompt line cannot.
   const text = input.replace(/\r\n|\r|\n/g, " ");
   return { value: value.slice(0, cursor) + text + value.slice(cursor), cursor: cursor + text.length };
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Where the character (grapheme cluster) before `cursor` starts. */
+export function previousBoundary(value: string, cursor: number): number {
+  if (cursor <= 0) return 0;
+  // Only the text up to the cursor matters; a cluster never spans more than a few dozen units.
+  const from = Math.max(0, cursor - 64);
+  let start = from;
+  for (const { index } of graphemes.segment(value.slice(from, cursor))) start = from + index;
+  return start;
+}
+
+/** Where the character (grapheme cluster) at `cursor` ends. */
+export function nextBoundary(value: string, cursor: number): number {
+  if (cursor >= value.length) return value.length;
+  const first = graphemes
+    .segment(value.slice(cursor, cursor + 64))
+    [Symbol.iterator]()
+    .next();
+  return first.done === true ? value.length : cursor + first.value.segment.length;
 }
 
 function wordStart(value: string, cursor: number): number {

@@ -2,15 +2,17 @@ import { Box, Text } from "ink";
 import Spinner from "ink-spinner";
 import { formatDuration } from "../format/cells.js";
 import { useNow } from "../hooks/use-now.js";
-import type { LineState } from "../input/line-editor.js";
+import { nextBoundary, type LineState } from "../input/line-editor.js";
 
 export const PROMPT = "mdps› ";
 
 /** The input line with a block cursor. */
 export function PromptLine({ line }: { line: LineState }) {
   const before = line.value.slice(0, line.cursor);
-  const at = line.value[line.cursor] ?? " ";
-  const after = line.value.slice(line.cursor + 1);
+  // The whole character under the cursor (an emoji is two UTF-16 units, a flag four).
+  const end = nextBoundary(line.value, line.cursor);
+  const at = line.value.slice(line.cursor, end) || " ";
+  const after = line.value.slice(end);
   return (
     <Text>
       <Text color="cyan" bold>

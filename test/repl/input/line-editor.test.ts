@@ -37,3 +37,24 @@ describe("editLine", () => {
     expect(editLine(lineAt("x"), "", { ...none, tab: true })).toBeUndefined();
   });
 });
+
+describe("editLine in characters, not UTF-16 units", () => {
+  it("Backspace after an emoji removes the whole emoji", () => {
+    expect(type(lineAt("hi 🎉"), "", { backspace: true })).toEqual({ value: "hi ", cursor: 3 });
+    expect(type(lineAt("x👍🏽"), "", { delete: true })).toEqual({ value: "x", cursor: 1 });
+    expect(type(lineAt("🇫🇷"), "", { backspace: true })).toEqual({ value: "", cursor: 0 });
+    expect(type(lineAt("cafe\u0301"), "", { backspace: true })).toEqual({ value: "caf", cursor: 3 });
+  });
+
+  it("arrows and Ctrl+B/F move over a whole emoji", () => {
+    const line = lineAt("a🎉b");
+    const left = type(line, "", { leftArrow: true })!;
+    expect(left.cursor).toBe(3);
+    const left2 = type(left, "", { leftArrow: true })!;
+    expect(left2.cursor).toBe(1);
+    expect(type(left2, "f", { ctrl: true })!.cursor).toBe(3);
+    expect(type(left2, "", { rightArrow: true })!.cursor).toBe(3);
+    expect(type(left, "b", { ctrl: true })!.cursor).toBe(1);
+    expect(type({ value: "a🎉b", cursor: 1 }, "x")).toEqual({ value: "ax🎉b", cursor: 2 });
+  });
+});
