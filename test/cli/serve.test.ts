@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, exchange, tokenFor } from "../service/service-harness.js";
+import { z } from "zod";
+import { blobRecord } from "../../src/contract/index.js";
+import { Api, exchange, expectProblem, granted, json, tokenFor } from "../service/service-harness.js";
 import { ensureBuilt, runCli, startServe, type ServeProcess } from "./built-cli.js";
 
 const dirs: string[] = [];
@@ -27,10 +29,16 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function json(args: string[]): Promise<any> {
+/** What the admin commands print with --json, as far as these tests read it. */
+const createdModel = z.looseObject({ model_id: z.string() });
+const addedApp = z.looseObject({ client_id: z.string(), client_secret: z.string() });
+const regeneratedSecret = z.looseObject({ client_secret: z.string() });
+
+/** Runs mdps, which must succeed, and parses its --json output with `schema`. */
+async function cliJson<S extends z.ZodType>(schema: S, args: string[]): Promise<z.output<S>> {
   const run = await runCli(args);
   if (run.code !== 0) throw new Error(`mdps ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout);
+  return schema.parse(JSON.parse(run.stdout));
 }
 
 describe("mdps serve and mdps admin", () => {
@@ -40,7 +48,7 @@ describe("mdps serve and mdps admin", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.url.endsWith(":0")).toBe(false);
 
-    const { model_id: modelId } = await json([
+    const { model_id: modelId } = await cliJson(createdModel, [
       "admin",
       "create-model",
       "--data-dir",
@@ -49,7 +57,7 @@ describe("mdps serve and mdps admin", () => {
       "churn",
       "--json",
     ]);
-    const app = await json([
+    const app = await cliJson(addedApp, [
       "admin",
       "add-app",
       "--data-dir",
@@ -68,7 +76,7 @@ describe("mdps serve and mdps admin", () => {
     const health = await new Api(server.url, token, modelId).call("GET", "/api/shared/health");
     expect(health.body).toMatchObject({ status: "healthy", region: "uk1" });
 
-    const regenerated = await json([
+    const regenerated = await cliJson(regeneratedSecret, [
       "admin",
       "regenerate-secret",
       "--data-dir",
@@ -88,7 +96,7 @@ describe("mdps serve and mdps admin", () => {
     ).toBe(401);
     expect(await tokenFor(server.url, { ...creds, clientSecret: regenerated.client_secret })).toBeTruthy();
 
-    const models = await json(["admin", "list-models", "--data-dir", dataDir, "--json"]);
+    const models = await cliJson(z.array(z.unknown()), ["admin", "list-models", "--data-dir", dataDir, "--json"]);
     expect(models).toEqual([
       expect.objectContaining({
         model_id: modelId,
@@ -118,8 +126,16 @@ describe("mdps serve and mdps admin", () => {
       "--token-address-rate-limit",
       "2",
     ]);
-    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
-    const app = await json([
+    const { model_id: modelId } = await cliJson(createdModel, [
+      "admin",
+      "create-model",
+      "--data-dir",
+      dataDir,
+      "--name",
+      "m",
+      "--json",
+    ]);
+    const app = await cliJson(addedApp, [
       "admin",
       "add-app",
       "--data-dir",
@@ -139,7 +155,7 @@ describe("mdps serve and mdps admin", () => {
     });
     expect(exchanged.headers.get("x-ratelimit-limit")).toBe("7");
     const health = await fetch(`${server.url}/api/shared/health`, {
-      headers: { authorization: `Bearer ${exchanged.body.access_token}` },
+      headers: { authorization: `Bearer ${granted(exchanged).access_token}` },
     });
     expect(health.status).toBe(200);
     expect(health.headers.get("x-ratelimit-limit")).toBe("5");
@@ -147,8 +163,7 @@ describe("mdps serve and mdps admin", () => {
     const wrong = { grant_type: "client_credentials", client_id: "someone-else", client_secret: "guess" };
     expect((await exchange(server.url, wrong)).status).toBe(401);
     const limited = await exchange(server.url, wrong);
-    expect(limited.status).toBe(429);
-    expect(limited.body.detail).toContain("the limit is 2 per minute");
+    expect(expectProblem(limited, 429).detail).toContain("the limit is 2 per minute");
 
     const bad = await runCli(["serve", "--data-dir", dataDir, "--api-rate-limit", "-1"]);
     expect(bad.code).toBe(1);
@@ -179,7 +194,15 @@ describe("mdps serve and mdps admin", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/no model 6f1c7c8e-0000-4000-8000-000000000000/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    const { model_id } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
+    const { model_id } = await cliJson(createdModel, [
+      "admin",
+      "create-model",
+      "--data-dir",
+      dataDir,
+      "--name",
+      "m",
+      "--json",
+    ]);
     const bad = await runCli([
       "admin",
       "add-app",
@@ -214,8 +237,16 @@ describe("crash safety", () => {
   it("kill -9 during an upload leaves a consistent store: no row, no orphan, earlier blobs intact", async () => {
     const dataDir = await tempDir();
     const server = await serve(["--data-dir", dataDir]);
-    const { model_id: modelId } = await json(["admin", "create-model", "--data-dir", dataDir, "--name", "m", "--json"]);
-    const app = await json([
+    const { model_id: modelId } = await cliJson(createdModel, [
+      "admin",
+      "create-model",
+      "--data-dir",
+      dataDir,
+      "--name",
+      "m",
+      "--json",
+    ]);
+    const app = await cliJson(addedApp, [
       "admin",
       "add-app",
       "--data-dir",
@@ -231,7 +262,7 @@ describe("crash safety", () => {
     const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
     const token = await tokenFor(server.url, creds);
     const api = new Api(server.url, token, modelId);
-    const earlier = (await api.upload("a,b\n1,2\n")).body;
+    const earlier = json(blobRecord, await api.upload("a,b\n1,2\n"));
 
     // A slow upload: the parts, then file bytes that keep coming until the server dies.
     const boundary = "mdpsboundary";

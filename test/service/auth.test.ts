@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDPOINT_SCOPES } from "../../src/contract/index.js";
+import { blobRecord, ENDPOINT_SCOPES, jobRecord } from "../../src/contract/index.js";
 import {
   ALL_SCOPES,
   Api,
   expectProblem,
   Harness,
+  json,
   preprocessingBody,
   tokenFor,
   type AppCredentials,
+  type Reply,
 } from "./service-harness.js";
 
 const h = new Harness();
@@ -28,18 +30,19 @@ beforeAll(async () => {
   theirs = h.app(service.dataDir);
   api = new Api(url, await tokenFor(url, mine), mine.modelId);
   theirApi = new Api(url, await tokenFor(url, theirs), theirs.modelId);
-  blobId = (await api.upload("a,b\n1,2\n")).body.id;
-  theirBlobId = (await theirApi.upload("a,b\n1,2\n")).body.id;
-  theirJobId = (
-    await theirApi.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(theirs.modelId, theirBlobId))
-  ).body.id;
+  blobId = json(blobRecord, await api.upload("a,b\n1,2\n")).id;
+  theirBlobId = json(blobRecord, await theirApi.upload("a,b\n1,2\n")).id;
+  theirJobId = json(
+    jobRecord,
+    await theirApi.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(theirs.modelId, theirBlobId)),
+  ).id;
 });
 afterAll(() => h.cleanup());
 
 type Endpoint = {
   name: string;
   scope: string;
-  call: (a: Api) => Promise<{ status: number; headers: Headers; body: any }>;
+  call: (a: Api) => Promise<Reply>;
 };
 
 const endpoints = (): Endpoint[] => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { Api, exchange, Harness, preprocessingBody } from "./service-harness.js";
+import { blobRecord, jobRecord } from "../../src/contract/index.js";
+import { Api, exchange, granted, Harness, json, preprocessingBody } from "./service-harness.js";
 
 const h = new Harness();
 afterAll(() => h.cleanup());
@@ -14,12 +15,13 @@ describe("request logging", () => {
     const inputKey = generateEncryptionKey();
     const outputKey = generateEncryptionKey();
 
-    const granted = await exchange(service.url, {
-      grant_type: "client_credentials",
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    });
-    const token = granted.body.access_token as string;
+    const token = granted(
+      await exchange(service.url, {
+        grant_type: "client_credentials",
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+      }),
+    ).access_token;
     await exchange(service.url, {
       grant_type: "client_credentials",
       client_id: app.clientId,
@@ -35,7 +37,10 @@ describe("request logging", () => {
     });
     const api = new Api(service.url, token, app.modelId);
     await new Api(service.url, `${token}x`, app.modelId).call("GET", "/api/shared/health");
-    const blob = (await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from("a,b\n1,2\n3,5\n")))).body;
+    const blob = json(
+      blobRecord,
+      await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from("a,b\n1,2\n3,5\n"))),
+    );
     const sent = await api.call(
       "POST",
       "/api/ml/preprocessing/job/send",
@@ -44,7 +49,7 @@ describe("request logging", () => {
         output: [{ name: "o.csv", encryption_key: outputKey }],
       }),
     );
-    await api.waitForJob(sent.body.id);
+    await api.waitForJob(json(jobRecord, sent).id);
     // A body that fails to parse, with a key inside: its text must not reach the log either.
     await api.call("POST", "/api/ml/preprocessing/job/send", `{"input_encryption_key": "${inputKey}", `);
     await api.call(

@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { startService } from "../../src/service/index.js";
-import { Api, exchange, expectProblem, Harness, tokenFor, type AppCredentials } from "./service-harness.js";
+import {
+  Api,
+  exchange,
+  expectOAuthError,
+  expectProblem,
+  granted,
+  Harness,
+  tokenFor,
+  type AppCredentials,
+} from "./service-harness.js";
 
 const harness = new Harness();
 afterAll(() => harness.cleanup());
@@ -28,8 +37,7 @@ describe("rate limits: token endpoint", () => {
     // Failed attempts count too: that is what bounds secret guessing (and scrypt CPU).
     for (let i = 0; i < 3; i++) {
       const wrong = await exchange(service.url, form(a, "wrong-secret"));
-      expect(wrong.status).toBe(401);
-      expect(wrong.body.error).toBe("invalid_client");
+      expect(expectOAuthError(wrong, 401).error).toBe("invalid_client");
       expect(wrong.headers.get("x-ratelimit-remaining")).toBe(String(2 - i));
     }
     const limited = await exchange(service.url, form(a));
@@ -46,18 +54,19 @@ describe("rate limits: token endpoint", () => {
       instance: "/api/authorization/exchange",
       retry_after_seconds: seconds,
     });
-    expect(limited.body.detail).toContain("the limit is 3 per minute");
-    expect(limited.body.detail).toContain(`Retry after ${seconds} s`);
-    expect(limited.body.detail).toContain("--token-rate-limit");
+    const { detail } = expectProblem(limited, 429);
+    expect(detail).toContain("the limit is 3 per minute");
+    expect(detail).toContain(`Retry after ${seconds} s`);
+    expect(detail).toContain("--token-rate-limit");
     expect(JSON.stringify(limited.body)).not.toContain(a.clientSecret);
 
     // Another client from the same address has its own budget.
     const other = await exchange(service.url, form(b));
-    expect(other.status).toBe(200);
-    expect(other.body.token_type).toBe("Bearer");
+    const otherToken = granted(other);
+    expect(otherToken.token_type).toBe("Bearer");
 
     // The service keeps serving: b's token works on the model API.
-    const health = await new Api(service.url, other.body.access_token, b.modelId).call("GET", "/api/shared/health");
+    const health = await new Api(service.url, otherToken.access_token, b.modelId).call("GET", "/api/shared/health");
     expect(health.status).toBe(200);
   });
 
@@ -100,17 +109,17 @@ describe("rate limits: token endpoint, per address", () => {
       instance: "/api/authorization/exchange",
       retry_after_seconds: seconds,
     });
-    expect(limited.body.detail).toContain("token requests from this address (all client_ids together)");
-    expect(limited.body.detail).toContain("the limit is 3 per 3 s");
-    expect(limited.body.detail).toContain("--token-address-rate-limit");
+    const { detail } = expectProblem(limited, 429);
+    expect(detail).toContain("token requests from this address (all client_ids together)");
+    expect(detail).toContain("the limit is 3 per 3 s");
+    expect(detail).toContain("--token-address-rate-limit");
 
     // A real client from the same address waits too, and gets through once the window has passed.
     expect((await exchange(service.url, form(app))).status).toBe(429);
     await new Promise((r) => setTimeout(r, seconds * 1000 + 100));
     const token = await exchange(service.url, form(app));
-    expect(token.status).toBe(200);
     expect(
-      (await new Api(service.url, token.body.access_token, app.modelId).call("GET", "/api/shared/health")).status,
+      (await new Api(service.url, granted(token).access_token, app.modelId).call("GET", "/api/shared/health")).status,
     ).toBe(200);
   });
 
@@ -167,10 +176,10 @@ describe("rate limits: model API", () => {
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
     const limited = await api.call("GET", "/api/shared/health");
-    expectProblem(limited, 429);
+    const problem = expectProblem(limited, 429);
     const seconds = retryAfterSeconds(limited.headers);
     expect([1, 2]).toContain(seconds);
-    expect(limited.body.detail).toContain("the limit is 2 per 2 s");
+    expect(problem.detail).toContain("the limit is 2 per 2 s");
     await new Promise((r) => setTimeout(r, seconds * 1000 + 100));
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
   });
@@ -198,7 +207,10 @@ describe("rate limits: configuration", () => {
     const app = harness.app(service.dataDir);
     const token = await exchange(service.url, form(app));
     expect(token.headers.get("x-ratelimit-limit")).toBe("120");
-    const health = await new Api(service.url, token.body.access_token, app.modelId).call("GET", "/api/shared/health");
+    const health = await new Api(service.url, granted(token).access_token, app.modelId).call(
+      "GET",
+      "/api/shared/health",
+    );
     expect(health.headers.get("x-ratelimit-limit")).toBe("6000");
   });
 
@@ -213,7 +225,7 @@ describe("rate limits: configuration", () => {
       const reply = await exchange(service.url, form(app));
       expect(reply.status).toBe(200);
       expect(reply.headers.get("x-ratelimit-limit")).toBeNull();
-      token = reply.body.access_token;
+      token = granted(reply).access_token;
     }
     const api = new Api(service.url, token, app.modelId);
     for (let i = 0; i < 20; i++) {

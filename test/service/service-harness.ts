@@ -6,7 +6,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SCOPES } from "../../src/contract/index.js";
+import { z } from "zod";
+import {
+  isTerminalStatus,
+  jobRecord,
+  oauthError,
+  SCOPES,
+  tokenResponse,
+  type JobRecord,
+  type OAuthError,
+  type TokenResponse,
+} from "../../src/contract/index.js";
 import { openAdmin, startService, type RunningService, type ServiceOptions } from "../../src/service/index.js";
 
 export const ALL_SCOPES: string[] = [...SCOPES];
@@ -55,34 +65,61 @@ export class Harness {
   }
 }
 
+/**
+ * A token endpoint reply. The body is a token (200), an OAuth error or a problem: read
+ * it with `granted`, `expectOAuthError` or `expectProblem`.
+ */
 export async function exchange(
   url: string,
   form: Record<string, string>,
   contentType = "application/x-www-form-urlencoded",
-) {
+): Promise<Reply> {
   const response = await fetch(`${url}/api/authorization/exchange`, {
     method: "POST",
     headers: { "content-type": contentType },
     body: contentType.includes("json") ? JSON.stringify(form) : new URLSearchParams(form),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+  const body: unknown = await response.json();
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** The RFC 6749 error body of a token endpoint reply with `status`; another status throws. */
+export function expectOAuthError(reply: Reply, status: number): OAuthError {
+  if (reply.status !== status)
+    throw new Error(`expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return oauthError.parse(reply.body);
+}
+
+/** The token of a 200 reply from `exchange`; any other reply throws. */
+export function granted(reply: Reply): TokenResponse {
+  if (reply.status !== 200) throw new Error(`token exchange failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return tokenResponse.parse(reply.body);
 }
 
 export async function tokenFor(url: string, app: AppCredentials, scope = ""): Promise<string> {
-  const { status, body } = await exchange(url, {
+  const reply = await exchange(url, {
     grant_type: "client_credentials",
     client_id: app.clientId,
     client_secret: app.clientSecret,
     scope,
   });
-  if (status !== 200) throw new Error(`token exchange failed: ${status} ${JSON.stringify(body)}`);
-  return body.access_token as string;
+  return granted(reply).access_token;
 }
 
-export interface Reply<T = any> {
+export interface Reply<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
+}
+
+/**
+ * The body of a reply that is not an error, parsed by `schema` (a contract schema, or
+ * the shape the test expects); a 4xx or 5xx reply throws with its body.
+ */
+export function json<S extends z.ZodType>(schema: S, reply: Reply): z.output<S> {
+  if (reply.status >= 400)
+    throw new Error(`expected a reply that is not an error, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return schema.parse(reply.body);
 }
 
 /** A thin client of the model API for tests: JSON in, JSON (or bytes) out. */
@@ -150,15 +187,16 @@ export class Api {
 
   async waitForJob(
     jobId: string,
-    until: (job: any) => boolean = (j) => ["succeeded", "failed", "timed_out", "cancelled"].includes(j.status),
+    until: (job: JobRecord) => boolean = (j) => isTerminalStatus(j.status),
     timeoutMs = 60_000,
   ): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { status, body } = await this.call("GET", `/api/job/${jobId}/get`);
-      if (status !== 200) throw new Error(`job get: ${status} ${JSON.stringify(body)}`);
-      if (until(body)) return body;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
+      const reply = await this.call<unknown>("GET", `/api/job/${jobId}/get`);
+      if (reply.status !== 200) throw new Error(`job get: ${reply.status} ${JSON.stringify(reply.body)}`);
+      const job = jobRecord.parse(reply.body);
+      if (until(job)) return job;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -168,7 +206,7 @@ export function preprocessingBody(
   modelId: string,
   blobId: string,
   extra: Record<string, unknown> = {},
-): Record<string, any> {
+): Record<string, unknown> {
   return {
     model_id: modelId,
     input_blob_id: blobId,
@@ -183,11 +221,11 @@ export function expectProblem(reply: Reply, status: number): Record<string, any>
   if (reply.status !== status || !type.startsWith("application/problem+json")) {
     throw new Error(`expected ${status} problem+json, got ${reply.status} ${type}: ${JSON.stringify(reply.body)}`);
   }
-  const body = reply.body as Record<string, any>;
+  const body = z.record(z.string(), z.unknown()).parse(reply.body);
   for (const field of ["type", "title", "status", "detail", "instance"]) {
     if (body[field] === undefined) throw new Error(`problem lacks '${field}': ${JSON.stringify(body)}`);
   }
-  if (body.status !== status) throw new Error(`problem status ${body.status} != ${status}`);
+  if (body.status !== status) throw new Error(`problem status ${JSON.stringify(body.status)} != ${status}`);
   if (JSON.stringify(body).includes("    at ")) throw new Error("problem contains a stack trace");
   return body;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAdmin } from "../../src/service/index.js";
-import { Api, exchange, Harness, tokenFor, type AppCredentials } from "./service-harness.js";
+import { Api, exchange, expectOAuthError, granted, Harness, tokenFor, type AppCredentials } from "./service-harness.js";
 
 const h = new Harness();
 let url: string;
@@ -32,15 +32,16 @@ describe("token exchange", () => {
     const r = await exchange(url, grant());
     expect(r.status).toBe(200);
     expect(r.headers.get("cache-control")).toBe("no-store");
-    expect(r.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "shared.health.read" });
-    expect(r.body.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    expect((await health(r.body.access_token)).status).toBe(200);
+    const token = granted(r);
+    expect(token).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "shared.health.read" });
+    expect(token.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect((await health(token.access_token)).status).toBe(200);
   });
 
   it("an empty scope grants every scope assigned to the application", async () => {
     const r = await exchange(url, grant({ scope: "" }));
     expect(r.status).toBe(200);
-    expect(r.body.scope.split(" ").sort()).toEqual(["shared.blob.upload", "shared.health.read"]);
+    expect(granted(r).scope?.split(" ").sort()).toEqual(["shared.blob.upload", "shared.health.read"]);
   });
 
   it("accepts client credentials by HTTP Basic too", async () => {
@@ -61,17 +62,16 @@ describe("token exchange", () => {
     ["client_secret", { client_secret: "" }],
   ])("a missing %s is invalid_request", async (field, over) => {
     const r = await exchange(url, grant(over));
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe("invalid_request");
-    expect(r.body.error_description).toContain(field);
+    const error = expectOAuthError(r, 400);
+    expect(error.error).toBe("invalid_request");
+    expect(error.error_description).toContain(field);
     expect(r.headers.get("cache-control")).toBe("no-store");
   });
 
   it("a JSON body is invalid_request (the endpoint is form-encoded)", async () => {
-    const r = await exchange(url, grant(), "application/json");
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe("invalid_request");
-    expect(r.body.error_description).toContain("application/x-www-form-urlencoded");
+    const error = expectOAuthError(await exchange(url, grant(), "application/json"), 400);
+    expect(error.error).toBe("invalid_request");
+    expect(error.error_description).toContain("application/x-www-form-urlencoded");
   });
 
   it("a repeated field is invalid_request", async () => {
@@ -86,30 +86,26 @@ describe("token exchange", () => {
 
   it("another grant type is unsupported_grant_type", async () => {
     const r = await exchange(url, grant({ grant_type: "password" }));
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe("unsupported_grant_type");
+    expect(expectOAuthError(r, 400).error).toBe("unsupported_grant_type");
   });
 
   it("unknown client and wrong secret get the same invalid_client answer", async () => {
     const unknown = await exchange(url, grant({ client_id: "mdps-nobody" }));
     const wrong = await exchange(url, grant({ client_secret: `${app.clientSecret}x` }));
-    for (const r of [unknown, wrong]) {
-      expect(r.status).toBe(401);
-      expect(r.body.error).toBe("invalid_client");
-    }
+    for (const r of [unknown, wrong]) expect(expectOAuthError(r, 401).error).toBe("invalid_client");
     expect(unknown.body).toEqual(wrong.body);
     expect(JSON.stringify(wrong.body)).not.toContain(app.clientSecret);
   });
 
   it("an unknown or unassigned scope is invalid_scope", async () => {
     const unknown = await exchange(url, grant({ scope: "shared.health.read made.up" }));
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toBe("invalid_scope");
-    expect(unknown.body.error_description).toContain("made.up");
+    const unknownError = expectOAuthError(unknown, 400);
+    expect(unknownError.error).toBe("invalid_scope");
+    expect(unknownError.error_description).toContain("made.up");
     const unassigned = await exchange(url, grant({ scope: "shared.health.read ml.preprocessing.execute" }));
-    expect(unassigned.status).toBe(400);
-    expect(unassigned.body.error).toBe("invalid_scope");
-    expect(unassigned.body.error_description).toContain("ml.preprocessing.execute");
+    const unassignedError = expectOAuthError(unassigned, 400);
+    expect(unassignedError.error).toBe("invalid_scope");
+    expect(unassignedError.error_description).toContain("ml.preprocessing.execute");
   });
 
   it("after regeneration the old secret fails at once, its tokens live on", async () => {
@@ -124,8 +120,7 @@ describe("token exchange", () => {
       client_id: own.clientId,
       client_secret: own.clientSecret,
     });
-    expect(old.status).toBe(401);
-    expect(old.body.error).toBe("invalid_client");
+    expect(expectOAuthError(old, 401).error).toBe("invalid_client");
     expect((await health(oldToken)).status).toBe(200);
     expect(await tokenFor(url, { ...own, clientSecret: newSecret })).toBeTruthy();
   });
@@ -157,8 +152,9 @@ describe("token exchange", () => {
       client_id: own.clientId,
       client_secret: own.clientSecret,
     });
-    expect(r.body.expires_in).toBe(1);
-    const api = new Api(short.url, r.body.access_token, own.modelId);
+    const token = granted(r);
+    expect(token.expires_in).toBe(1);
+    const api = new Api(short.url, token.access_token, own.modelId);
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const expired = await api.call("GET", "/api/shared/health");
