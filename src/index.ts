@@ -26,6 +26,7 @@ export type { CallOptions, TransportOptions, RetryInfo } from "./client/transpor
 export type { RetryPolicy } from "./client/retry-timing.js";
 export type { BlobMetadata, BlobContent } from "./client/blobs.js";
 export type { ListOptions } from "./client/jobs.js";
+export type { Capabilities, CapabilityAnswer } from "./client/capabilities.js";
 export {
   MdpsError,
   APIError,
@@ -46,6 +47,9 @@ export {
   AbortError,
   ConfigError,
   JobFailedError,
+  JobCancelledError,
+  JobAlreadyEndedError,
+  UnsupportedExtensionError,
   UnexpectedResponseError,
   type FieldErrors,
 } from "./client/errors.js";

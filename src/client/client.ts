@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { AuthResource } from "./auth.js";
 import { BlobsResource } from "./blobs.js";
+import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
 import { HealthResource } from "./health.js";
 import { JobsResource, PreprocessingResource } from "./jobs.js";
@@ -25,6 +26,8 @@ export class MdpsClient {
   readonly jobs: JobsResource;
   readonly preprocessing: PreprocessingResource;
   readonly health: HealthResource;
+  /** The extensions the service declares in health (read once, when one is first used). */
+  readonly capabilities: Capabilities;
   readonly #transport: Transport;
 
   constructor(config: ClientConfig, transportOptions: TransportOptions = {}) {
@@ -33,9 +36,10 @@ export class MdpsClient {
     this.auth = new AuthResource(this.#transport, config);
     this.tokens = new TokenCache(this.auth.provider());
     this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId);
-    this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl);
-    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl);
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
+    this.capabilities = new Capabilities(this.health);
+    this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
+    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
   }
 
   /** Resolves the configuration (arguments > environment > config file) and builds a client. */

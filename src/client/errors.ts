@@ -185,3 +185,53 @@ export class UnexpectedResponseError extends MdpsError {
     this.requestId = requestId;
   }
 }
+
+/**
+ * A job ended `cancelled` (by `job.cancel()`, `/cancel`, or anyone else with the
+ * scope): waits, `result()` and `dataframe()` reject with this. Code `job_cancelled`;
+ * a JobFailedError, so code that handles any job ending keeps working.
+ */
+export class JobCancelledError extends JobFailedError {
+  constructor(init: { jobId: string; title: string; detail: string; record: unknown }) {
+    super({ ...init, status: "cancelled" });
+    this.message = `Job ${init.jobId} was cancelled: ${init.detail.replace(/\.$/, "")}. It has no result; submit it again if you still need it.`;
+  }
+}
+
+/** The error a wait throws for a job that ended `status` other than `succeeded`. */
+export function jobEndedError(init: {
+  jobId: string;
+  status: string;
+  title: string;
+  detail: string;
+  record: unknown;
+}): JobFailedError {
+  return init.status === "cancelled" ? new JobCancelledError(init) : new JobFailedError(init);
+}
+
+/**
+ * The service does not offer an extension of the interface (CONTRACT: Extensions):
+ * it did not declare it in health's `capabilities`, or answered 404/405. Code
+ * `unsupported_extension`; `extension` names it (`cancel`).
+ */
+export class UnsupportedExtensionError extends MdpsError {
+  readonly extension: string;
+  constructor(extension: string, message: string, options: MdpsErrorOptions = {}) {
+    super("unsupported_extension", message, options);
+    this.extension = extension;
+  }
+}
+
+/**
+ * 409 to a cancel: the job already ended (`jobStatus` says how: `succeeded`, `failed`,
+ * `timed_out`). Code `job_already_ended`.
+ */
+export class JobAlreadyEndedError extends ConflictError {
+  readonly jobId: string;
+  readonly jobStatus: string;
+  constructor(init: APIErrorInit & { readonly jobId: string; readonly jobStatus: string }) {
+    super(init);
+    this.jobId = init.jobId;
+    this.jobStatus = init.jobStatus;
+  }
+}

@@ -8,6 +8,8 @@ import {
   type JobResult,
   type SendJobRequest,
 } from "../contract/job.js";
+import type { Capabilities } from "./capabilities.js";
+import { APIError, ConflictError, JobAlreadyEndedError, UnsupportedExtensionError } from "./errors.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, Transport } from "./transport.js";
 
@@ -23,12 +25,14 @@ export interface ListOptions extends CallOptions {
 class JobReads {
   readonly #transport: Transport;
   readonly #tokens: TokenCache;
+  readonly #capabilities: Capabilities | undefined;
   protected readonly base: string;
 
-  constructor(transport: Transport, tokens: TokenCache, base: string) {
+  constructor(transport: Transport, tokens: TokenCache, base: string, capabilities?: Capabilities) {
     this.#transport = transport;
     this.#tokens = tokens;
     this.base = base;
+    this.#capabilities = capabilities;
   }
 
   /** GET .../{id}/get: the job record with its newest `limit` events. */
@@ -57,6 +61,28 @@ class JobReads {
     );
   }
 
+  /**
+   * POST .../{id}/cancel (an extension: CONTRACT, Extensions): a queued or running job
+   * becomes `cancelled`; the record comes back. Cancelling a cancelled job is fine
+   * (idempotent, so retried like a GET). Throws JobAlreadyEndedError (409) when the job
+   * had already ended otherwise, and UnsupportedExtensionError when the service does not
+   * declare `cancel` in health's capabilities or answers 404/405 without declaring it.
+   */
+  async cancel(id: string, options: CallOptions = {}): Promise<JobRecord> {
+    const answer = this.#capabilities ? await this.#capabilities.check("cancel", options) : "unknown";
+    const url = this.#url(id, "cancel");
+    if (answer === "absent") throw cancelUnsupported(id, url, "does not declare it in health's capabilities");
+    try {
+      return await this.post(url, {}, true, options);
+    } catch (error) {
+      if (error instanceof APIError && (error.status === 405 || (error.status === 404 && answer === "unknown"))) {
+        throw cancelUnsupported(id, url, `answered ${error.status} to POST ${new URL(url).pathname}`, error);
+      }
+      if (error instanceof ConflictError) throw alreadyEnded(id, error);
+      throw error;
+    }
+  }
+
   protected post(url: string, body: unknown, idempotent: boolean, options: CallOptions): Promise<JobRecord> {
     const json = JSON.stringify(body);
     return this.#transport.json(
@@ -78,10 +104,39 @@ class JobReads {
   }
 }
 
+function cancelUnsupported(id: string, url: string, why: string, cause?: unknown): UnsupportedExtensionError {
+  return new UnsupportedExtensionError(
+    "cancel",
+    `This service (${new URL(url).origin}) does not offer cancel (it ${why}), so job ${id} goes on running.`,
+    { cause },
+  );
+}
+
+function alreadyEnded(id: string, error: ConflictError): ConflictError {
+  const body = error.body as { job_status?: unknown } | undefined;
+  const jobStatus = typeof body?.job_status === "string" ? body.job_status : undefined;
+  if (jobStatus === undefined) return error;
+  return new JobAlreadyEndedError({
+    status: error.status,
+    code: "job_already_ended",
+    message: `Job ${id} already ended as ${jobStatus}; only a queued or running job can be cancelled.`,
+    title: error.title,
+    detail: error.detail,
+    type: error.type,
+    instance: error.instance,
+    requestId: error.requestId,
+    body: error.body,
+    headers: error.headers,
+    cause: error,
+    jobId: id,
+    jobStatus,
+  });
+}
+
 /** The generic job API: /api/job/... */
 export class JobsResource extends JobReads {
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string) {
-    super(transport, tokens, `${baseUrl}/api/job`);
+  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, capabilities?: Capabilities) {
+    super(transport, tokens, `${baseUrl}/api/job`, capabilities);
   }
 
   /**
@@ -95,8 +150,8 @@ export class JobsResource extends JobReads {
 
 /** The preprocessing job API: /api/ml/preprocessing/job/... */
 export class PreprocessingResource extends JobReads {
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string) {
-    super(transport, tokens, `${baseUrl}/api/ml/preprocessing/job`);
+  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, capabilities?: Capabilities) {
+    super(transport, tokens, `${baseUrl}/api/ml/preprocessing/job`, capabilities);
   }
 
   /**

@@ -34,6 +34,11 @@ export interface TransportOptions {
   /** Called before each retry; for logging. */
   readonly onRetry?: ((info: RetryInfo) => void) | undefined;
   readonly userAgent?: string | undefined;
+  /**
+   * What a ConnectionError tells the user to check. Default: that the service runs and
+   * MDPS_BASE_URL / MDPS_AUTH_URL are right; Session.local() names its data dir instead.
+   */
+  readonly connectionHint?: string | undefined;
 }
 
 export interface RetryInfo {
@@ -80,6 +85,7 @@ export class Transport {
   readonly #transferTimeoutMs: number;
   readonly #onRetry: ((info: RetryInfo) => void) | undefined;
   readonly #userAgent: string;
+  readonly #connectionHint: string;
 
   constructor(options: TransportOptions = {}) {
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -89,6 +95,7 @@ export class Transport {
     this.#transferTimeoutMs = options.transferTimeoutMs ?? 600_000;
     this.#onRetry = options.onRetry;
     this.#userAgent = options.userAgent ?? "mdps-client";
+    this.#connectionHint = options.connectionHint ?? DEFAULT_CONNECTION_HINT;
   }
 
   /** Sends the call and parses the JSON body with `schema` (unknown fields kept). */
@@ -148,7 +155,7 @@ export class Transport {
       } catch (error) {
         throw asAbort(error, spec.signal);
       }
-      const attempt = new AttemptSignal(spec.signal, timeoutMs);
+      const attempt = new AttemptSignal(spec.signal, timeoutMs, this.#connectionHint);
       let outcome: { kind: "done"; value: T } | { kind: "retry"; delayMs: number; reason: string } | undefined;
       try {
         const body = spec.body?.();
@@ -254,12 +261,14 @@ class AttemptSignal {
   readonly #timer: NodeJS.Timeout;
   readonly #outer: AbortSignal | undefined;
   readonly #timeoutMs: number;
+  readonly #connectionHint: string;
   readonly #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
   #timedOut = false;
 
-  constructor(outer: AbortSignal | undefined, timeoutMs: number) {
+  constructor(outer: AbortSignal | undefined, timeoutMs: number, connectionHint: string) {
     this.#outer = outer;
     this.#timeoutMs = timeoutMs;
+    this.#connectionHint = connectionHint;
     this.#timer = setTimeout(() => {
       this.#timedOut = true;
       this.#controller.abort(new Error("timeout"));
@@ -298,11 +307,14 @@ class AttemptSignal {
     if (error instanceof MdpsError) return error;
     const origin = new URL(url).origin;
     return new ConnectionError(
-      `${call}: could not reach ${origin}${code ? ` (${code})` : ""}. Check that the service is running and the URL (MDPS_BASE_URL / MDPS_AUTH_URL) is right.`,
+      `${call}: could not reach ${origin}${code ? ` (${code})` : ""}. ${this.#connectionHint}`,
       { cause: error },
     );
   }
 }
+
+const DEFAULT_CONNECTION_HINT =
+  "Check that the service is running and the URL (MDPS_BASE_URL / MDPS_AUTH_URL) is right.";
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });

@@ -47,14 +47,13 @@ export class JobProgress {
 
   /**
    * Waiting ended without a terminal status (abort, timeout, network): the output
-   * says so and that the job goes on.
+   * says so, that the job goes on, and how to follow or cancel it (unless the reason
+   * already does).
    */
   stopped(reason: string): void {
     const last = this.#latest ?? { status: "unknown" };
-    this.live.finish({
-      ...last,
-      error: { title: "stopped waiting", detail: `${reason} The job goes on; wait again to follow it.` },
-    });
+    const next = /goes on/.test(reason) ? "" : " The job goes on: wait again to follow it, or job.cancel() to stop it.";
+    this.live.finish({ ...last, error: { title: "stopped waiting", detail: `${reason}${next}` } });
   }
 
   #refreshLogs(): void {

@@ -1,8 +1,9 @@
 import { inspect } from "node:util";
 import type { JobExecutionLogMessage, JobRecord, JobResult, FittedStateJson } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import { JobFailedError } from "../client/errors.js";
+import { jobEndedError } from "../client/errors.js";
 import type { ListOptions } from "../client/jobs.js";
+import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type BlobContext } from "./blob.js";
 import {
@@ -30,6 +31,8 @@ export interface JobInit<T extends PreprocessingType> {
   /** Column order and dtypes of the input DataFrame, restored by `dataframe()`. */
   readonly inputShape?: FrameShape | undefined;
   readonly input?: Blob | undefined;
+  /** The API the job was sent on: `job` (/api/job, the default) or `preprocessing`; cancel uses the same. */
+  readonly endpoint?: "job" | "preprocessing" | undefined;
 }
 
 /**
@@ -50,6 +53,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly #ctx: BlobContext;
   readonly #outputKeys: ReadonlyArray<Secret | undefined>;
   readonly #inputShape: FrameShape | undefined;
+  readonly #endpoint: "job" | "preprocessing";
   #record: JobRecord | undefined;
   #result: JobResult | undefined;
   #outputs: Blob[] | undefined;
@@ -62,6 +66,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     this.#record = init.record;
     this.#outputKeys = init.outputKeys ?? [];
     this.#inputShape = init.inputShape;
+    this.#endpoint = init.endpoint ?? "job";
   }
 
   /** The record as last seen (from send, status or wait); `status()` refreshes it. */
@@ -91,9 +96,28 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   }
 
   /**
+   * Cancels the job: a queued one never runs, a running one stops within a second and
+   * leaves no output blob (POST .../{id}/cancel, on the API the job was sent on).
+   * Resolves with the `cancelled` record; cancelling a cancelled job again is fine.
+   * Waits on the job (here or elsewhere) reject with JobCancelledError. Throws
+   * JobAlreadyEndedError (409, `jobStatus`) when it had already ended otherwise, and
+   * UnsupportedExtensionError when the service does not offer cancel.
+   *
+   * @example
+   * const job = await session.preprocess(df, { type: "QuantileTransformer" });
+   * await job.cancel(); // job.record.status === "cancelled"
+   */
+  async cancel(options: CallOptions = {}): Promise<JobRecord> {
+    const api = this.#endpoint === "preprocessing" ? this.#ctx.client.preprocessing : this.#ctx.client.jobs;
+    this.#record = await api.cancel(this.id, options);
+    return this.#record;
+  }
+
+  /**
    * Polls until the job ends. Resolves with the final record when it succeeded (and
-   * reads the result, so `fitted` is set); throws JobFailedError when it failed, timed
-   * out or was cancelled, TimeoutError when `timeoutMs` passed, AbortError on `signal`.
+   * reads the result, so `fitted` is set); throws JobFailedError when it failed or timed
+   * out, JobCancelledError (a JobFailedError) when it was cancelled, TimeoutError when
+   * `timeoutMs` passed, AbortError on `signal` or a notebook kernel interrupt.
    */
   async wait(options: WaitOptions = {}): Promise<JobRecord> {
     const progress = jobProgress({ progress: options.progress, title: this.type }, (limit) =>
@@ -102,7 +126,10 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     let record: JobRecord;
     try {
       record = await stoppableByKernel(
-        { doing: `waiting for job ${this.id}`, then: "The job goes on; job.wait() again to resume." },
+        {
+          doing: `waiting for job ${this.id}`,
+          then: "The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.",
+        },
         options.signal,
         (signal) =>
           pollUntilTerminal(
@@ -129,11 +156,11 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     }
     await progress?.finish(record);
     if (record.status !== "succeeded") {
-      throw new JobFailedError({
+      throw jobEndedError({
         jobId: this.id,
         status: record.status,
         title: record.error?.title ?? record.status,
-        detail: record.error?.detail ?? "no detail given",
+        detail: record.error?.detail ?? endingMessage(record) ?? "no detail given",
         record,
       });
     }
@@ -221,4 +248,10 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), `Job ${inspect(this.toJSON())}`, depth, options);
   }
+}
+
+/** The message of the event that ended the job (e.g. who cancelled it), if the service gave one. */
+function endingMessage(record: JobRecord): string | undefined {
+  const last = record.events.findLast((e) => e.status === record.status);
+  return last?.message ?? undefined;
 }

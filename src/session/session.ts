@@ -318,6 +318,11 @@ export class Session {
 }
 
 function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {
+  // The URL is this process's own: MDPS_BASE_URL has nothing to do with it.
+  const connectionHint =
+    options.connectionHint ??
+    `This session's local service (data dir ${local.dataDir}) is no longer running: it stops with session.close() or when its process ends. ` +
+      `Open a new session with Session.local() on the same data dir; its blobs and jobs are kept there.`;
   const config = resolveConfig({
     env: {},
     configFile: false,
@@ -326,5 +331,5 @@ function clientFor(local: LocalService, creds: LocalService["credentials"], opti
     clientSecret: creds.clientSecret,
     modelId: creds.modelId,
   });
-  return new MdpsClient(config, options);
+  return new MdpsClient(config, { ...options, connectionHint });
 }
