@@ -283,20 +283,26 @@ describe("crash safety", () => {
     );
     const chunk = Buffer.alloc(64 * 1024, "1,2\n");
     for (let i = 0; i < 32; i++) req.write(chunk);
-    // Wait until the server has bytes of the upload in its temp dir, then kill it hard.
+    // Wait until the server has bytes of the upload in its temp folder (tmp/<process>/), then kill it hard.
     const tmp = join(dataDir, "tmp");
+    const tempFiles = async () =>
+      (await readdir(tmp, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name));
     for (let i = 0; i < 200; i++) {
-      const files = await readdir(tmp);
-      if (files.length > 0 && (await stat(join(tmp, files[0]!))).size > 0) break;
+      const [first] = await tempFiles();
+      if (first !== undefined && (await stat(first)).size > 0) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    expect((await readdir(tmp)).length).toBe(1);
+    expect(await tempFiles()).toHaveLength(1);
     server.child.kill("SIGKILL");
     expect((await server.exited).signal).toBe("SIGKILL");
     req.destroy();
 
     const restarted = await serve(["--data-dir", dataDir]);
-    expect(await readdir(tmp)).toEqual([]);
+    // The killed process's folder is swept (its pid is gone); the new one's is empty.
+    expect(await tempFiles()).toEqual([]);
+    expect(await readdir(tmp)).toHaveLength(1);
     expect(await readdir(join(dataDir, "blobs"))).toEqual([`${earlier.id}.1`]);
     const db = new Database(join(dataDir, "mdps.sqlite"), { readonly: true });
     expect(db.prepare("SELECT id FROM blobs").all()).toEqual([{ id: earlier.id }]);

@@ -99,7 +99,7 @@ describe("many processes on one data dir", () => {
     expect(survivors.map((s) => s.pid)).toContain(takeoverPid);
     expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(takeoverMs).toBeLessThan(10_000 + 1_000 + 2_000); // lease + poll + slack
-    expect(done.events.some((e: { message: string | null }) => e.message?.includes("whose lease expired"))).toBe(true);
+    expect(done.events.some((e: { message: string | null }) => e.message?.includes("taken over from"))).toBe(true);
     const result = (await other.call("GET", `/api/job/${job.id}/result`)).body;
     expect(result.rows).toBe(600_000);
     const outputIds = result.outputs.map((o: { id: string }) => o.id);

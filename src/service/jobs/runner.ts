@@ -189,7 +189,11 @@ export class JobRunner {
     if (idle === 0) return;
     const now = Date.now();
     let live: Set<string> | undefined;
-    for (const candidate of this.store.jobs.claimable(now, idle + 16)) {
+    // Killed processes of this host: their jobs need not wait for the leases to expire.
+    const dead = new Set(this.store.processes.deadOnThisHost());
+    for (const candidate of this.store.jobs.claimable(now, idle + 16, [...dead])) {
+      const owner = candidate.lease_owner;
+      const deadOwner = owner !== null && dead.has(owner) ? owner : null;
       if (idle === 0) break;
       if (this.running.has(candidate.id)) continue;
       const keys = this.keys.get(candidate.id) ?? null;
@@ -197,19 +201,21 @@ export class JobRunner {
         live ??= this.store.processes.alive(now, this.leaseMs);
         const holder = candidate.key_holder;
         if (holder !== null && holder !== this.owner && live.has(holder)) continue; // its keys are there
-        this.recordFailure(candidate.id, failedWith(KEYS_LOST), { unleasedAt: now }, this.mainLog(candidate.id));
+        const guard = { unleasedAt: now, deadOwner };
+        this.recordFailure(candidate.id, failedWith(KEYS_LOST), guard, this.mainLog(candidate.id));
         continue;
       }
       if (candidate.attempts >= MAX_ATTEMPTS) {
         const ending = failedWith(interruptedTooOften(candidate.attempts));
-        this.recordFailure(candidate.id, ending, { unleasedAt: now }, this.mainLog(candidate.id));
+        this.recordFailure(candidate.id, ending, { unleasedAt: now, deadOwner }, this.mainLog(candidate.id));
         continue;
       }
       const row = this.store.jobs.claim(
         candidate.id,
         { owner: this.owner, expiresAt: now + this.leaseMs },
         now,
-        claimMessage(candidate, this.owner),
+        claimMessage(candidate, this.owner, deadOwner !== null),
+        deadOwner,
       );
       const slot = row && this.pool.idleSlot();
       if (!row || !slot) continue; // another process was faster
@@ -249,7 +255,7 @@ export class JobRunner {
       if (claimed.status === "running") {
         log(
           "warning",
-          `attempt ${claimed.attempts} did not finish: its process (${claimed.lease_owner ?? "unknown"}) stopped renewing its lease`,
+          `attempt ${claimed.attempts} did not finish: its process (${claimed.lease_owner ?? "unknown"}) died or stopped renewing its lease`,
         );
       }
       const request = JSON.parse(row.request) as StoredPreprocessingRequest;
@@ -298,8 +304,13 @@ export class JobRunner {
           signal,
           onEvent: (event) => {
             if (this.closed || signal.aborted) return;
-            if (event.type === "progress") jobs.progress(row.id, this.owner, event.phase, event.progress);
-            else log(event.level, event.message);
+            try {
+              if (event.type === "progress") jobs.progress(row.id, this.owner, event.phase, event.progress);
+              else log(event.level, event.message);
+            } catch (err) {
+              // Progress is advisory: a busy database must not stop the run.
+              this.log.warn({ err, jobId: row.id }, "recording a job's progress failed");
+            }
           },
         });
       } finally {
@@ -343,9 +354,11 @@ export class JobRunner {
 }
 
 /** The `running` event of a claim: which process runs the attempt, and whom it took over from. */
-function claimMessage(candidate: ClaimCandidate, owner: string): string {
+function claimMessage(candidate: ClaimCandidate, owner: string, ownerDied: boolean): string {
   const attempt = `attempt ${candidate.attempts + 1} on ${hostname()}, process ${process.pid} (${owner})`;
-  return candidate.status === "running"
-    ? `${attempt}; taken over from ${candidate.lease_owner ?? "a process"} whose lease expired`
-    : attempt;
+  if (candidate.status !== "running") return attempt;
+  const from = candidate.lease_owner ?? "a process";
+  return ownerDied
+    ? `${attempt}; taken over from ${from}, which no longer runs on this host`
+    : `${attempt}; taken over from ${from} whose lease expired`;
 }

@@ -57,7 +57,17 @@ export const storePlugin = fp(
     const me = newIdentity();
     const processes = new ProcessRegistry(db);
     processes.register(me, Date.now());
-    const heartbeat = setInterval(() => processes.heartbeat(me.ownerId, Date.now()), Math.max(50, jobLeaseMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        try {
+          processes.heartbeat(me.ownerId, Date.now());
+        } catch (err) {
+          // The database was busy past its timeout: the next beat tries again.
+          app.log.warn({ err }, "heartbeat failed");
+        }
+      },
+      Math.max(50, jobLeaseMs / 3),
+    );
     heartbeat.unref();
     const files = new BlobFiles(dataDir, me.ownerId);
     await files.init();

@@ -47,8 +47,11 @@ export interface ClaimCandidate {
   lease_owner: string | null;
 }
 
-/** Who may write a job's terminal state: the lease holder, or anyone while no live lease exists. */
-export type FinishGuard = { leaseOwner: string } | { unleasedAt: number };
+/**
+ * Who may write a job's terminal state: the lease holder, or anyone while no live
+ * lease exists (none, expired, or held by `deadOwner`, a process known to be dead).
+ */
+export type FinishGuard = { leaseOwner: string } | { unleasedAt: number; deadOwner?: string | null };
 
 export const MAX_ATTEMPTS = 3;
 
@@ -106,14 +109,21 @@ export class JobStore {
     return row && row.model_id === modelId ? row : undefined;
   }
 
-  /** Jobs some process may take now, oldest first. */
-  claimable(now: number, limit: number): ClaimCandidate[] {
+  /**
+   * Jobs some process may take now, oldest first: queued, under an expired lease, or
+   * running in a process known to be dead (`deadOwners`: no need to wait for their leases).
+   */
+  claimable(now: number, limit: number, deadOwners: readonly string[] = []): ClaimCandidate[] {
+    const dead =
+      deadOwners.length > 0
+        ? ` OR (status = 'running' AND lease_owner IN (${deadOwners.map(() => "?").join(", ")}))`
+        : "";
     return this.db
       .prepare(
-        `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs WHERE ${CLAIMABLE}
+        `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs WHERE ${CLAIMABLE}${dead}
          ORDER BY created_at, rowid LIMIT ?`,
       )
-      .all(now, limit) as ClaimCandidate[];
+      .all(now, ...deadOwners, limit) as ClaimCandidate[];
   }
 
   /**
@@ -121,15 +131,22 @@ export class JobStore {
    * claiming the same job, exactly one gets the row back. `message` becomes the
    * `running` event, naming the process.
    */
-  claim(id: string, lease: { owner: string; expiresAt: number }, now: number, message: string): JobRow | undefined {
+  claim(
+    id: string,
+    lease: { owner: string; expiresAt: number },
+    now: number,
+    message: string,
+    /** The job's lease holder when it is known to be dead: its lease need not have expired. */
+    deadOwner: string | null = null,
+  ): JobRow | undefined {
     const at = nowIso();
     return writeTransaction(this.db, () => {
       const changed = this.db
         .prepare(
           `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = ?, attempts = attempts + 1,
-             lease_owner = ?, lease_expires_at = ? WHERE id = ? AND ${CLAIMABLE}`,
+             lease_owner = ?, lease_expires_at = ? WHERE id = ? AND (${CLAIMABLE} OR (status = 'running' AND lease_owner = ?))`,
         )
-        .run(at, lease.owner, lease.expiresAt, id, now).changes;
+        .run(at, lease.owner, lease.expiresAt, id, now, deadOwner).changes;
       if (changed !== 1) return undefined;
       this.event(id, "running", "reading", 0, message, at);
       return this.row(id);
@@ -323,6 +340,9 @@ function allows(row: JobRow, guard: FinishGuard): boolean {
   if ("leaseOwner" in guard) return row.status === "running" && row.lease_owner === guard.leaseOwner;
   return (
     row.status === "queued" ||
-    (row.status === "running" && (row.lease_expires_at === null || row.lease_expires_at < guard.unleasedAt))
+    (row.status === "running" &&
+      (row.lease_expires_at === null ||
+        row.lease_expires_at < guard.unleasedAt ||
+        (row.lease_owner !== null && row.lease_owner === guard.deadOwner)))
   );
 }

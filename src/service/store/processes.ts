@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { nowIso, type Db } from "./database.js";
 
 /** Who this service process is, as named in leases, logs and its temp folder. */
@@ -10,8 +11,11 @@ export interface ProcessIdentity {
 
 /**
  * The service processes that share this store, each with a heartbeat. A process
- * counts as alive while its heartbeat is younger than `staleMs`: that decides
- * whether its in-memory keys still exist and whether its temp folder may be swept.
+ * counts as alive while its heartbeat is younger than `staleMs` and, when it runs on
+ * this host, its pid still exists: that decides whether its in-memory keys still
+ * exist, whether its temp folder may be swept and whether its jobs may be taken over
+ * before their leases expire. (A reused pid only makes a dead process look alive
+ * until its heartbeat is stale: the safe direction.)
  */
 export class ProcessRegistry {
   constructor(private readonly db: Db) {}
@@ -32,22 +36,35 @@ export class ProcessRegistry {
     this.db.prepare("DELETE FROM service_processes WHERE owner_id = ?").run(ownerId);
   }
 
-  isAlive(ownerId: string, now: number, staleMs: number): boolean {
-    const row = this.db.prepare("SELECT heartbeat_at FROM service_processes WHERE owner_id = ?").get(ownerId) as
-      { heartbeat_at: number } | undefined;
-    return row !== undefined && row.heartbeat_at > now - staleMs;
-  }
-
   /** Owner ids of the live processes, this one included. */
   alive(now: number, staleMs: number): Set<string> {
     const rows = this.db
-      .prepare("SELECT owner_id FROM service_processes WHERE heartbeat_at > ?")
-      .all(now - staleMs) as Array<{ owner_id: string }>;
-    return new Set(rows.map((r) => r.owner_id));
+      .prepare("SELECT owner_id, hostname, process_id FROM service_processes WHERE heartbeat_at > ?")
+      .all(now - staleMs) as Array<{ owner_id: string; hostname: string; process_id: number }>;
+    const host = hostname();
+    return new Set(rows.filter((r) => r.hostname !== host || pidExists(r.process_id)).map((r) => r.owner_id));
+  }
+
+  /** Registered processes of this host whose pid is gone (killed, crashed): certainly dead, whatever their heartbeat. */
+  deadOnThisHost(): string[] {
+    const rows = this.db
+      .prepare("SELECT owner_id, process_id FROM service_processes WHERE hostname = ?")
+      .all(hostname()) as Array<{ owner_id: string; process_id: number }>;
+    return rows.filter((r) => !pidExists(r.process_id)).map((r) => r.owner_id);
   }
 
   /** Forgets processes whose heartbeat stopped long ago (their leases expired with them). */
   forgetDead(now: number, olderThanMs: number): void {
     this.db.prepare("DELETE FROM service_processes WHERE heartbeat_at < ?").run(now - olderThanMs);
+  }
+}
+
+function pidExists(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
