@@ -101,10 +101,19 @@ export class ReplController {
     return output;
   }
 
-  /** Ctrl+C: stops the running line. False when nothing was running. */
+  /**
+   * Ctrl+C: stops the running line (a wait on a job stops; the job goes on). Pressed
+   * again within SECOND_CTRL_C_MS of a stopped wait, it cancels that job: `/cancel j7`
+   * runs as if typed, so the transcript shows what happened. False when it did nothing.
+   */
   cancel(): boolean {
-    if (!this.#running) return false;
-    this.#running.abort(new AbortError("Cancelled with Ctrl+C."));
+    if (this.#running) {
+      this.#running.abort(new AbortError("Stopped with Ctrl+C."));
+      return true;
+    }
+    const ref = this.workspace.takeRecentStop();
+    if (ref === undefined) return false;
+    void this.submit(`/cancel ${ref}`);
     return true;
   }
 

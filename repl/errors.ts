@@ -9,6 +9,7 @@ import {
   ConfigError,
   ConflictError,
   ConnectionError,
+  JobCancelledError,
   JobFailedError,
   MdpsError,
   NotFoundError,
@@ -30,6 +31,24 @@ export class ReplError extends Error {
   }
 }
 
+/** How long after a stopped wait a second Ctrl+C cancels the job (ReplController.cancel). */
+export const SECOND_CTRL_C_MS = 2000;
+
+/**
+ * Ctrl+C stopped a command while it waited on a job: only the waiting stopped, the job
+ * goes on. Says so, and how to cancel it (`/cancel j7`, or Ctrl+C again at once).
+ */
+export class WaitStoppedError extends ReplError {
+  readonly jobRef: string;
+  constructor(jobRef: string, what = `waiting for ${jobRef}`) {
+    super(
+      `Stopped ${what}; the job goes on.`,
+      `/cancel ${jobRef} cancels it (so does Ctrl+C again within ${SECOND_CTRL_C_MS / 1000} s); /jobs shows how it is doing.`,
+    );
+    this.jobRef = jobRef;
+  }
+}
+
 export function isAbort(error: unknown): boolean {
   return (
     error instanceof AbortError ||
@@ -39,8 +58,14 @@ export function isAbort(error: unknown): boolean {
 
 export function errorOutput(error: unknown): Extract<Output, { type: "error" }> {
   if (error instanceof ReplError) return { type: "error", title: error.message, hint: error.hint };
+  // Ctrl+C stops this process's part only: what already reached the service stays there.
+  // Commands that wait on a job say so themselves (WaitStoppedError, a ReplError).
   if (isAbort(error))
-    return { type: "error", title: "Cancelled.", hint: "Ctrl+C stopped the command; nothing else was changed." };
+    return {
+      type: "error",
+      title: "Stopped.",
+      hint: "Ctrl+C stopped the command here; anything it had already sent to the service (an upload, a job) stays there: /blobs and /jobs list them.",
+    };
   if (error instanceof APIError) {
     const fields = error.errors
       ? Object.entries(error.errors).map(([path, messages]) => `${path}: ${messages.join("; ")}`)
@@ -53,6 +78,14 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
         undefined,
       hint: apiHint(error),
       fields,
+    };
+  }
+  if (error instanceof JobCancelledError) {
+    return {
+      type: "error",
+      title: `Job ${error.jobId} was cancelled, so it has no result.`,
+      detail: error.detail,
+      hint: "Send it again (/preprocess) if you still need its result.",
     };
   }
   if (error instanceof JobFailedError) {

@@ -46,6 +46,6 @@ export function bannerLines(workspace: Workspace): string[] {
     "mdps repl: the Model Data Preprocessing Service, interactively",
     `Connected to the ${workspace.describeTarget()}.`,
     `Frame ${SAMPLE_FRAME_NAME} (${rows} × ${columns}, sample data) is loaded: try /describe ${SAMPLE_FRAME_NAME}.`,
-    "/help lists the commands · Tab completes · Up/Down for history · Ctrl+C cancels · Ctrl+D quits",
+    "/help lists the commands · Tab completes · Up/Down for history · Ctrl+C stops · Ctrl+D quits",
   ];
 }

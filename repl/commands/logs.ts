@@ -27,12 +27,17 @@ export const logsCommand: Command = {
       return { type: "logs", job: job.ref, lines: messages.map(line) };
     }
     let count = 0;
-    for await (const m of handle.followLogs({ signal: ctx.signal })) {
-      ctx.emit({ type: "logs", job: job.ref, lines: [line(m)] });
-      count++;
+    let final;
+    try {
+      for await (const m of handle.followLogs({ signal: ctx.signal })) {
+        ctx.emit({ type: "logs", job: job.ref, lines: [line(m)] });
+        count++;
+      }
+      // The log ends when the service says the job ended; the tracker hears it at its next poll.
+      final = await ctx.workspace.jobs.waitFor(job.ref, ctx.signal);
+    } catch (error) {
+      throw ctx.workspace.waitStopped(error, job.ref, `following ${job.ref}'s log`);
     }
-    // The log ends when the service says the job ended; the tracker hears it at its next poll.
-    const final = await ctx.workspace.jobs.waitFor(job.ref, ctx.signal);
     return message(`${job.ref}: ${count} log line${count === 1 ? "" : "s"}; the job ${final.status}.`, "muted");
   },
 };

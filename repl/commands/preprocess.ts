@@ -116,13 +116,23 @@ export const preprocessCommand: Command = {
       };
     }
     ctx.emit(sent);
-    const done = await ws.jobs.waitFor(tracked.ref, ctx.signal);
-    return jobOutcome(done.status, done.error);
+    const done = await ws.jobs.waitFor(tracked.ref, ctx.signal).catch((error: unknown) => {
+      throw ws.waitStopped(error, tracked.ref);
+    });
+    return jobOutcome(tracked.ref, done.status, done.error);
   },
 };
 
-function jobOutcome(status: string, error: { title: string; detail: string } | undefined): Output {
+function jobOutcome(ref: string, status: string, error: { title: string; detail: string } | undefined): Output {
   if (status === "succeeded") return { type: "none" };
+  if (status === "cancelled") {
+    return {
+      type: "error",
+      title: `${ref} was cancelled, so it has no result.`,
+      detail: error?.detail,
+      hint: "/preprocess again if you still need it.",
+    };
+  }
   return {
     type: "error",
     title: `Job ${status === "timed_out" ? "timed out" : status}: ${error?.title ?? status}`,

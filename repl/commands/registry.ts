@@ -1,6 +1,7 @@
 /** Every slash command, in the order `/help` lists them. */
 import { applyCommand, invertCommand } from "./apply.js";
 import { blobsCommand } from "./blobs.js";
+import { cancelCommand } from "./cancel.js";
 import { clearCommand } from "./clear.js";
 import { describeCommand } from "./describe.js";
 import { fetchCommand } from "./fetch.js";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   preprocessCommand,
   jobsCommand,
   logsCommand,
+  cancelCommand,
   fetchCommand,
   applyCommand,
   invertCommand,

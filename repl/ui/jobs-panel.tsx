@@ -33,16 +33,19 @@ export function JobsPanel({ jobs, width }: { jobs: readonly TrackedJob[]; width:
 /** A finished job's line in the transcript: outcome and duration. */
 export function FinishedJob({ job }: { job: TrackedJob }) {
   const ok = job.status === "succeeded";
+  // Cancelled on purpose: not a failure, so neither red nor a cross.
+  const cancelled = job.status === "cancelled";
+  const color = ok ? "green" : cancelled ? "yellow" : "red";
   const took = formatDuration((job.finishedAt ?? job.startedAt) - job.startedAt);
   return (
     <Box flexDirection="column">
       <Text>
-        <Text color={ok ? "green" : "red"}>{ok ? "✔" : "✘"} </Text>
-        <Text bold>{job.ref}</Text> {job.label} <Text color={ok ? "green" : "red"}>{job.status}</Text> in {took}
+        <Text color={color}>{ok ? "✔" : cancelled ? "■" : "✘"} </Text>
+        <Text bold>{job.ref}</Text> {job.label} <Text color={color}>{job.status}</Text> in {took}
         {ok ? <Text dimColor>{`  (/fetch ${job.ref})`}</Text> : null}
       </Text>
       {job.error ? (
-        <Text color="red">
+        <Text color={cancelled ? undefined : "red"} dimColor={cancelled}>
           {"  "}
           {job.error.title}: {job.error.detail}
         </Text>

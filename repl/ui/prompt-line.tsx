@@ -35,7 +35,7 @@ export function BusyLine({ line, since }: { line: string; since: number }) {
         <Spinner type="dots" />
       </Text>{" "}
       {line.length > 60 ? `${line.slice(0, 59)}…` : line}{" "}
-      <Text dimColor>{formatDuration(now - since)} · Ctrl+C cancels</Text>
+      <Text dimColor>{formatDuration(now - since)} · Ctrl+C stops</Text>
     </Text>
   );
 }

@@ -13,7 +13,7 @@ import { isDataFrame } from "../../src/internal/index.js";
 import { tableFromDataFrame } from "../../src/internal/index.js";
 import type { Column, Table } from "../../src/index.js";
 import type { CompletionContext, Output } from "../commands/types.js";
-import { ReplError } from "../errors.js";
+import { isAbort, ReplError, SECOND_CTRL_C_MS, WaitStoppedError } from "../errors.js";
 import { JsEvaluator } from "../eval/js-evaluator.js";
 import { previewTable } from "../format/frame-preview.js";
 import { checkFrameName, RESERVED_NAMES } from "./frame-names.js";
@@ -63,6 +63,7 @@ export class Workspace {
   readonly #uploads = new WeakMap<DataFrame, Blob>();
   readonly #evaluator: JsEvaluator;
   readonly #stopWatchingSession: () => void;
+  #lastStop: { readonly ref: string; readonly at: number } | undefined;
 
   constructor(session: Session, options: WorkspaceOptions = {}) {
     this.session = session;
@@ -168,6 +169,26 @@ export class Workspace {
     return tracked;
   }
 
+  /**
+   * What a command throws when Ctrl+C stopped it while it waited on job `ref`: a
+   * WaitStoppedError when the job is still going (remembered, so that a second Ctrl+C
+   * can cancel it), else the error itself.
+   */
+  waitStopped(error: unknown, ref: string, what?: string): unknown {
+    if (!isAbort(error)) return error;
+    const job = this.jobs.find(ref);
+    if (job === undefined || job.finishedAt !== undefined) return error;
+    this.#lastStop = { ref, at: Date.now() };
+    return new WaitStoppedError(ref, what);
+  }
+
+  /** The job whose wait Ctrl+C stopped less than SECOND_CTRL_C_MS ago (once; then forgotten). */
+  takeRecentStop(now = Date.now()): string | undefined {
+    const stop = this.#lastStop;
+    this.#lastStop = undefined;
+    return stop !== undefined && now - stop.at <= SECOND_CTRL_C_MS ? stop.ref : undefined;
+  }
+
   jobSource(ref: string): JobSource | undefined {
     return this.#jobSources.get(ref);
   }
@@ -211,6 +232,14 @@ export class Workspace {
       if (assigned !== undefined && !isFrame(value))
         return { type: "value", text: `${assigned} = ${show(value, width)}` };
       return valueOutput(value, width, assigned);
+    } catch (error) {
+      // Ctrl+C stops the wait for the promise, not the promise: it runs on.
+      if (isAbort(error) && signal.aborted)
+        throw new ReplError(
+          "Stopped waiting for the JavaScript; it goes on in the background.",
+          "What it does when it ends still happens (variables, jobs: /jobs lists them, /cancel <job> cancels one).",
+        );
+      throw error;
     } finally {
       this.#syncFrames();
     }

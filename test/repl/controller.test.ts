@@ -69,12 +69,88 @@ describe("cancel", () => {
     const pending = repl.submit("await new Promise(() => {})");
     expect(repl.snapshot().busy?.line).toBe("await new Promise(() => {})");
     expect(repl.cancel()).toBe(true);
-    expect(await pending).toMatchObject({ type: "error", title: "Cancelled." });
+    // Only the waiting stopped: the promise runs on, and the message says so.
+    expect(await pending).toMatchObject({
+      type: "error",
+      title: "Stopped waiting for the JavaScript; it goes on in the background.",
+    });
     expect(repl.snapshot().busy).toBeUndefined();
     expect(repl.cancel()).toBe(false);
     expect(await repl.submit("2 * 3")).toMatchObject({ text: "6" });
   });
+
+  it("Ctrl+C during /preprocess --wait stops the wait, says the job goes on and how to cancel it", async () => {
+    await repl.submit(BIG_FRAME);
+    const ref = await startWaiting();
+    expect(repl.cancel()).toBe(true);
+    const out = await waitingLine;
+    expect(out).toEqual({
+      type: "error",
+      title: `Stopped waiting for ${ref}; the job goes on.`,
+      hint: `/cancel ${ref} cancels it (so does Ctrl+C again within 2 s); /jobs shows how it is doing.`,
+    });
+    // The job did go on.
+    expect(t.workspace.jobs.find(ref)?.status).not.toBe("cancelled");
+    expect((await t.workspace.findJob(ref).handle.status()).status).toMatch(/^(queued|running)$/);
+    // Later than 2 s, Ctrl+C does not cancel it: only /cancel does.
+    expect(t.workspace.takeRecentStop(Date.now() + 2500)).toBeUndefined();
+    expect(repl.cancel()).toBe(false);
+    expect(await repl.submit(`/cancel ${ref}`)).toMatchObject({
+      type: "message",
+      text: expect.stringMatching(new RegExp(`^Cancelled ${ref} `)),
+    });
+    expect(t.workspace.jobs.find(ref)?.status).toBe("cancelled");
+  }, 120_000);
+
+  it("a second Ctrl+C within 2 s cancels the job, with the /cancel line in the transcript", async () => {
+    const ref = await startWaiting();
+    expect(repl.cancel()).toBe(true);
+    await waitingLine;
+    expect(repl.cancel()).toBe(true);
+    await until(() => repl.snapshot().busy === undefined && lastOutputs(1)[0]?.type === "message", "the /cancel line");
+    const items = repl.snapshot().items;
+    expect(items.some((i) => i.kind === "input" && i.text === `/cancel ${ref}`)).toBe(true);
+    expect(lastOutputs(1)[0]).toMatchObject({ text: expect.stringMatching(new RegExp(`^Cancelled ${ref} `)) });
+    // The transcript's line for the finished job says cancelled, not failed.
+    await until(
+      () => items.length > 0 && repl.snapshot().items.some((i) => i.kind === "job" && i.job.ref === ref),
+      "the job line",
+    );
+    const line = repl.snapshot().items.find((i) => i.kind === "job" && i.job.ref === ref);
+    expect(line?.kind === "job" && line.job.status).toBe("cancelled");
+    // Nothing more to cancel now.
+    expect(repl.cancel()).toBe(false);
+  }, 120_000);
 });
+
+// PowerTransformer on a million rows runs for over a second: long enough to stop a wait on it.
+const BIG_FRAME =
+  "const big = new dfd.DataFrame({ a: Array.from({ length: 1000000 }, (_, i) => Math.sin(i) * 10 + i / 1e6), b: Array.from({ length: 1000000 }, (_, i) => (i % 97) / 7) })";
+let waitingLine: Promise<unknown>;
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Sends a slow job with --wait and resolves with its ref once the wait has begun. */
+async function startWaiting(): Promise<string> {
+  const before = t.workspace.jobs.jobs.length;
+  waitingLine = repl.submit("/preprocess big PowerTransformer --wait");
+  await until(() => t.workspace.jobs.jobs.length > before, "the job to be sent");
+  const ref = t.workspace.jobs.jobs.at(-1)!.ref;
+  await until(
+    () =>
+      repl
+        .snapshot()
+        .items.some((i) => i.kind === "output" && i.output.type === "message" && i.output.text.startsWith(`${ref}: `)),
+    "the 'sent' line",
+  );
+  return ref;
+}
 
 describe("history", () => {
   it("persists lines but never one holding a secret", async () => {

@@ -112,6 +112,41 @@ describe("many processes on one data dir", () => {
     expect(others.length).toBe(2);
   }, 120_000);
 
+  it("a process frozen past its lease (SIGSTOP) loses the job: another finishes it, the frozen one's outputs are discarded", async () => {
+    const dir = await sharedDir();
+    const leaseMs = 1500;
+    const services = await Promise.all([spawn(dir.dataDir, { leaseMs }), spawn(dir.dataDir, { leaseMs })]);
+    const api = await dir.api(services[0]!.url);
+    const blob = (await api.upload(numericCsv(600_000))).body;
+    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
+      .body;
+    const pid = await waitFor("attempt 1 to start", () => runnerOf(api, job.id, 1));
+    const frozen = services.find((s) => s.pid === pid)!;
+    const other = await dir.api(services.find((s) => s !== frozen)!.url);
+    frozen.child.kill("SIGSTOP");
+    const frozenAt = Date.now();
+    try {
+      await waitFor("attempt 2 to start", () => runnerOf(other, job.id, 2), 30_000);
+      console.log(`takeover of a frozen process (lease ${leaseMs} ms): ${Date.now() - frozenAt} ms`);
+    } finally {
+      frozen.child.kill("SIGCONT");
+    }
+    const done = await other.waitForJob(job.id);
+    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(done.events.some((e: { message: string | null }) => e.message?.includes("whose lease expired"))).toBe(true);
+    // The thawed process noticed it lost the lease: its run stopped, nothing of it committed.
+    await waitFor("the frozen attempt to stop", async () => {
+      const logs = (await other.call("GET", `/api/job/${job.id}/logs`)).body.messages as LogMessage[];
+      return logs.find((m) => m.message.startsWith("attempt 1 stopped"));
+    });
+    const result = (await other.call("GET", `/api/job/${job.id}/result`)).body;
+    expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
+      [`${blob.id}.1`, ...result.outputs.map((o: { id: string }) => `${o.id}.1`)].sort(),
+    );
+    // The frozen process serves again.
+    expect((await (await dir.api(frozen.url)).call("GET", "/api/shared/health")).status).toBe(200);
+  }, 120_000);
+
   it("4 processes x 20 jobs: every job ran exactly once, no duplicate or orphan output blobs", async () => {
     const dir = await sharedDir();
     const services = await Promise.all([0, 1, 2, 3].map(() => spawn(dir.dataDir)));

@@ -104,11 +104,31 @@ describe("App", () => {
     );
   });
 
-  it("Ctrl+C cancels a running line, then reminds how to quit; Ctrl+D quits", async () => {
-    await view.type("await new Promise(() => {})", KEYS.enter);
-    await waitFor(() => expect(view.screen()).toContain("Ctrl+C cancels"));
+  it("Ctrl+C during a job wait says the job goes on; Ctrl+C again at once cancels it", async () => {
+    // PowerTransformer on a million rows runs for over a second.
+    await repl.submit(
+      "const big = new dfd.DataFrame({ a: Array.from({ length: 1000000 }, (_, i) => Math.sin(i) * 10 + i / 1e6) })",
+    );
+    await view.type("/preprocess big PowerTransformer --wait", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toMatch(/PowerTransformer on big sent/), 60_000);
+    const ref = t.workspace.jobs.jobs.at(-1)!.ref;
     await view.type(KEYS.ctrlC);
-    await waitFor(() => expect(view.screen()).toContain("✘ Cancelled."));
+    await waitFor(() => expect(view.screen()).toContain(`✘ Stopped waiting for ${ref}; the job goes on.`));
+    expect(view.screen()).toContain(`/cancel ${ref} cancels it (so does Ctrl+C again within 2 s)`);
+    await view.type(KEYS.ctrlC);
+    await waitFor(() =>
+      expect(view.screen()).toContain(`Cancelled ${ref} (PowerTransformer on big); it keeps no output.`),
+    );
+    await waitFor(() => expect(view.screen()).toContain(`■ ${ref} PowerTransformer on big cancelled in`));
+  }, 120_000);
+
+  it("Ctrl+C stops a running line, then reminds how to quit; Ctrl+D quits", async () => {
+    await view.type("await new Promise(() => {})", KEYS.enter);
+    await waitFor(() => expect(view.screen()).toContain("Ctrl+C stops"));
+    await view.type(KEYS.ctrlC);
+    await waitFor(() =>
+      expect(view.screen()).toContain("✘ Stopped waiting for the JavaScript; it goes on in the background."),
+    );
     await view.type(KEYS.ctrlC);
     await waitFor(() => expect(view.screen()).toContain("Press Ctrl+D or type /quit to leave."));
     await view.type(KEYS.ctrlD);

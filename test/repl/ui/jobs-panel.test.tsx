@@ -57,4 +57,21 @@ describe("FinishedJob", () => {
     expect(view.screen()).toContain("✘ j1 StandardScaler on customers failed in 1.5 s");
     expect(view.screen()).toContain("Bad data: column x is text");
   });
+
+  it("shows a cancelled job as cancelled, not as a failure", () => {
+    const startedAt = Date.now() - 800;
+    view = render(
+      <FinishedJob
+        job={{
+          ...base,
+          status: "cancelled",
+          startedAt,
+          finishedAt: startedAt + 800,
+          error: { title: "cancelled", detail: "cancelled by request" },
+        }}
+      />,
+    );
+    expect(view.screen()).toContain("■ j1 StandardScaler on customers cancelled in 800 ms");
+    expect(view.screen()).not.toContain("✘");
+  });
 });
