@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { blobRecord, recordType, accessTier, tag, DEFAULT_ACCESS_TIER } from "./blob.js";
 import { timestamp, uuid } from "./common.js";
+import { jobWarning } from "./job-warning.js";
 import { paramsSchemas } from "./params.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "./transform-types.js";
 
@@ -160,5 +161,8 @@ export const jobResult = z.looseObject({
   outputs: z.array(blobRecord),
   fitted: fittedState,
   duration_ms: z.number(),
+  /** scikit-learn 1.2.1's warnings on the same data and parameters (docs/warnings.md); absent: none reported. */
+  warnings: z.array(jobWarning).optional(),
 });
 export type JobResult = z.infer<typeof jobResult>;
+export { jobWarning, type JobWarning } from "./job-warning.js";

@@ -18,6 +18,7 @@ import { engineFitted, type EngineFitted } from "./fitted-state.js";
 import { FittedStateError } from "./fitted-number.js";
 import { checkFeatures, checkShape, checkValues } from "./input-checks.js";
 import { transforms, type FittedOf, type TransformImpl } from "./registry.js";
+import { sklearnWarnings } from "./sklearn-warnings.js";
 import type {
   FeatureMatrix,
   FitTransform,
@@ -33,11 +34,13 @@ export type { FittedNumber } from "./fitted-number.js";
 export { decodeNumber, encodeNumber } from "./fitted-number.js";
 export type * from "./types.js";
 export type { FittedOf } from "./registry.js";
+export { WARNING_CODES, type EngineWarning, type WarningCode } from "./sklearn-warnings.js";
 
 /**
  * Fits `type` on the feature columns and transforms them, as scikit-learn's
  * `fit_transform`. `params` may omit keys (scikit-learn's defaults fill them).
- * Calls `onProgress` with fractions in [0, 1] as columns are fitted.
+ * Calls `onProgress` with fractions in [0, 1] as columns are fitted. `warnings` holds
+ * what scikit-learn 1.2.1 would warn on the same data and parameters (docs/warnings.md).
  */
 export function fitTransform<T extends PreprocessingType>(
   type: T,
@@ -54,7 +57,7 @@ export function fitTransform<T extends PreprocessingType>(
   if (!impl.checksOwnValues) checkValues(type, features);
   const result = impl.fitTransform(parsed.data as never, features, onProgress);
   onProgress?.(1);
-  return result;
+  return { ...result, warnings: sklearnWarnings(parsed.data, features, result.fitted, result.columns) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FittedStateJson, Params, PreprocessingType } from "../contract/index.js";
+import type { EngineWarning } from "./sklearn-warnings.js";
 
 /**
  * Feature data, column-major: one Float64Array per feature column, NaN = missing.
@@ -15,6 +16,8 @@ export type FittedState = FittedStateJson;
 export interface FitTransformResult {
   readonly columns: Float64Array[];
   readonly fitted: FittedState;
+  /** scikit-learn 1.2.1's warnings on the same data and parameters; empty when it would say nothing. */
+  readonly warnings: readonly EngineWarning[];
 }
 
 /** Reports fractional progress (0..1) of a long fit or transform. */

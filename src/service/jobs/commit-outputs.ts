@@ -78,6 +78,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
         outputs: records,
         fitted: done.fitted,
         duration_ms: durationMs,
+        warnings: done.warnings,
       };
       const finished = jobs.finish(
         jobId,

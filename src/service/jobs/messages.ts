@@ -1,4 +1,11 @@
-import type { FittedStateJson, JobPhase, LogLevel, PreprocessingType, RecordType } from "../../contract/index.js";
+import type {
+  FittedStateJson,
+  JobPhase,
+  JobWarning,
+  LogLevel,
+  PreprocessingType,
+  RecordType,
+} from "../../contract/index.js";
 
 /** Main thread -> worker: everything one run needs. Keys travel only in memory. */
 export interface RunJobMessage {
@@ -26,6 +33,8 @@ export interface JobDone {
   featureColumns: string[];
   fitted: FittedStateJson;
   outputs: Array<{ sizeBytes: number; sha256: string }>;
+  /** scikit-learn's warnings on this data (the engine's; also logged at level warning). */
+  warnings: JobWarning[];
 }
 
 /** Worker -> main thread. */

@@ -42,7 +42,7 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
 
   report.progress("fitting", 0.3);
   const started = performance.now();
-  const { columns, fitted } = fitTransform(
+  const { columns, fitted, warnings } = fitTransform(
     job.preprocessingType,
     job.params as Params<PreprocessingType>,
     features,
@@ -52,6 +52,7 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
     "info",
     `fitted ${job.preprocessingType} on ${features.names.length} feature column(s) in ${Math.round(performance.now() - started)} ms`,
   );
+  for (const w of warnings) report.log("warning", `${w.code}: ${w.message}`);
 
   report.progress("writing", 0.8);
   const output = replaceColumns(table, features.names, columns);
@@ -74,5 +75,6 @@ export async function runPreprocessing(job: RunJobMessage, report: RunReporter):
     featureColumns: [...features.names],
     fitted,
     outputs: written,
+    warnings: warnings.map((w) => ({ code: w.code, message: w.message, column: w.column })),
   };
 }
