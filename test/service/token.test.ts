@@ -33,7 +33,7 @@ describe("token exchange", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("cache-control")).toBe("no-store");
     const token = granted(r);
-    expect(token).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "shared.health.read" });
+    expect(r.body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "shared.health.read" });
     expect(token.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect((await health(token.access_token)).status).toBe(200);
   });
