@@ -38,6 +38,7 @@ const state = {
   clientId: "",
   secret: "",
   tokenBefore: "",
+  jobId: "",
   secrets: [] as string[],
   loginTokens: [] as string[],
 };
@@ -210,9 +211,79 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
       const job = await session.preprocess(csv, { type: "StandardScaler" });
       const record = await job.wait({ timeoutMs: 60_000 });
       expect(record.status).toBe("succeeded");
+      state.jobId = job.id;
     } finally {
       await session.close();
     }
+  });
+
+  it("shows the model's jobs (a new one appears and ends without a reload), a job, its blobs and health", async () => {
+    // The Jobs page, open while a new job is sent: its row appears and ends there, without a navigation.
+    await page.goto(`${server.url}/models/${state.modelId}/jobs`);
+    expect(await page.getByRole("link", { name: "Jobs" }).getAttribute("aria-current")).toBe("page");
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    let navigations = 0;
+    const countNavigations = () => navigations++;
+    page.on("framenavigated", countNavigations);
+    const rows = Array.from({ length: 2000 }, (_, i) => `${i},${(i * 7919) % 1000},${i % 13}`);
+    const csv = join(dataDir, "bigger.csv");
+    await writeFile(csv, `id,x,y\n${rows.join("\n")}\n`);
+    const session = await Session.connect({
+      baseUrl: server.url,
+      clientId: state.clientId,
+      clientSecret: state.secret,
+      modelId: state.modelId,
+      scopes: SCOPES,
+      env: {},
+      configFile: false,
+    });
+    let second = "";
+    try {
+      const job = await session.preprocess(csv, { type: "MinMaxScaler", columns: ["x", "y"] });
+      second = job.id;
+      await page.locator(`tbody tr[data-status="succeeded"]`).nth(1).waitFor({ timeout: 30_000 });
+      await job.wait({ timeoutMs: 60_000 });
+    } finally {
+      await session.close();
+    }
+    expect(await page.locator("tbody tr").count()).toBe(2);
+    expect(await page.getByText("MinMaxScaler").count()).toBe(1);
+    page.off("framenavigated", countNavigations);
+    expect(navigations).toBe(0);
+    await screenshot(page, "20-jobs");
+
+    // A job: status, fitted state as a table, outputs with a download link, the before/after chart.
+    await page.goto(`${server.url}/models/${state.modelId}/jobs/${second}`);
+    expect(await page.getByRole("heading", { name: "Fitted state" }).count()).toBe(1);
+    expect(await page.getByRole("columnheader", { name: "data_min_" }).count()).toBe(1);
+    expect(await page.getByRole("heading", { name: "Timeline" }).count()).toBe(1);
+    expect(await page.getByRole("img").count()).toBe(1);
+    await screenshot(page, "21-job");
+    const downloadLink = page.getByRole("link", { name: /^Download / });
+    const [download] = await Promise.all([page.waitForEvent("download"), downloadLink.first().click()]);
+    const path = await download.path();
+    const { readFile } = await import("node:fs/promises");
+    const bytes = await readFile(path);
+    expect(bytes.length).toBeGreaterThan(1000);
+
+    // Blobs: the inputs and outputs; a preview of the first 20 rows; delete with a confirmation.
+    await page.goto(`${server.url}/models/${state.modelId}/blobs`);
+    expect(await page.locator("tbody tr").count()).toBe(4);
+    await screenshot(page, "22-blobs");
+    await page.getByRole("link", { name: "bigger.csv", exact: true }).click();
+    expect(await page.getByText("The first 20 of 2000 rows, 3 columns.").count()).toBe(1);
+    expect(await page.locator("section[aria-labelledby=preview-title] tbody tr").count()).toBe(20);
+    await screenshot(page, "23-blob");
+    await page.getByRole("link", { name: "Delete" }).click();
+    await screenshot(page, "24-blob-delete-confirm");
+    await page.getByRole("button", { name: /^Yes, delete/ }).click();
+    expect(await page.getByText("Blob deleted.").count()).toBe(1);
+    expect(await page.locator("tbody tr").count()).toBe(3);
+
+    // Health: the checks and this model's numbers.
+    await page.goto(`${server.url}/models/${state.modelId}/health`);
+    expect(await page.getByText("The service is healthy").count()).toBe(1);
+    await screenshot(page, "25-health");
   });
 
   it("regenerates the secret exactly once, whatever the refresh, back button or double submit", async () => {

@@ -86,8 +86,10 @@ ul.actions { list-style: none; padding: 0; margin: 0; }
 button.link { border: none; background: none; color: var(--accent); padding: 0; text-decoration: underline; text-underline-offset: 2px; }
 button[hidden] { display: none; }
 form.inline { display: inline; }
+.contents { display: contents; }
 label { font-weight: 600; display: block; margin-bottom: .25rem; }
 .hint { color: var(--muted); font-size: .9rem; margin: 0 0 .4rem; font-weight: 400; }
+.table-wrap + .hint { margin-top: .75rem; }
 input[type="text"], input[type="password"] { font: inherit; width: 100%; max-width: 28rem; padding: .45rem .6rem; border-radius: 6px;
   border: 1px solid var(--muted); background: var(--surface); color: var(--text); }
 input[aria-invalid="true"] { border-color: var(--danger); border-width: 2px; }
@@ -158,6 +160,32 @@ export const PORTAL_JS = `
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
       else fallback();
     });
+  });
+  // Live parts (the jobs table, a running job's status): fetched again as HTML from the
+  // server's own renderer and swapped in when they changed. A job page reloads once its
+  // job has ended, to show the results.
+  document.querySelectorAll("[data-live]").forEach(function (node) {
+    var url = node.getAttribute("data-live");
+    var reloadWhenDone = node.hasAttribute("data-reload-when-done");
+    if (reloadWhenDone && node.querySelector('[data-terminal="true"]')) return;
+    var last = null;
+    function later(ms) { window.setTimeout(tick, ms); }
+    function tick() {
+      if (document.hidden) { later(2000); return; }
+      fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      }).then(function (html) {
+        if (html !== last) { node.innerHTML = html; last = html; }
+        if (reloadWhenDone && node.querySelector('[data-terminal="true"]')) {
+          say("The job has ended.");
+          window.location.reload();
+          return;
+        }
+        later(1000);
+      }, function () { later(5000); });
+    }
+    later(1000);
   });
 })();
 `;

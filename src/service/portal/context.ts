@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Store } from "../plugins/store.js";
 import type { AppStore } from "../store/apps.js";
 import type { Db } from "../store/database.js";
 import type { PortalStore } from "../store/portal.js";
@@ -10,6 +11,8 @@ import type { SecretReveals } from "./secret-reveals.js";
 export interface PortalContext {
   portal: PortalStore;
   apps: AppStore;
+  /** The service's stores (jobs, blobs, blob files), read directly by the jobs and blobs pages. */
+  store: Store;
   db: Db;
   reveals: SecretReveals;
   region: string;

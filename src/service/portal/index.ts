@@ -10,6 +10,9 @@ import type { PortalContext } from "./context.js";
 import { portalErrors } from "./errors.js";
 import { portalRequestLog } from "./log-serializers.js";
 import { applicationRoutes } from "./routes/applications.js";
+import { blobRoutes } from "./routes/blobs.js";
+import { healthRoutes } from "./routes/health.js";
+import { jobRoutes } from "./routes/jobs.js";
 import { loginRoutes } from "./routes/login.js";
 import { modelRoutes } from "./routes/models.js";
 import { SecretReveals } from "./secret-reveals.js";
@@ -77,6 +80,9 @@ async function portalRoutes(app: FastifyInstance, ctx: PortalContext): Promise<v
   loginRoutes(app, ctx);
   modelRoutes(app, ctx);
   applicationRoutes(app, ctx);
+  jobRoutes(app, ctx);
+  blobRoutes(app, ctx);
+  healthRoutes(app, ctx);
   portalErrors(app, ctx);
 }
 
@@ -91,6 +97,7 @@ export const portalPlugin = fp(
     const ctx: PortalContext = {
       portal: new PortalStore(app.store.db),
       apps: app.store.apps,
+      store: app.store,
       db: app.store.db,
       reveals: new SecretReveals(),
       region: app.serviceOptions.region,

@@ -24,6 +24,33 @@ export interface ApplicationListing {
   secret_updated_at: string;
 }
 
+/** A job as the Jobs page lists it (no events, logs or result). */
+export interface JobListing {
+  id: string;
+  job_type: string;
+  status: string;
+  progress: number;
+  phase: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** The stored request (keys already redacted at submission), as JSON text. */
+  request: string;
+}
+
+/** A blob as the Blobs page lists it. */
+export interface BlobListing {
+  id: string;
+  name: string;
+  record_type: string;
+  access_tier: string;
+  tags: string;
+  size_bytes: number;
+  encrypted: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ModelRow {
   model_id: string;
   name: string;
@@ -183,6 +210,50 @@ export class PortalStore {
       )
       .all(modelId) as Array<Omit<ApplicationListing, "scopes"> & { scopes: string }>;
     return rows.map((r) => ({ ...r, scopes: r.scopes.split(" ").filter(Boolean) }));
+  }
+
+  /** A model's jobs, newest first. */
+  jobs(modelId: string, limit = 100): JobListing[] {
+    return this.db
+      .prepare(
+        `SELECT id, job_type, status, progress, phase, created_at, started_at, finished_at, request FROM jobs
+         WHERE model_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+      )
+      .all(modelId, limit) as JobListing[];
+  }
+
+  /** A model's blobs, newest first. */
+  blobs(modelId: string, limit = 200): BlobListing[] {
+    return this.db
+      .prepare(
+        `SELECT id, name, record_type, access_tier, tags, size_bytes, encrypted, created_at, updated_at FROM blobs
+         WHERE model_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+      )
+      .all(modelId, limit) as BlobListing[];
+  }
+
+  /** Counts for a model's Health page: jobs per status, blobs and their bytes, applications. */
+  modelCounts(modelId: string): {
+    jobs: Record<string, number>;
+    blobs: number;
+    blobBytes: number;
+    applications: number;
+  } {
+    const jobs = this.db
+      .prepare("SELECT status, COUNT(*) AS n FROM jobs WHERE model_id = ? GROUP BY status")
+      .all(modelId) as Array<{ status: string; n: number }>;
+    const blobs = this.db
+      .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(size_bytes), 0) AS bytes FROM blobs WHERE model_id = ?")
+      .get(modelId) as { n: number; bytes: number };
+    const apps = this.db.prepare("SELECT COUNT(*) AS n FROM applications WHERE model_id = ?").get(modelId) as {
+      n: number;
+    };
+    return {
+      jobs: Object.fromEntries(jobs.map((j) => [j.status, j.n])),
+      blobs: blobs.n,
+      blobBytes: blobs.bytes,
+      applications: apps.n,
+    };
   }
 
   application(modelId: string, clientId: string): ApplicationListing | undefined {

@@ -12,6 +12,7 @@ export const NOTICES: Readonly<Record<string, string>> = {
   "model-exists": "That form was already submitted: the model was created once. Here it is.",
   "app-deleted": "Application deleted. Its client ID no longer works and its tokens are revoked.",
   "app-already-deleted": "That application was already deleted by an earlier submission of the same form.",
+  "blob-deleted": "Blob deleted.",
 };
 
 export function noticeOf(query: unknown): string | undefined {
