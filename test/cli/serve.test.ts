@@ -111,7 +111,9 @@ describe("mdps serve and mdps admin", () => {
 
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    expect(server.stdout()).toBe(`listening on ${server.url}\n`);
+    // The listening line, then the portal's one-time login link (CONTRACT.md, Application portal).
+    expect(server.stdout()).toMatch(/^listening on \S+\nportal: \S+\/login\?token=[\w-]{43}\n$/);
+    expect(server.stdout().startsWith(`listening on ${server.url}\nportal: ${server.url}/login?token=`)).toBe(true);
   });
 
   it("--api-rate-limit, --token-rate-limit and --token-address-rate-limit set the limits; a bad value is a one-line error", async () => {
