@@ -1,5 +1,5 @@
 /**
- * An RFC 4180 tokenizer that takes text in arbitrary pieces (a quoted field, a CRLF or
+ * An RFC 4180 tokenizer (the field separator may be another single character: `;`, tab, `|`) that takes text in arbitrary pieces (a quoted field, a CRLF or
  * a record may span pieces) and reports whole records. A field is reported as a range
  * of a string (the piece itself when the field lies inside one piece, so numeric fields
  * are parsed without cutting a substring). Lenient where RFC 4180 is silent and the
@@ -46,12 +46,15 @@ export class CsvTokenizer {
   private quoteAt = -1;
   /** Records ended so far, header included (for error messages). */
   private records = 0;
+  /** The field separator's char code (a comma unless the reader detected or was told another). */
+  separator = COMMA;
 
   /** `onRecord` reads the fields from fieldSrc/fieldStart/fieldEnd[0..fieldCount). */
   constructor(private readonly onRecord: () => void) {}
 
   feed(s: string): void {
     const n = s.length;
+    const separator = this.separator;
     let i = 0;
     this.from = 0;
     while (i < n) {
@@ -73,7 +76,7 @@ export class CsvTokenizer {
             const stop = numberScan.end;
             if (x !== undefined && stop < n) {
               const d = s.charCodeAt(stop);
-              if (d === COMMA || d === LF || d === CR) {
+              if (d === separator || d === LF || d === CR) {
                 this.scannedNumber = x;
                 this.endField(s, stop, d);
                 i = stop + 1;
@@ -106,7 +109,7 @@ export class CsvTokenizer {
             if (this.quoteAt < 0) this.partial += '"';
             this.from = ++i;
             this.state = QUOTED;
-          } else if (c === COMMA || c === LF || c === CR) {
+          } else if (c === separator || c === LF || c === CR) {
             this.endField(s, this.quoteAt < 0 ? this.from : this.quoteAt, c);
             i++;
           } else {
@@ -138,9 +141,10 @@ export class CsvTokenizer {
   /** Scans an unquoted field from `i`; returns the index after its delimiter, or n. */
   private scanUnquoted(s: string, i: number): number {
     const n = s.length;
+    const separator = this.separator;
     while (i < n) {
       const c = s.charCodeAt(i);
-      if (c === COMMA || c === LF || c === CR) {
+      if (c === separator || c === LF || c === CR) {
         this.endField(s, i, c);
         return i + 1;
       }
@@ -171,7 +175,7 @@ export class CsvTokenizer {
       this.fieldStart[k] = this.from;
       this.fieldEnd[k] = end;
     }
-    if (delimiter === COMMA) {
+    if (delimiter === this.separator) {
       this.state = FIELD_START;
       return;
     }
@@ -199,9 +203,11 @@ export class CsvTokenizer {
         if (this.fieldCount === 0) return;
         break;
       case QUOTED:
-        throw new FormatError(`CSV ${this.where()}: a quoted field is not closed before the end of the data`, {
-          row: this.records,
-        });
+        throw new FormatError(
+          `CSV ${this.where()}, field ${this.fieldCount + 1}: a quoted field is not closed before the end of the data ` +
+            `(the rest of the file was read into it); close the quote, or double a quote inside a quoted field ("")`,
+          { row: this.records },
+        );
       default:
         break;
     }

@@ -10,6 +10,15 @@ import {
   type CsvColumnBuilder,
 } from "./csv-columns.js";
 import { CsvTokenizer } from "./csv-parser.js";
+import {
+  CSV_DELIMITERS,
+  delimiterName,
+  emptyCsvReadReport,
+  PANDAS_NA_VALUES,
+  sniffDelimiter,
+  type CsvDelimiter,
+  type CsvReadReport,
+} from "./csv-dialect.js";
 import { ByteChunker } from "./byte-chunker.js";
 import { FormatError } from "./format-error.js";
 import { formatNumber } from "./number-text.js";
@@ -26,7 +35,31 @@ export interface CsvReadOptions {
    * a non-numeric value in them is a FormatError; all others stay text, byte for byte.
    */
   readonly numericColumns?: "auto" | readonly string[];
+  /**
+   * The field separator: `,` (default, the contract's CSV), `;`, tab or `|`, or
+   * `"auto"` to detect it from the first lines (see sniffDelimiter).
+   */
+  readonly delimiter?: CsvDelimiter | "auto";
+  /** Fields spelling one of these words are missing values too (default none: only empty fields). */
+  readonly naValues?: readonly string[];
+  /** A data row with fewer fields than the header: an error (default), or filled with missing values (pandas). */
+  readonly shortRows?: "error" | "missing";
+  /** Filled in while reading: what the file holds beyond the contract's CSV. */
+  readonly report?: CsvReadReport;
 }
+
+/**
+ * `pandas.read_csv`'s defaults: separator detected among `,` `;` tab `|`, pandas 1.5.3's
+ * missing-value words, short rows filled with missing values. The BOM is dropped always.
+ */
+export const PANDAS_CSV: Pick<CsvReadOptions, "delimiter" | "naValues" | "shortRows"> = {
+  delimiter: "auto",
+  naValues: PANDAS_NA_VALUES,
+  shortRows: "missing",
+};
+
+/** Bytes of text detection looks at before choosing the separator. */
+const SNIFF_CHARS = 1 << 16;
 
 export interface CsvWriteOptions {
   /** Record terminator: "\n" (default, as pandas writes) or "\r\n" (as RFC 4180 writes). */
@@ -82,6 +115,16 @@ function makeBuilders(
  */
 export async function readCsv(source: Source, options: CsvReadOptions = {}): Promise<Table> {
   const numericColumns = options.numericColumns ?? "auto";
+  const report = options.report ?? emptyCsvReadReport();
+  const na = options.naValues && options.naValues.length > 0 ? new Set(options.naValues) : undefined;
+  const naMax = na ? Math.max(...[...na].map((w) => w.length)) : 0;
+  const fillShort = options.shortRows === "missing";
+  let delimiter = options.delimiter === "auto" ? undefined : (options.delimiter ?? ",");
+  if (delimiter !== undefined && !(CSV_DELIMITERS as readonly string[]).includes(delimiter)) {
+    throw new FormatError(`unknown CSV delimiter ${JSON.stringify(delimiter)}; use ",", ";", "\t" or "|"`);
+  }
+  /** What the first lines look like, to name another separator in an error. */
+  let sniffed: CsvDelimiter = ",";
   let builders: CsvColumnBuilder[] | undefined;
   const archive = new TextArchive();
   let width = 0;
@@ -97,18 +140,19 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
       width = fieldCount;
       return;
     }
+    let given = width;
     if (fieldCount !== width) {
       // A blank line is a record of one empty field: a missing value when the table has
       // one column, skipped otherwise (as pandas does).
       if (fieldCount === 1 && fieldStart[0] === fieldEnd[0]) return;
-      throw new FormatError(
-        `CSV data row ${rows + 1} has ${fieldCount} field${fieldCount === 1 ? "" : "s"}, ` +
-          `but the header has ${width}; quote fields that contain commas or line breaks`,
-        { row: rows + 1 },
-      );
+      if (fieldCount > width || !fillShort)
+        throw fieldCountError(rows + 1, fieldCount, width, delimiter ?? ",", sniffed);
+      given = fieldCount;
+      report.shortRows++;
+      report.firstShortRow ??= rows + 1;
     }
     rows++;
-    for (let c = 0; c < width; c++) {
+    for (let c = 0; c < given; c++) {
       const builder = builders[c] as CsvColumnBuilder;
       if (fieldIsNumber[c] === true) {
         builder.addNumber(
@@ -118,14 +162,55 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
           fieldEnd[c] as number,
         );
       } else {
-        builder.add(fieldSrc[c] as string, fieldStart[c] as number, fieldEnd[c] as number, rows);
+        const src = fieldSrc[c] as string;
+        const start = fieldStart[c] as number;
+        let end = fieldEnd[c] as number;
+        // Only fields that did not parse as numbers on the fly get here: the fast path pays nothing.
+        if (na !== undefined && end > start && end - start <= naMax) {
+          const text = src.slice(start, end);
+          if (na.has(text)) {
+            end = start;
+            report.missingWords++;
+            report.wordsSeen.add(text);
+          }
+        }
+        builder.add(src, start, end, rows);
       }
     }
+    for (let c = given; c < width; c++) (builders[c] as CsvColumnBuilder).add("", 0, 0, rows);
   });
 
+  let head = "";
+  const start = (text: string, complete: boolean) => {
+    sniffed = sniffDelimiter(text, complete);
+    delimiter ??= sniffed;
+    report.delimiter = delimiter;
+    tokenizer.separator = delimiter.charCodeAt(0);
+  };
+
+  let started = false;
   const feed = (piece: string) => {
+    if (!started) {
+      // Hold the first characters back until there are enough to see the separator.
+      head += piece;
+      if (head.length < SNIFF_CHARS) return;
+      start(head, false);
+      started = true;
+      piece = head;
+      head = "";
+    }
     archive.add(piece);
     tokenizer.feed(piece);
+  };
+  const flush = () => {
+    if (started) return;
+    start(head, true);
+    started = true;
+    if (head !== "") {
+      archive.add(head);
+      tokenizer.feed(head);
+    }
+    head = "";
   };
   if (typeof source === "string") {
     const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
@@ -146,9 +231,28 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
       throw err;
     }
   }
+  flush();
   tokenizer.end();
   if (builders === undefined) throw new FormatError("the CSV is empty; it needs at least a header row");
   return { columns: builders.map((b) => b.finish()), rowCount: rows };
+}
+
+/** A row with another number of fields than the header, with the likely cause. */
+function fieldCountError(row: number, count: number, width: number, used: string, sniffed: string): FormatError {
+  const counted = `CSV data row ${row} has ${count} field${count === 1 ? "" : "s"}, but the header has ${width}`;
+  let cause: string;
+  if (sniffed !== used) {
+    cause =
+      `the file looks separated by ${delimiterName(sniffed)}, not ${delimiterName(used)}: ` +
+      (used === "," && width === 1
+        ? `save it with commas (pandas: df.to_csv(path, index=False)), or read it with mdps's Session or REPL, which detect the separator`
+        : `pass delimiter: ${JSON.stringify(sniffed)}`);
+  } else if (count < width) {
+    cause = `the row looks cut off (a field left out, or a line break inside an unquoted field); complete the row or leave the missing fields empty (${used}${used})`;
+  } else {
+    cause = `quote fields that contain ${delimiterName(used)} or line breaks, or check for a stray ${delimiterName(used)}`;
+  }
+  return new FormatError(`${counted}: ${cause}`, { row });
 }
 
 const NEEDS_QUOTES = /[",\r\n]|^[ \t]|[ \t]$/;
