@@ -25,6 +25,7 @@ import { stoppableByKernel } from "./kernel-stoppable.js";
 
 /**
  * The metadata of a blob the session stores: an upload, an update, a job output.
+import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
  * Everything optional; each use says its defaults (UploadOptions, OutputOptions).
  */
 export interface BlobMetadataOptions {
@@ -48,7 +49,7 @@ export interface BlobMetadataOptions {
  * `dataframe-<time>`; `recordType` from the path's extension, sniffed from bytes, or the
  * session's wire format for a DataFrame; not encrypted (an update keeps the blob's key).
  */
-export interface UploadOptions extends BlobMetadataOptions, CallOptions {}
+export interface UploadOptions extends BlobMetadataOptions, CallOptions, ReadOptions {}
 
 /** What a Blob handle needs from its Session. */
 export interface BlobContext {
@@ -79,8 +80,9 @@ export class Blob {
   }
 
   /** Uploads and returns the handle; used by `session.upload`. */
-  static async upload(ctx: BlobContext, data: Uploadable, options: UploadOptions = {}): Promise<Blob> {
-    const source = await uploadSource(data, options.recordType, ctx.wireFormat);
+  static async upload(ctx: BlobContext, data: Uploadable | PreparedUpload, options: UploadOptions = {}): Promise<Blob> {
+    const source =
+      data instanceof PreparedUpload ? data.source : await uploadSource(data, options.recordType, ctx.wireFormat);
     const key = keyOf(options.encrypt);
     const name = options.name ?? source.suggestedName ?? `dataframe-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     const record = await stoppableByKernel(

@@ -22,6 +22,15 @@ import {
   type PreprocessOptions,
 } from "./preprocess-request.js";
 import type { Uploadable } from "./table-io.js";
+import { checkParams } from "../contract/param-issues.js";
+import { CheckReport } from "./check-report.js";
+import { PreflightError } from "./preflight-error.js";
+import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
+import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
+
+/** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
+export type SessionNoticeListener = (message: string) => void;
+
 
 export interface SessionOptions {
   /** Record type of DataFrames on the wire: `arrow` (default, fastest) or `csv`/`json` for a service that needs it. */
@@ -66,6 +75,7 @@ export class Session {
   readonly #blobs: Blob[] = [];
   readonly #ctx: BlobContext;
   readonly #jobListeners = new Set<SessionJobListener>();
+  readonly #noticeListeners = new Set<SessionNoticeListener>();
   #closed = false;
 
   private constructor(client: MdpsClient, options: SessionOptions, region: string | undefined, local?: LocalService) {
@@ -167,10 +177,17 @@ export class Session {
 
   /**
    * Uploads a DataFrame (encoded as the session's wire format unless `recordType`
-   * says otherwise), a file (record type from its extension) or bytes.
+   * says otherwise), a file (record type from its extension) or bytes (sent as they
+   * are). A CSV file is read as pandas.read_csv reads it; when it is not the contract's
+   * CSV (another separator, missing values spelt `NA`, short rows) a normalised copy
+   * is uploaded and a notice says so (`onNotice`).
    */
-  async upload(data: Uploadable, options: UploadOptions = {}): Promise<Blob> {
-    const blob = await Blob.upload(this.#ctx, data, options);
+  async upload(data: Uploadable | PreparedUpload, options: UploadOptions = {}): Promise<Blob> {
+    // Bytes go exactly as given; a file or DataFrame is read first (./prepared-input.ts).
+    const prepared =
+      data instanceof Uint8Array ? data : await prepareUpload(data, options.recordType, this.wireFormat, options);
+    if (prepared instanceof PreparedUpload && prepared.notice !== undefined) this.#notify(prepared.notice);
+    const blob = await Blob.upload(this.#ctx, prepared, options);
     this.#ctx.track(blob);
     return blob;
   }
@@ -189,16 +206,29 @@ export class Session {
     input: Uploadable | Blob,
     options: PreprocessOptions<T>,
   ): Promise<Job<T>> {
+    // Names first, with "did you mean": a typo is a local error, never a 400 from the service.
+    const paramProblems = checkParams(options.type, options.params ?? {});
+    if (paramProblems.length > 0) throw new PreflightError(paramProblems);
     checkPreprocessOptions(options, this.modelId);
+
     if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
       throw localValidationError({ jobId: ["must be a lower-case UUID"] });
     }
     const inputKey = input instanceof Blob ? input.encryptionKey : keyOf(options.encrypt);
     const timeoutMs = requestTimeoutOf(options);
-    const blob =
+    // Read the input once and check it before any byte is sent (./preflight.ts).
+    const prepared =
       input instanceof Blob
-        ? input
-        : await this.upload(input, {
+        ? undefined
+        : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {});
+    if (prepared !== undefined) {
+      const report = assertPreflight(preflight(await prepared.table(), options));
+      for (const warning of report.warnings) this.#notify(warning.message);
+    }
+    const blob =
+      prepared === undefined
+        ? (input as Blob)
+        : await this.upload(prepared, {
             ...options.upload,
             encrypt: inputKey,
             signal: options.signal,
@@ -260,6 +290,43 @@ export class Session {
   /** A handle on an existing job (e.g. from an earlier run). Not reported to `onJob` listeners. */
   job(id: string): Job {
     return new Job(this.#ctx, id);
+  }
+
+  /**
+   * The pre-flight report of `input` for a job with `options`, read on this machine:
+   * per column dtype, missing count, constant, id-like, min/max, and the warnings and
+   * problems the job would meet. Nothing is uploaded.
+   *
+   * @example
+   * const report = await session.check(df, { type: "QuantileTransformer", columns: ["proline"] });
+   * report.problems; // [] when session.preprocess would send the job
+   */
+  async check(
+    input: Uploadable,
+    options: PreflightOptions & ReadOptions & { readonly recordType?: RecordType | undefined } = {},
+  ): Promise<CheckReport> {
+    const prepared = await prepareUpload(input, options.recordType, this.wireFormat, options);
+    return new CheckReport(preflight(await prepared.table(), options));
+  }
+
+  /**
+   * Calls `listener` with each notice this session gives in one line: a file uploaded
+   * as a normalised copy, a warning of the pre-flight checks. Without listeners they go
+   * to `process.emitWarning` (type MdpsWarning). Returns a function that unsubscribes.
+   */
+  onNotice(listener: SessionNoticeListener): () => void {
+    this.#noticeListeners.add(listener);
+    return () => {
+      this.#noticeListeners.delete(listener);
+    };
+  }
+
+  #notify(message: string): void {
+    if (this.#noticeListeners.size === 0) {
+      process.emitWarning(message, "MdpsWarning");
+      return;
+    }
+    for (const listener of [...this.#noticeListeners]) listener(message);
   }
 
   #announce<J extends Job>(job: J): J {

@@ -42,7 +42,9 @@ it("job.wait() shows the live status in a notebook, nothing outside", async () =
   expect(outputs.at(-1)).toContain("mdps Session");
   const chart = await job.compare();
   expect(chart.svg).toContain("<svg");
-  const failing = await session.preprocess(new dfd.DataFrame({ x: [-1, 2] }), {
+  // An uploaded blob, so that the service (not the pre-flight check) refuses it.
+  const negative = await session.upload(new dfd.DataFrame({ x: [-1, 2] }));
+  const failing = await session.preprocess(negative, {
     type: "PowerTransformer",
     params: { method: "box-cox" },
   });

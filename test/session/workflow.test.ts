@@ -169,7 +169,10 @@ describe("Session.local workflow", () => {
   });
 
   it("a job that fails at run time throws JobFailedError with the job's error", async () => {
-    const job = await session.preprocess(sampleFrame(20), {
+    // An uploaded blob is not read here, so the service's own check is what fails the job
+    // (a DataFrame would be refused before the upload: see preflight.test.ts).
+    const input = await session.upload(sampleFrame(20));
+    const job = await session.preprocess(input, {
       type: "PowerTransformer",
       params: { method: "box-cox" },
       columns: ["x1"],

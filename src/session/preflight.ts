@@ -1,0 +1,282 @@
+/**
+ * Checks before the upload, shared by the Session, the REPL and notebooks: the
+ * transform and its params, the feature columns (exist, numeric), the transform's data
+ * rules (box-cox: strictly positive; Binarizer, Normalizer: no missing values; no
+ * infinities), and a per-column report (dtype, missing, constant, id-like, min/max)
+ * with the warnings the job would produce. The service keeps its own checks; these
+ * only make a mistake cost nothing: nothing is sent when one fails.
+ *
+ * Cost: one pass over each numeric column of the Table that is about to be encoded for
+ * upload (the Table exists anyway), never a second read of a file.
+ */
+import { didYouMean } from "../contract/nearest-name.js";
+import { checkParams, type ParamProblem } from "../contract/param-issues.js";
+import { PREPROCESSING_TYPES, type PreprocessingType } from "../contract/transform-types.js";
+import { transforms } from "../engine/registry.js";
+import type { Column, Table } from "../formats/table.js";
+import { PreflightError, type PreflightProblem } from "./preflight-error.js";
+
+export { PreflightError, type PreflightProblem } from "./preflight-error.js";
+
+/** What a job would be asked to do: the same names as `session.preprocess`. */
+export interface PreflightOptions {
+  /** The transform (a PreprocessingType; any string is checked); without it only the columns are described. */
+  readonly type?: string | undefined;
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  /** Feature columns; absent or empty: every numeric column. */
+  readonly columns?: readonly string[] | undefined;
+}
+
+export interface ColumnReport {
+  readonly name: string;
+  /** pandas' names: `int64` (whole numbers, none missing), `float64`, `object` (text), `bool`. */
+  readonly dtype: string;
+  readonly missing: number;
+  /** One distinct value (missing values aside). */
+  readonly constant: boolean;
+  /** Unique, increasing whole numbers with none missing: a row id more than a feature. */
+  readonly idLike: boolean;
+  readonly min: number | null;
+  readonly max: number | null;
+  /** The job would transform it. */
+  readonly feature: boolean;
+  /** What the job would warn about, or refuse, for this column. */
+  readonly notes: readonly string[];
+}
+
+export interface PreflightWarning {
+  readonly code: string;
+  readonly message: string;
+  readonly column: string | null;
+}
+
+export interface PreflightReport {
+  readonly rows: number;
+  readonly type: PreprocessingType | undefined;
+  readonly features: readonly string[];
+  readonly columns: readonly ColumnReport[];
+  /** The job would run, but say this (scikit-learn's warnings, an id-like column transformed). */
+  readonly warnings: readonly PreflightWarning[];
+  /** The job would fail (or is invalid): each one is also a reason `assertPreflight` throws. */
+  readonly problems: readonly PreflightProblem[];
+}
+
+interface NumberStats {
+  missing: number;
+  infinite: number;
+  firstMissingRow: number;
+  min: number;
+  max: number;
+  integral: boolean;
+  increasing: boolean;
+}
+
+/** One pass: missing, infinities, min/max, whole numbers, strictly increasing. */
+function numberStats(values: Float64Array): NumberStats {
+  let missing = 0;
+  let infinite = 0;
+  let firstMissingRow = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let integral = true;
+  let increasing = true;
+  let previous = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i] as number;
+    if (x !== x) {
+      if (missing++ === 0) firstMissingRow = i + 1;
+      increasing = false;
+      continue;
+    }
+    if (x === Infinity || x === -Infinity) infinite++;
+    if (x < min) min = x;
+    if (x > max) max = x;
+    if (integral && Math.floor(x) !== x) integral = false;
+    if (x <= previous) increasing = false;
+    previous = x;
+  }
+  return { missing, infinite, firstMissingRow, min, max, integral, increasing };
+}
+
+function otherReport(column: Exclude<Column, { kind: "number" }>): ColumnReport {
+  let missing = 0;
+  let first: string | boolean | undefined;
+  let constant = true;
+  for (const v of column.values) {
+    if (v === null) {
+      missing++;
+      continue;
+    }
+    if (first === undefined) first = v;
+    else if (v !== first) constant = false;
+  }
+  return {
+    name: column.name,
+    dtype: column.kind === "boolean" ? "bool" : "object",
+    missing,
+    constant: constant && first !== undefined,
+    idLike: false,
+    min: null,
+    max: null,
+    feature: false,
+    notes: [],
+  };
+}
+
+function quantileWarning(params: Readonly<Record<string, unknown>>, rows: number): PreflightWarning | undefined {
+  const n = typeof params["n_quantiles"] === "number" ? params["n_quantiles"] : 1000;
+  if (n <= rows) return undefined;
+  // scikit-learn 1.2.1's text (sklearn/preprocessing/_data.py, QuantileTransformer.fit).
+  return {
+    code: "n_quantiles_too_large",
+    message: `n_quantiles (${n}) is greater than the total number of samples (${rows}). n_quantiles is set to n_samples.`,
+    column: null,
+  };
+}
+
+/**
+ * Describes `table` as the job `options` describe would see it; never throws.
+ *
+ * @example
+ * const report = preflight(table, { type: "PowerTransformer", params: { method: "box-cox" } });
+ * if (report.problems.length > 0) console.log(report.problems);
+ */
+export function preflight(table: Table, options: PreflightOptions = {}): PreflightReport {
+  const problems: PreflightProblem[] = [];
+  const warnings: PreflightWarning[] = [];
+  let type: PreprocessingType | undefined;
+  if (options.type !== undefined) {
+    const paramProblems: ParamProblem[] = checkParams(options.type, options.params ?? {});
+    problems.push(...paramProblems);
+    type = PREPROCESSING_TYPES.find((t) => t === options.type);
+  }
+
+  const names = table.columns.map((c) => c.name);
+  const numericNames = table.columns.filter((c) => c.kind === "number").map((c) => c.name);
+  const given = options.columns ?? [];
+  const chosen = new Set<string>();
+  for (const name of given) {
+    const column = table.columns.find((c) => c.name === name);
+    if (chosen.has(name)) {
+      problems.push({ field: "columns", message: `column "${name}" is listed twice`, column: name });
+    } else if (column === undefined) {
+      problems.push({
+        field: "columns",
+        message:
+          `there is no column "${name}"${didYouMean(name, names)}; ` +
+          `the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
+        column: name,
+      });
+    } else if (column.kind !== "number") {
+      const sample = column.values.find((v) => v !== null);
+      problems.push({
+        field: "columns",
+        message:
+          `column "${name}" is not numeric: it holds ${column.kind === "string" ? "text" : "true/false"}` +
+          `${sample !== undefined ? ` such as ${JSON.stringify(sample)}` : ""}; ` +
+          `the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
+        column: name,
+      });
+    }
+    chosen.add(name);
+  }
+  const features = given.length > 0 ? numericNames.filter((n) => chosen.has(n)) : numericNames;
+  if (given.length === 0 && numericNames.length === 0) {
+    problems.push({
+      field: "columns",
+      message:
+        "the data has no numeric column to transform (a column is numeric when every value is a number or missing)",
+      column: null,
+    });
+  }
+  const featureSet = new Set(features);
+  const impl = type === undefined ? undefined : transforms[type];
+  const boxCox = type === "PowerTransformer" && options.params?.["method"] === "box-cox";
+
+  const columns = table.columns.map((column): ColumnReport => {
+    if (column.kind !== "number") return otherReport(column);
+    const s = numberStats(column.values);
+    const count = column.values.length - s.missing;
+    const feature = featureSet.has(column.name);
+    const idLike = s.missing === 0 && s.integral && s.increasing && column.values.length >= 3;
+    const notes: string[] = [];
+    if (feature && idLike && given.length === 0) {
+      const message =
+        `column "${column.name}" looks like a row id (unique increasing whole numbers) and would be transformed, ` +
+        `because no columns were given; pass columns to leave it out`;
+      warnings.push({ code: "id_like_column_transformed", message, column: column.name });
+      notes.push("id-like: would be transformed");
+    }
+    if (feature && type !== undefined) {
+      if (s.infinite > 0) {
+        const message = `column "${column.name}" holds ${s.infinite} infinite value${s.infinite === 1 ? "" : "s"}; scikit-learn refuses them (Input X contains infinity)`;
+        problems.push({ field: "data", message, column: column.name });
+        notes.push("infinite values: refused");
+      }
+      if (impl !== undefined && !impl.allowsMissing && s.missing > 0) {
+        const message =
+          `${type} refuses missing values, and column "${column.name}" has ${s.missing} ` +
+          `(the first in data row ${s.firstMissingRow}); fill or drop them, or use a scaler that ignores them`;
+        problems.push({ field: "data", message, column: column.name });
+        notes.push("missing values: refused");
+      }
+      if (boxCox && count > 0 && s.min <= 0) {
+        const message =
+          `box-cox needs strictly positive data, and column "${column.name}" has minimum ${s.min}; ` +
+          `use method yeo-johnson, or leave the column out`;
+        problems.push({ field: "data", message, column: column.name });
+        notes.push("not strictly positive: refused by box-cox");
+      }
+      if (s.missing > 0 && impl?.allowsMissing === true) notes.push("missing values stay missing");
+      if (count > 0 && s.min === s.max) notes.push("constant");
+    }
+    return {
+      name: column.name,
+      dtype: s.missing === 0 && s.integral && s.infinite === 0 ? "int64" : "float64",
+      missing: s.missing,
+      constant: count > 0 && s.min === s.max,
+      idLike,
+      min: count > 0 ? s.min : null,
+      max: count > 0 ? s.max : null,
+      feature,
+      notes,
+    };
+  });
+  if (type === "QuantileTransformer" && features.length > 0) {
+    const warning = quantileWarning(options.params ?? {}, table.rowCount);
+    if (warning) warnings.push(warning);
+  }
+  return { rows: table.rowCount, type, features, columns, warnings, problems };
+}
+
+/** Throws a PreflightError naming every problem of the report; returns it otherwise. */
+export function assertPreflight(report: PreflightReport): PreflightReport {
+  if (report.problems.length > 0) throw new PreflightError(report.problems);
+  return report;
+}
+
+/** The report as a plain-text table (the REPL and `console.log`). */
+export function formatPreflight(report: PreflightReport): string {
+  const header = ["column", "dtype", "missing", "constant", "id-like", "min", "max", "feature", "notes"];
+  const rows = report.columns.map((c) => [
+    c.name,
+    c.dtype,
+    String(c.missing),
+    c.constant ? "yes" : "",
+    c.idLike ? "yes" : "",
+    c.min === null ? "" : String(c.min),
+    c.max === null ? "" : String(c.max),
+    c.feature ? "yes" : "",
+    c.notes.join("; "),
+  ]);
+  const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] as string).length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, k) => cell.padEnd(widths[k] as number))
+      .join("  ")
+      .trimEnd();
+  const out = [`${report.rows} rows${report.type ? `, ${report.type}` : ""}`, line(header), ...rows.map(line)];
+  for (const w of report.warnings) out.push(`warning: ${w.message}`);
+  for (const p of report.problems) out.push(`problem: ${p.message}`);
+  return out.join("\n");
+}

@@ -1,0 +1,92 @@
+/**
+ * What the Session is about to upload, read once on this machine: a user's CSV is read
+ * as pandas would read it (src/formats/csv-dialect.ts), and when it is not the
+ * contract's CSV a normalised copy is uploaded instead, with one sentence saying so.
+ * The Table it yields is what the pre-flight checks (./preflight.ts) look at.
+ */
+import type { RecordType } from "../contract/blob.js";
+import type { CsvDelimiter } from "../formats/csv-dialect.js";
+import type { Table } from "../formats/table.js";
+import {
+  frameShape,
+  isDataFrame,
+  loadDanfo,
+  loadFormats,
+  uploadSource,
+  type Uploadable,
+  type UploadSource,
+} from "./table-io.js";
+
+export interface ReadOptions {
+  /** CSV field separator; default detected among `,` `;` tab `|`. */
+  readonly delimiter?: CsvDelimiter | "auto" | undefined;
+}
+
+/** An input read and ready to send: `session.upload` and `session.preprocess` take it as they take a path. */
+export class PreparedUpload {
+  #table: Table | Promise<Table> | (() => Promise<Table>);
+
+  constructor(
+    readonly source: UploadSource,
+    /** Set when what is sent differs from the user's file (a normalised copy). */
+    readonly notice: string | undefined,
+    table: Table | (() => Promise<Table>),
+  ) {
+    this.#table = table;
+  }
+
+  /** The data as a Table (a JSON or Arrow file is read on first call). */
+  async table(): Promise<Table> {
+    if (typeof this.#table === "function") this.#table = this.#table();
+    return this.#table;
+  }
+}
+
+const loadCsv = () => import("../formats/csv.js");
+const loadDialect = () => import("../formats/csv-dialect.js");
+
+/**
+ * Reads `data` the way the Session sends it. A DataFrame becomes a Table (encoded on
+ * upload); a CSV path or bytes is read like pandas.read_csv; JSON and Arrow go as they are.
+ */
+export async function prepareUpload(
+  data: Uploadable | PreparedUpload,
+  recordType: RecordType | undefined,
+  wireFormat: RecordType,
+  options: ReadOptions = {},
+): Promise<PreparedUpload> {
+  if (data instanceof PreparedUpload) return data;
+  if (isDataFrame(data)) {
+    const type = recordType ?? wireFormat;
+    const [{ tableFromDataFrame }, { writeTable }] = await Promise.all([loadDanfo(), loadFormats()]);
+    const table = tableFromDataFrame(data);
+    const source: UploadSource = {
+      recordType: type,
+      open: () => writeTable(type, table),
+      shape: frameShape(data),
+      suggestedName: undefined,
+    };
+    return new PreparedUpload(source, undefined, table);
+  }
+  const base = await uploadSource(data, recordType, wireFormat);
+  if (base.recordType !== "csv") {
+    return new PreparedUpload(base, undefined, async () => {
+      const { readTable } = await loadFormats();
+      return readTable(base.recordType, base.open());
+    });
+  }
+  const [{ readCsv, writeCsv, PANDAS_CSV }, { emptyCsvReadReport, isContractClean, describeReport }] =
+    await Promise.all([loadCsv(), loadDialect()]);
+  const report = emptyCsvReadReport();
+  const table = await readCsv(base.open(), {
+    ...PANDAS_CSV,
+    ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+    report,
+  });
+  if (isContractClean(report)) return new PreparedUpload(base, undefined, table);
+  const what = base.suggestedName ?? "The CSV bytes";
+  const notice =
+    `${what} is not plain CSV (${describeReport(report)}); read as pandas.read_csv reads it, ` +
+    `uploading a normalised copy (comma-separated, missing values as empty fields).`;
+  return new PreparedUpload({ ...base, open: () => writeCsv(table) }, notice, table);
+}
