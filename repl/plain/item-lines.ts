@@ -21,6 +21,7 @@ export function itemLines(item: HistoryItem, width: number): string[] {
       const took = formatDuration((job.finishedAt ?? job.startedAt) - job.startedAt);
       const lines = [`${job.ref} ${job.label}: ${job.status} in ${took}`];
       if (job.error) lines.push(`  ${job.error.title}: ${job.error.detail}`);
+      for (const w of job.warnings) lines.push(`  warning: ${w.message}`);
       return lines;
     }
   }

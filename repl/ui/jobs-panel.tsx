@@ -50,6 +50,12 @@ export function FinishedJob({ job }: { job: TrackedJob }) {
           {job.error.title}: {job.error.detail}
         </Text>
       ) : null}
+      {job.warnings.map((w, i) => (
+        <Text key={i} color="yellow">
+          {"  ⚠ "}
+          {w.message}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -22,6 +22,14 @@ export interface TrackedJob {
   readonly startedAt: number;
   readonly finishedAt: number | undefined;
   readonly error: { readonly title: string; readonly detail: string } | undefined;
+  /** scikit-learn's warnings on the job's data, once it succeeded (shown in yellow). */
+  readonly warnings: readonly JobWarningLine[];
+}
+
+export interface JobWarningLine {
+  readonly code: string;
+  readonly message: string;
+  readonly column: string | null;
 }
 
 export type JobListener = (job: TrackedJob) => void;
@@ -74,6 +82,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       startedAt: this.#now(),
       finishedAt: undefined,
       error: undefined,
+      warnings: [],
     };
     this.#handles.set(job.ref, handle);
     this.#replace(job);
@@ -132,11 +141,17 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
 
   async #watch(ref: string, handle: J): Promise<TrackedJob> {
     try {
-      const final = await handle.wait({ signal: this.#stop.signal, onUpdate: (record) => this.#update(ref, record) });
-      if (isRecord(final)) this.#update(ref, final);
+      // A success is recorded once wait returns: Job.wait reads the result (and so the
+      // warnings) after the last record, and the finished line should carry them.
+      const onUpdate = (record: JobRecord) => {
+        if (record.status !== "succeeded") this.#update(ref, record);
+      };
+      const final = await handle.wait({ signal: this.#stop.signal, onUpdate });
+      const warnings = handle.warnings ?? [];
+      if (isRecord(final)) this.#update(ref, { ...final, warnings });
       const current = this.#get(ref);
       if (current.finishedAt === undefined)
-        this.#update(ref, { status: isTerminalStatus(current.status) ? current.status : "succeeded" });
+        this.#update(ref, { status: isTerminalStatus(current.status) ? current.status : "succeeded", warnings });
     } catch (error) {
       if (error instanceof JobFailedError) {
         this.#update(ref, { status: error.status, error: { title: error.title, detail: error.detail } });
@@ -151,7 +166,12 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     return this.#get(ref);
   }
 
-  #update(ref: string, change: Partial<Pick<JobRecord, "status" | "phase" | "progress" | "error">>): void {
+  #update(
+    ref: string,
+    change: Partial<Pick<JobRecord, "status" | "phase" | "progress" | "error">> & {
+      warnings?: readonly JobWarningLine[];
+    },
+  ): void {
     const current = this.#get(ref);
     if (current.finishedAt !== undefined) return;
     const status = change.status ?? current.status;
@@ -163,6 +183,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       progress: finished && status === "succeeded" ? 1 : (change.progress ?? current.progress),
       error: change.error ? { title: change.error.title, detail: change.error.detail } : current.error,
       finishedAt: finished ? this.#now() : undefined,
+      warnings: change.warnings ?? current.warnings,
     };
     this.#replace(next);
     if (finished) for (const listener of this.#finishListeners) listener(next);

@@ -8,4 +8,10 @@ export interface JobUpdateSource {
   readonly id: string;
   /** Resolves with the final record; may throw JobFailedError when the job failed. */
   wait(options: { onUpdate?: (record: JobRecord) => void; signal?: AbortSignal }): Promise<unknown>;
+  /** scikit-learn's warnings, known once wait resolved (Session's Job has them; another source may not). */
+  readonly warnings?: ReadonlyArray<{
+    readonly code: string;
+    readonly message: string;
+    readonly column: string | null;
+  }>;
 }

@@ -9,6 +9,7 @@ import { isTerminalStatus } from "../contract/job-status.js";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressBar, shortId, statusHtml } from "./html.js";
 import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "./render-records.js";
+import { logLinesHtml } from "./render-warnings.js";
 
 /** What a status update carries; a JobRecord from the wire is one. */
 export interface JobSnapshot {
@@ -166,11 +167,8 @@ export function liveStatusHtml(
   const error = snapshot.error
     ? `<div style="color:#dc2626"><b>${escapeHtml(snapshot.error.title)}</b>: ${escapeHtml(snapshot.error.detail)}</div>`
     : "";
-  const logText = logs.map((l) => `${l.level && l.level !== "info" ? `[${l.level}] ` : ""}${l.message}`).join("\n");
-  const logHtml =
-    logs.length > 0
-      ? `<pre style="margin:4px 0 0 0;font-size:11px;${MUTED_STYLE};white-space:pre-wrap">${escapeHtml(logText)}</pre>`
-      : "";
+  // Warning lines (scikit-learn's warnings) in yellow, errors in red.
+  const logHtml = logLinesHtml(logs);
   return (
     `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> ${statusHtml(snapshot.status)}${phase}<br>` +
     `<code>${progressBar(progress)}</code> ${Math.round(progress * 100)}% ` +

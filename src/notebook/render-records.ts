@@ -7,6 +7,7 @@
 import { homedir } from "node:os";
 import type { BlobRecord, JobRecord, JobResult } from "../contract/index.js";
 import { fittedHtml } from "./render-fitted.js";
+import { warningsHtml } from "./render-warnings.js";
 import {
   BOX_STYLE,
   MUTED_STYLE,
@@ -175,7 +176,7 @@ export function resultHtml(result: JobResult): string {
       `<code>${escapeHtml(output.name)}</code> ${idHtml(output.id)} ${escapeHtml(output.record_type)} · ${formatBytes(output.size_bytes)}${output.encrypted ? " 🔒" : ""}`,
     ]);
   }
-  return box(`Result of ${escapeHtml(result.fitted.type)}`, definitionTable(rows) + fittedHtml(result.fitted));
+  return box(`Result of ${escapeHtml(result.fitted.type)}`, definitionTable(rows) + warningsHtml(result.warnings) + fittedHtml(result.fitted));
 }
 
 export function resultText(result: JobResult): string {

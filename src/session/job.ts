@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import type { JobExecutionLogMessage, JobRecord, JobResult, FittedStateJson } from "../contract/job.js";
+import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedStateJson } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { jobEndedError } from "../client/errors.js";
 import type { ListOptions } from "../client/jobs.js";
@@ -77,6 +77,14 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** The fitted state, once the result was read (by wait, result or dataframe). */
   get fitted(): FittedStateJson | undefined {
     return this.#result?.fitted;
+  }
+
+  /**
+   * scikit-learn 1.2.1's warnings on this job's data and parameters, once the result was
+   * read (docs/warnings.md); empty when there were none or the service reports none.
+   */
+  get warnings(): readonly JobWarning[] {
+    return this.#result?.warnings ?? [];
   }
 
   /** Reads the job record now (GET /api/job/{id}/get). */

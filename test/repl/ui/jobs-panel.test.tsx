@@ -13,6 +13,7 @@ const base: TrackedJob = {
   startedAt: Date.now(),
   finishedAt: undefined,
   error: undefined,
+  warnings: [],
 };
 
 let view: Rendered | undefined;
@@ -41,6 +42,24 @@ describe("JobsPanel", () => {
 });
 
 describe("FinishedJob", () => {
+  it("lists scikit-learn's warnings under a job that succeeded", () => {
+    const message =
+      'n_quantiles 1000 is more than the 134 rows, so 134 quantiles were used. scikit-learn 1.2.1 warns: "..."';
+    view = render(
+      <FinishedJob
+        job={{
+          ...base,
+          status: "succeeded",
+          finishedAt: base.startedAt + 10,
+          warnings: [{ code: "n_quantiles_capped", message, column: null }],
+        }}
+      />,
+      { columns: 200 },
+    );
+    expect(view.screen()).toContain("succeeded in");
+    expect(view.screen()).toContain(`⚠ ${message}`);
+  });
+
   it("shows outcome and duration, and the job's error when it failed", () => {
     const startedAt = Date.now() - 1500;
     view = render(

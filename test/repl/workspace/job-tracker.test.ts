@@ -40,3 +40,30 @@ it("a job's end seen elsewhere (/fetch waited for it) shows at once, and a finis
   expect(finished).toHaveLength(1);
   tracker.close();
 });
+
+it("a job that succeeded finishes once, with the warnings its handle read with the result", async () => {
+  const tracker = new JobTracker(() => 1000);
+  const finished: TrackedJob[] = [];
+  tracker.onFinished((job) => finished.push(job));
+  const warnings = [{ code: "all_missing_column", message: 'Column "x" holds no value', column: "x" }];
+  let read: typeof warnings | undefined;
+  const handle = {
+    id: "5c2d81c7-bbe2-4292-9571-91f60cda6b62",
+    get warnings() {
+      return read;
+    },
+    wait: async ({ onUpdate }: { onUpdate?: (record: never) => void }) => {
+      const record = { id: handle.id, status: "succeeded", phase: "done", progress: 1 };
+      onUpdate?.(record as never);
+      // Job.wait reads the result (and its warnings) after the last record.
+      await Promise.resolve();
+      read = warnings;
+      return record;
+    },
+  };
+  const job = tracker.track(handle, "QuantileTransformer on b1");
+  await tracker.waitFor(job.ref);
+  expect(finished).toHaveLength(1);
+  expect(finished[0]).toMatchObject({ status: "succeeded", progress: 1, warnings });
+  tracker.close();
+});
