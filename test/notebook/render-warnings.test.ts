@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
+import type { JobResult, JobWarning } from "../../src/contract/index.js";
+import { fitTransform } from "../../src/engine/index.js";
 import { liveStatusHtml } from "../../src/notebook/live-status.js";
 import { resultHtml } from "../../src/notebook/render-records.js";
 import { logLinesHtml, WARNING_STYLE, warningsHtml } from "../../src/notebook/render-warnings.js";
+
+const result = (warnings: JobWarning[]): JobResult => ({
+  job_id: "00000000-0000-4000-8000-000000000001",
+  status: "succeeded",
+  rows: 3,
+  columns: ["x"],
+  outputs: [],
+  fitted: fitTransform("StandardScaler", {}, { names: ["x"], columns: [Float64Array.of(1, 2, 3)] }).fitted,
+  duration_ms: 5,
+  warnings,
+});
 
 const warning = {
   code: "n_quantiles_capped",
@@ -12,7 +25,7 @@ const warning = {
 
 describe("scikit-learn's warnings in notebooks", () => {
   it("the result card lists them in yellow, escaped", () => {
-    const html = resultHtml({ job_id: "j", status: "succeeded", warnings: [warning] });
+    const html = resultHtml(result([warning]));
     expect(html).toContain("scikit-learn would warn");
     expect(html).toContain(`<li style="${WARNING_STYLE};margin:2px 0">⚠ n_quantiles 1000 is more than the 134 rows.`);
     expect(html).toContain("&quot;n_quantiles (1000)");
@@ -21,7 +34,7 @@ describe("scikit-learn's warnings in notebooks", () => {
   it("says nothing when there are none", () => {
     expect(warningsHtml([])).toBe("");
     expect(warningsHtml(undefined)).toBe("");
-    expect(resultHtml({ job_id: "j", status: "succeeded", warnings: [] })).not.toContain("would warn");
+    expect(resultHtml(result([]))).not.toContain("would warn");
   });
 
   it("the live job card shows warning log lines in yellow and the others muted", () => {
