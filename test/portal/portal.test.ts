@@ -50,7 +50,10 @@ beforeAll(async () => {
   server = await startPortalServer(["--data-dir", dataDir, "--log", "--workers", "1"]);
   state.loginTokens.push(new URL(server.loginLink).searchParams.get("token")!);
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
   page = await context.newPage();
 }, 300_000);
 
@@ -174,7 +177,10 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
     const cell = (await page.locator("#notebook-cell").textContent()) ?? "";
     expect(cell).toContain("Session.connect(");
     expect(cell).not.toContain(state.secret);
-    expect(await page.getByRole("button", { name: "Copy client secret" }).isVisible()).toBe(true);
+    // The copy button puts the secret on the clipboard and says so to screen readers.
+    await page.getByRole("button", { name: "Copy client secret" }).click();
+    expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(state.secret);
+    await page.getByRole("status").filter({ hasText: "Copied client secret" }).waitFor();
     await screenshot(page, "06-application-created");
 
     // The page is shown once: a reload finds nothing, and says what to do.
