@@ -110,7 +110,7 @@ function stopped(
 ): unknown {
   if (callerSignal?.aborted) {
     return new AbortError(
-      `Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on; job.wait() again to resume.`,
+      `Stopped waiting for job ${jobId}: aborted by the AbortSignal. The job goes on: job.wait() follows it again, job.cancel() stops it.`,
       {
         cause: callerSignal.reason,
       },

@@ -139,6 +139,22 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(run.all.match(/skipped: no service configured/g)).toHaveLength(3);
   },
 
+  "06-cancel": (run) => {
+    expect(cellWith(run, "await job.cancel();").text).toContain("status: cancelled");
+    // The live status of the wait shows the job cancelled (not failed), then the typed error.
+    const waited = cellWith(run, "await job.wait();").text;
+    expect(waited).toMatch(/PowerTransformer · job [0-9a-f]{8} cancelled/);
+    expect(waited).not.toContain("failed");
+    expect(waited).toMatch(
+      /JobCancelledError \(job_cancelled\): Job [0-9a-f-]{36} was cancelled: cancelled by request\. It has no result; submit it again if you still need it\./,
+    );
+    const again = cellWith(run, "small.cancel()").text;
+    expect(again).toContain("again: cancelled");
+    expect(again).toMatch(
+      /JobAlreadyEndedError \(409\): Job [0-9a-f-]{36} already ended as succeeded; only a queued or running job can be cancelled\./,
+    );
+  },
+
   "05-regional-service+connected": (run) => {
     const config = cellWith(run, "resolveConfig()").text;
     expect(config).toContain("(from the environment)");

@@ -50,7 +50,12 @@ describeWithTool(
   });
 
   it("stops the wait with a message, stops polling, and the job goes on", () => {
-    expect(report.outcome).toMatch(/^Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\. The job goes on; job\.wait\(\) again to resume\.$/);
+    expect(report.outcome).toMatch(
+      /^Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\. The job goes on: `await job\.wait\(\)` follows it again, `await job\.cancel\(\)` stops it\.$/,
+    );
+    // The cell's own output (the live status) says the same.
+    expect(report.cell_output).toMatch(/stopped waiting ?: Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\./);
+    expect(report.cell_output).toContain("The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.");
     const [before, after] = report.updates_over_1500ms!.split(" ").map(Number);
     expect(after).toBe(before);
     expect(report.status_after).toBe("succeeded");

@@ -10,8 +10,10 @@ Prints one line of JSON. Run with the Python that has Jupyter (Debian: /usr/bin/
 and JUPYTER_PATH pointing at a tslab kernel spec.
 """
 import argparse
+import html as html_text
 import json
 import os
+import re
 import time
 
 import jupyter_client
@@ -46,6 +48,14 @@ def main() -> None:
     args = ap.parse_args()
     os.chdir(args.cwd)
     km, kc = jupyter_client.manager.start_new_kernel(kernel_name="tslab", startup_timeout=120)
+    stopped_renders = []
+
+    def note(msg) -> None:
+        # The live status's final render after the interrupt, whichever request it is filed under.
+        data = msg["content"].get("data", {}).get("text/html", "")
+        if "stopped waiting" in data:
+            stopped_renders.append(re.sub(r"\s+", " ", html_text.unescape(re.sub(r"<[^>]+>", " ", data))).strip())
+
     try:
 
         def run(code: str, timeout: float = 120) -> str:
@@ -53,6 +63,7 @@ def main() -> None:
             texts = []
             while True:
                 msg = kc.get_iopub_msg(timeout=timeout)
+                note(msg)
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 kind = msg["msg_type"]
@@ -87,6 +98,7 @@ def main() -> None:
                 if not km.is_alive():
                     break
                 continue
+            note(msg)
             if msg["parent_header"].get("msg_id") != wait_id:
                 continue
             if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
@@ -96,6 +108,7 @@ def main() -> None:
         if report["alive"]:
             time.sleep(0.3)
             report["outcome"] = run("outcome")
+            report["cell_output"] = stopped_renders[-1] if stopped_renders else None
             report["updates_over_1500ms"] = run(
                 "const before = updates; await new Promise((r) => setTimeout(r, 1500)); [before, updates].join(' ')"
             )

@@ -118,6 +118,8 @@ export interface InterruptReport {
   cell_ended_s: number | null;
   alive: boolean;
   outcome?: string;
+  /** The wait cell's live status after the interrupt, as text (its last "stopped waiting" render). */
+  cell_output?: string;
   updates_over_1500ms?: string;
   status_after?: string;
   closed?: string;

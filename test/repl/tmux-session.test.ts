@@ -26,18 +26,25 @@ const tmuxTool = {
 
 // A private server socket, so the test never touches anyone's tmux sessions.
 const SOCKET = `mdps-test-${process.pid}`;
-const SESSION = "repl";
+let SESSION = "repl";
 
 function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
 }
 
 const screen = (): string => tmux("capture-pane", "-p", "-t", SESSION);
+/** The whole scrollback, for lines that scrolled off the 40 visible rows. */
+const history = (): string => tmux("capture-pane", "-p", "-S", "-", "-t", SESSION);
 
-async function waitForScreen(check: (text: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
+async function waitForScreen(
+  check: (text: string) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+  read: () => string = screen,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const text = screen();
+    const text = read();
     if (check(text)) return text;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${text}`);
     await sleep(50);
@@ -64,6 +71,11 @@ describeWithTool(tmuxTool, "mdps repl in a real terminal (tmux)", () => {
     for (let i = 0; i < 500_000; i++)
       lines.push(`r${i},${(random() * 10).toFixed(5)},${(-Math.log(1 - random())).toFixed(5)},${random().toFixed(5)}`);
     writeFileSync(join(dir, "measurements.csv"), `${lines.join("\n")}\n`);
+    // PowerTransformer on 1.5 M values runs for over a second: long enough to stop a wait on it.
+    const big = ["x,y"];
+    for (let i = 0; i < 750_000; i++)
+      big.push(`${(Math.sin(i) * 10 + 11).toFixed(5)},${((i % 97) / 7 + 1).toFixed(4)}`);
+    writeFileSync(join(dir, "big.csv"), `${big.join("\n")}\n`);
   });
   afterAll(() => {
     spawnSync("tmux", ["-L", SOCKET, "kill-server"]);
@@ -118,6 +130,48 @@ describeWithTool(tmuxTool, "mdps repl in a real terminal (tmux)", () => {
     await keys("Up");
     await waitForScreen((s) => /mdps› \/hist m_quantile b --bins 8\s*$/m.test(s), "history recall");
     await keys("C-u", "C-d");
+    await waitForScreen((s) => s.includes("EXIT:0"), "a clean exit");
+  }, 240_000);
+
+  it("Ctrl+C during a wait says the job goes on; /cancel and a second Ctrl+C cancel it", async () => {
+    SESSION = "cancel";
+    const command = `cd '${dir}' && env -u CI -u CONTINUOUS_INTEGRATION MDPS_HOME='${join(dir, "home-cancel")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
+    tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command);
+    await waitForScreen((s) => s.includes("mdps› "), "the prompt", 60_000);
+    expect(screen()).toContain("Ctrl+C stops");
+    await keys("/load big.csv", "Enter");
+    await waitForScreen((s) => s.includes("Loaded big.csv into frame big"), "the load", 60_000);
+
+    // Ctrl+C while /preprocess --wait waits: only the waiting stops, and the screen says so.
+    await keys("/preprocess big PowerTransformer --wait", "Enter");
+    await waitForScreen((s) => /j1: PowerTransformer on big sent/.test(s), "the job to be sent", 60_000);
+    await keys("C-c");
+    const stopped = await waitForScreen(
+      (s) => s.includes("Stopped waiting for j1; the job goes on."),
+      "the stopped-waiting message",
+    );
+    expect(stopped).toContain("/cancel j1 cancels it (so does Ctrl+C again within 2 s)");
+    expect(stopped).not.toContain("nothing else was changed");
+    await keys("/cancel j", "Tab");
+    await waitForScreen((s) => /mdps› \/cancel j1\s*$/m.test(s), "job ref completion");
+    await keys("Enter");
+    await waitForScreen((s) => s.includes("Cancelled j1 (PowerTransformer on big); it keeps no output."), "/cancel");
+    await waitForScreen((s) => /■ j1 PowerTransformer on big cancelled in/.test(s), "the cancelled line");
+
+    // Ctrl+C twice: the second cancels the job, and the transcript shows the /cancel line.
+    await keys("/preprocess big PowerTransformer --wait", "Enter");
+    await waitForScreen((s) => /j2: PowerTransformer on big sent/.test(s), "the second job", 60_000);
+    await keys("C-c");
+    await waitForScreen((s) => s.includes("Stopped waiting for j2; the job goes on."), "the second stop");
+    await keys("C-c");
+    await waitForScreen((s) => s.includes("Cancelled j2 (PowerTransformer on big); it keeps no output."), "the cancel");
+    expect(screen()).toMatch(/mdps› \/cancel j2/);
+
+    await keys("/jobs", "Enter");
+    const jobs = await waitForScreen((s) => /j2 +PowerTransformer on big +cancelled/.test(s), "/jobs");
+    expect(jobs).toMatch(/j1 +PowerTransformer on big +cancelled/);
+    expect(history()).not.toMatch(/j[12] +PowerTransformer on big +failed/);
+    await keys("C-d");
     await waitForScreen((s) => s.includes("EXIT:0"), "a clean exit");
   }, 240_000);
 });
