@@ -14,33 +14,57 @@
  */
 import { KERNELS_WASM_BASE64 } from "./kernels-wasm.js";
 
-/** Pointers are byte offsets into the memory, 16-byte aligned; lengths are even numbers of doubles. */
+/**
+ * Pointers are byte offsets into the memory, 16-byte aligned; lengths are even numbers of doubles.
+ * The kernels are WebAssembly exports, plain functions that use no `this`: properties, not methods.
+ */
 export interface Kernels {
   /** Adds each row's Σx² into norms and raises its peak to its largest x². */
-  norms_sum_sq(data: number, stride: number, width: number, norms: number, peaks: number, len: number): void;
+  readonly norms_sum_sq: (
+    data: number,
+    stride: number,
+    width: number,
+    norms: number,
+    peaks: number,
+    len: number,
+  ) => void;
   /** Adds each row's Σ|x| into norms and raises its peak to its largest |x|. */
-  norms_sum_abs(data: number, stride: number, width: number, norms: number, peaks: number, len: number): void;
+  readonly norms_sum_abs: (
+    data: number,
+    stride: number,
+    width: number,
+    norms: number,
+    peaks: number,
+    len: number,
+  ) => void;
   /** Raises each row's norm to its largest |x| (a max norm is its own peak). */
-  norms_max_abs(data: number, stride: number, width: number, norms: number, len: number): void;
+  readonly norms_max_abs: (data: number, stride: number, width: number, norms: number, len: number) => void;
   /**
    * Finishes the norms in place (sqrt, zero-scale rule), 1/norm into factors. Result bits:
    * NON_FINITE_NORM if a norm was NaN or infinite, MAY_REACH_NORM if a row's peak is
    * (nearly) all of its norm, so a value may be as large as the norm.
    */
-  norms_to_factors(norms: number, factors: number, peaks: number, len: number, sqrt: number): number;
+  readonly norms_to_factors: (norms: number, factors: number, peaks: number, len: number, sqrt: number) => number;
   /** x · factor, but exactly ±1 where |x| is the row's norm. */
-  scale_rows(data: number, stride: number, width: number, norms: number, factors: number, len: number): void;
+  readonly scale_rows: (
+    data: number,
+    stride: number,
+    width: number,
+    norms: number,
+    factors: number,
+    len: number,
+  ) => void;
   /** x · factor, for rows where no |x| is the norm. */
-  multiply_rows(data: number, stride: number, width: number, factors: number, len: number): void;
-  bounds(p: number, len: number): void;
-  abs_max(p: number, len: number): void;
-  scale_shift(p: number, len: number, s: number, m: number): void;
-  scale_shift_clip(p: number, len: number, s: number, m: number, a: number, b: number): void;
-  divide_by(p: number, len: number, s: number): void;
+  readonly multiply_rows: (data: number, stride: number, width: number, factors: number, len: number) => void;
+  readonly bounds: (p: number, len: number) => void;
+  readonly abs_max: (p: number, len: number) => void;
+  readonly scale_shift: (p: number, len: number, s: number, m: number) => void;
+  readonly scale_shift_clip: (p: number, len: number, s: number, m: number, a: number, b: number) => void;
+  readonly divide_by: (p: number, len: number, s: number) => void;
   /** dst[i] = (Math.exp(a·src[i]) - s) / d, with exp bit for bit Math.exp's; returns Σ dst[i]; any n. */
-  exp_affine_sum(src: number, n: number, a: number, s: number, d: number, dst: number): number;
+  readonly exp_affine_sum: (src: number, n: number, a: number, s: number, d: number, dst: number) => number;
   /** Σ (src[i] - mean)²; any n. */
-  squared_deviation_sum(src: number, n: number, mean: number): number;
+  readonly squared_deviation_sum: (src: number, n: number, mean: number) => number;
 }
 
 /** Bits of the result of norms_to_factors. */
