@@ -2,14 +2,19 @@ import type { Command } from "commander";
 import { AdminError } from "../service/admin-error.js";
 import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
+import { registerHousekeeping } from "./housekeeping-commands.js";
 
-interface Common {
+export interface Common {
   dataDir: string;
   json?: boolean;
 }
 
 /** Runs one admin operation on a data dir and prints its result (JSON with --json). */
-async function withAdmin<T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string): Promise<void> {
+export async function withAdmin<T>(
+  flags: Common,
+  run: (admin: Admin) => T,
+  human: (result: T) => string,
+): Promise<void> {
   const { openAdmin } = await import("../service/index.js");
   const admin = openAdmin(flags.dataDir);
   try {
@@ -105,6 +110,8 @@ export function registerAdmin(program: Command): void {
         (r) => `portal: ${r.portal}`,
       ),
     );
+
+  registerHousekeeping(admin, common, withAdmin);
 
   common(admin.command("list-models").description("list models and their applications (never secrets)")).action(
     (flags: Common) =>

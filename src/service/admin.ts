@@ -1,10 +1,35 @@
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { AdminError } from "./admin-error.js";
+import { blobFileName } from "./blob-files.js";
 import { AppStore, type ModelListing } from "./store/apps.js";
 import { openDatabase } from "./store/database.js";
+import { pruneRows, storeUsage, type PruneRows, type StoreUsage } from "./store/housekeeping.js";
 import { PortalStore } from "./store/portal.js";
 
 export { AdminError };
 export type { ModelListing };
+
+/** What a data dir holds: the store's counts and the bytes on disk (files, database, temp). */
+export interface DataDirUsage extends StoreUsage {
+  dataDir: string;
+  diskBytes: number;
+}
+
+export interface PruneOptions {
+  /** Blobs last updated, and jobs finished, longer ago than this go. */
+  olderThanMs: number;
+  /** Only blobs with this tag (e.g. `mdps:auto-input`); jobs are then kept. */
+  tag?: string | undefined;
+  dryRun?: boolean | undefined;
+  now?: number | undefined;
+}
+
+export interface PruneReport extends PruneRows {
+  before: string;
+  bytes: number;
+  dryRun: boolean;
+}
 
 export interface Admin {
   createModel(name: string): { model_id: string };
@@ -18,6 +43,13 @@ export interface Admin {
    * neither is known (then `token` still works with `<url>/login?token=`).
    */
   portalLink(baseUrl?: string): { link: string | null; token: string };
+  /** Blobs, jobs and bytes in the data dir; `tag` also counts the blobs with that tag. */
+  usage(tag?: string): DataDirUsage;
+  /**
+   * Removes blobs last updated before `olderThanMs` ago and jobs that finished before
+   * then, never the input of a queued or running job. Safe while servers run on the dir.
+   */
+  prune(options: PruneOptions): PruneReport;
   close(): void;
 }
 
@@ -46,6 +78,39 @@ export function openAdmin(dataDir: string): Admin {
       const token = portal.createLoginToken();
       return { link: base ? `${base}/login?token=${token}` : null, token };
     },
+    usage: (tag) => ({ dataDir, ...storeUsage(db, tag), diskBytes: diskBytes(dataDir) }),
+    prune: (options) => {
+      const before = new Date((options.now ?? Date.now()) - options.olderThanMs).toISOString();
+      const dryRun = options.dryRun === true;
+      const rows = pruneRows(db, { before, tag: options.tag, dryRun });
+      // The rows are gone (committed): now the bytes. A run reading one holds its own link.
+      if (!dryRun)
+        for (const b of rows.blobs) rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
+      return { ...rows, before, dryRun, bytes: rows.blobs.reduce((sum, b) => sum + b.size_bytes, 0) };
+    },
     close: () => db.close(),
   };
+}
+
+/** Bytes of every file under `dir` (blob files, temp files, the database and its WAL). */
+function diskBytes(dir: string): number {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0; // a temp folder removed meanwhile
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += diskBytes(path);
+    else if (entry.isFile()) {
+      try {
+        total += statSync(path).size;
+      } catch {
+        // removed meanwhile (a temp file another process finished with)
+      }
+    }
+  }
+  return total;
 }

@@ -1,4 +1,12 @@
 /** The reference Model Data Preprocessing Service (`mdps serve`) and its admin operations. */
 export { startService, type RunningService } from "./server.js";
 export type { RateLimitOptions, ServiceOptions } from "./options.js";
-export { openAdmin, AdminError, type Admin, type ModelListing } from "./admin.js";
+export {
+  openAdmin,
+  AdminError,
+  type Admin,
+  type DataDirUsage,
+  type ModelListing,
+  type PruneOptions,
+  type PruneReport,
+} from "./admin.js";
