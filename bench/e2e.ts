@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     const job = await session.preprocess(blob, { type: "StandardScaler" });
     const record = await time("wait", times, () => job.wait({ pollIntervalMs: 50 }));
     const started = Date.parse(record.started_at!);
-    times.queue = started - Date.parse(record.created_at);
+    times.queue = started - Date.parse(record.created_at!);
     times.run = Date.parse(record.finished_at!) - started;
     const [output] = await job.outputs();
     const outBytes = await time("download", times, () => output!.bytes());

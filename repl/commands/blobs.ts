@@ -15,7 +15,7 @@ export const blobsCommand: Command = {
         ref,
         blob.name,
         blob.recordType,
-        formatBytes(blob.record.size_bytes),
+        blob.record.size_bytes === undefined ? "" : formatBytes(blob.record.size_bytes),
         blob.encrypted ? "yes" : "no",
         source,
         blob.id,

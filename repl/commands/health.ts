@@ -8,12 +8,12 @@ export const healthCommand: Command = {
     const h = await ctx.workspace.session.health({ signal: ctx.signal });
     const rows: string[][] = [
       ["status", h.status],
-      ["region", h.region],
-      ["version", h.version],
-      ["uptime", `${Math.round(h.uptime_seconds)} s`],
+      ["region", h.region ?? "not reported"],
+      ["version", h.version ?? "not reported"],
+      ["uptime", h.uptime_seconds === undefined ? "not reported" : `${Math.round(h.uptime_seconds)} s`],
       ["service", ctx.workspace.describeTarget()],
     ];
-    for (const [name, check] of Object.entries(h.checks)) {
+    for (const [name, check] of Object.entries(h.checks ?? {})) {
       rows.push([`check ${name}`, typeof check === "string" ? check : JSON.stringify(check)]);
     }
     return {

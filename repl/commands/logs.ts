@@ -4,7 +4,7 @@ import type { LogLine } from "./types.js";
 import { message, type Command } from "./types.js";
 
 function line(m: JobExecutionLogMessage): LogLine {
-  return { timestamp: m.timestamp, level: m.level, message: m.message };
+  return { timestamp: m.timestamp ?? "", level: m.level, message: m.message };
 }
 
 export const logsCommand: Command = {

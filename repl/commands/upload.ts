@@ -35,7 +35,7 @@ export const uploadCommand: Command = {
     const tracked = ctx.workspace.addBlob(blob, `frame ${name}`);
     const r = blob.record;
     return message(
-      `Uploaded ${name} as blob ${tracked.ref}: ${r.name}, ${r.record_type}, ${formatBytes(r.size_bytes)}${r.encrypted ? ", encrypted" : ""} (id ${r.id}).`,
+      `Uploaded ${name} as blob ${tracked.ref}: ${blob.name}, ${blob.recordType}${r.size_bytes === undefined ? "" : `, ${formatBytes(r.size_bytes)}`}${blob.encrypted ? ", encrypted" : ""} (id ${r.id}).`,
       "success",
     );
   },

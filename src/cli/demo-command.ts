@@ -9,12 +9,13 @@ import {
   PREPROCESSING_TYPES,
   SCOPES,
   type BlobDeleted,
-  type BlobRecord,
-  type Health,
-  type JobExecutionLogDetails,
-  type JobRecord,
-  type JobResult,
   type ProblemDetails,
+  // The demo talks only to the reference service, which sends every field.
+  type ReferenceBlobRecord as BlobRecord,
+  type ReferenceHealth as Health,
+  type ReferenceLogDetails as JobExecutionLogDetails,
+  type ReferenceJobRecord as JobRecord,
+  type ReferenceJobResult as JobResult,
 } from "../contract/index.js";
 import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
 import { sampleCsv } from "./demo-data.js";

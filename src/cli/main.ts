@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `mdps` command: serve, admin, demo, repl and start. Only light modules are
+ * The `mdps` command: serve, admin, demo, repl, start, whoami and doctor. Only light modules are
  * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
  * React) when it runs, so `mdps repl` against a remote service never loads the service.
  */
@@ -9,6 +9,7 @@ import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerDemo } from "./demo-command.js";
+import { registerDiagnose } from "./diagnose-commands.js";
 import { registerRepl } from "./repl-command.js";
 import { registerServe } from "./serve-command.js";
 import { registerStart } from "./start-command.js";
@@ -19,6 +20,7 @@ registerAdmin(program);
 registerDemo(program);
 registerRepl(program);
 registerStart(program);
+registerDiagnose(program);
 
 try {
   await program.parseAsync(process.argv);

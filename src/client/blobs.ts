@@ -23,6 +23,13 @@ export interface BlobMetadata {
   readonly description?: string | undefined;
   /** Labels or `key=value` strings. */
   readonly tags?: readonly string[] | undefined;
+  /**
+   * The word sent as RecordType instead of `recordType`, for a service with its own
+   * vocabulary (the interface does not list the values), e.g. `Csv`.
+   */
+  readonly recordTypeWord?: string | undefined;
+  /** The word sent as AccessTier instead of `accessTier`, e.g. `Hot`. */
+  readonly accessTierWord?: string | undefined;
 }
 
 /**
@@ -99,6 +106,23 @@ export class BlobsResource {
     });
   }
 
+  /**
+   * GET an absolute download URL a job result gave (a signed link, perhaps on another
+   * host). The bearer token goes only to the model API's own origin, never elsewhere.
+   */
+  async downloadFrom(url: string, options: DownloadOptions = {}): Promise<StreamResponse> {
+    const { range, ...call } = options;
+    const sameOrigin = new URL(url).origin === new URL(this.#base).origin;
+    return this.#transport.stream({
+      method: "GET",
+      url,
+      headers: { accept: "*/*", ...(range ? { range } : {}) },
+      idempotent: true,
+      tokens: sameOrigin ? this.#tokens : undefined,
+      ...call,
+    });
+  }
+
   /** DELETE .../{blobId}/delete. */
   async delete(blobId: string, options: CallOptions = {}): Promise<BlobDeleted> {
     return this.#transport.json(
@@ -116,8 +140,8 @@ export class BlobsResource {
   #multipart(meta: BlobMetadata, content: BlobContent) {
     const fields: Array<[BlobFormPart, string]> = [
       [P.name, meta.name],
-      [P.recordType, meta.recordType],
-      [P.accessTier, meta.accessTier ?? DEFAULT_ACCESS_TIER],
+      [P.recordType, meta.recordTypeWord ?? meta.recordType],
+      [P.accessTier, meta.accessTierWord ?? meta.accessTier ?? DEFAULT_ACCESS_TIER],
     ];
     if (meta.description !== undefined) fields.push([P.description, meta.description]);
     for (const tag of meta.tags ?? []) fields.push([P.tags, tag]);

@@ -80,6 +80,58 @@ export function requestIdOf(headers: Readonly<Record<string, string>>): string |
   return headers["x-request-id"] ?? headers["request-id"];
 }
 
+/**
+ * What a body that is not ProblemDetails says, short: a JSON `{message}` / `{error}` /
+ * `{detail}`, or text (an HTML page's visible text, tags and `<head>` dropped), at most
+ * 200 characters. Undefined for an empty body.
+ */
+export function bodySnippet(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") {
+    const text = isHtml(body)
+      ? body
+          .replace(/<head[\s\S]*?<\/head>/gi, " ")
+          .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
+          .replace(/<[^>]*>/g, " ")
+          .replace(/&nbsp;/g, " ")
+          .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&")
+      : body;
+    const squeezed = text.replace(/\s+/g, " ").trim();
+    if (squeezed === "") return undefined;
+    return squeezed.length > 200 ? `${squeezed.slice(0, 199)}…` : squeezed;
+  }
+  if (typeof body === "object") {
+    const b = body as Record<string, unknown>;
+    const nested = typeof b.error === "object" && b.error !== null ? (b.error as Record<string, unknown>) : undefined;
+    for (const value of [b.detail, b.message, b.error_description, b.error, nested?.message, b.title]) {
+      if (typeof value === "string" && value.trim() !== "") return bodySnippet(value);
+    }
+    return bodySnippet(JSON.stringify(body));
+  }
+  return typeof body === "number" || typeof body === "boolean" ? String(body) : undefined;
+}
+
+function isHtml(text: string): boolean {
+  return /^\s*(<!doctype html|<html|<head|<body|<\?xml)/i.test(text) || /<\/(html|body|h1|p|center)>/i.test(text);
+}
+
+/** A sentence on how a body that is not the service's JSON looked: where it likely came from. */
+function bodyKind(res: ErrorResponse): string | undefined {
+  if (res.body === undefined || res.body === "") return "The answer had an empty body";
+  if (typeof res.body !== "string") return undefined;
+  const type = res.headers["content-type"] ?? "";
+  if (type.includes("html") || isHtml(res.body)) {
+    return res.status === 502 || res.status === 503 || res.status === 504
+      ? "The answer was an HTML page, not the service's JSON: likely from a proxy or gateway in front of the service"
+      : "The answer was an HTML page, not JSON";
+  }
+  return "The answer was plain text, not JSON";
+}
+
 /** One place that turns an HTTP error response into the right error class. */
 export function makeAPIError(res: ErrorResponse): APIError {
   const parsed = problemDetails.safeParse(res.body);
@@ -91,9 +143,12 @@ export function makeAPIError(res: ErrorResponse): APIError {
     : (BY_STATUS[res.status] ?? (res.status >= 500 ? SERVER : undefined));
   const requestId = requestIdOf(res.headers);
   const title = problem?.title;
-  const detail =
-    problem?.detail ?? (typeof res.body === "string" && res.body.length > 0 ? res.body.slice(0, 500) : undefined);
+  // Not ProblemDetails (another service's `{message}`, a proxy's HTML page, plain text,
+  // nothing at all): a short snippet of what came, and what kind of body it was.
+  const detail = problem?.detail ?? bodySnippet(res.body);
+  const bodyNote = problem ? undefined : bodyKind(res);
   const parts = [`${res.call} failed with ${res.status}${title ? ` ${title}` : ""}`];
+  if (bodyNote) parts.push(bodyNote);
   if (detail) parts.push(detail);
   if (isValidation) parts.push(formatFieldErrors(errors));
   const advice = kind?.advice ?? "See the service's documentation for this status.";
@@ -124,10 +179,15 @@ const OAUTH_ADVICE: Record<string, string> = {
   unsupported_grant_type: "The token endpoint does not accept client_credentials: check MDPS_AUTH_URL.",
 };
 
+/** What to do about a token endpoint's error code (`invalid_client`...). */
+export function oauthAdvice(code: string): string {
+  return OAUTH_ADVICE[code] ?? "Check the application's credentials and scopes in the portal.";
+}
+
 /** The token endpoint's RFC 6749 error -> OAuthError (never mentions the secret). */
 export function makeOAuthError(res: ErrorResponse): APIError {
   const parsed = oauthError.safeParse(res.body);
-  if (!parsed.success) return makeAPIError(res);
+  if (!parsed.success) return oauthErrorFromText(res);
   const { error, error_description } = parsed.data;
   const requestId = requestIdOf(res.headers);
   const parts = [`Token request to ${res.call} failed with ${res.status} ${error}`];
@@ -140,6 +200,45 @@ export function makeOAuthError(res: ErrorResponse): APIError {
     message: joinSentences(parts),
     title: error,
     detail: error_description,
+    requestId,
+    body: res.body,
+    headers: res.headers,
+  });
+}
+
+const OAUTH_CODE =
+  /\b(invalid[_ ]client|invalid[_ ]scope|invalid[_ ]request|invalid[_ ]grant|unauthorized[_ ]client|unsupported[_ ]grant[_ ]type)\b/i;
+
+/**
+ * A token endpoint's refusal that is not RFC 6749 JSON (plain text, an HTML page,
+ * nothing): still an OAuthError for 400/401/403, its code read from the text when it
+ * names one (`invalid client` is invalid_client), else from the status (a 401 from a
+ * token endpoint is invalid_client). Other statuses (a proxy's 502) are API errors.
+ */
+function oauthErrorFromText(res: ErrorResponse): APIError {
+  if (res.status !== 400 && res.status !== 401 && res.status !== 403) return makeAPIError(res);
+  const snippet = bodySnippet(res.body);
+  const named = snippet === undefined ? undefined : OAUTH_CODE.exec(snippet)?.[1];
+  const code = named
+    ? named.toLowerCase().replace(/ /g, "_")
+    : res.status === 401
+      ? "invalid_client"
+      : res.status === 403
+        ? "unauthorized_client"
+        : "invalid_request";
+  const requestId = requestIdOf(res.headers);
+  const parts = [`Token request to ${res.call} failed with ${res.status}`];
+  const note = bodyKind(res);
+  if (note) parts.push(note);
+  if (snippet) parts.push(`"${snippet}"`);
+  parts.push(OAUTH_ADVICE[code] ?? "Check the application's credentials and scopes in the portal.");
+  if (requestId) parts.push(`(request id ${requestId})`);
+  return new OAuthError({
+    status: res.status,
+    code,
+    message: joinSentences(parts),
+    title: code,
+    detail: snippet,
     requestId,
     body: res.body,
     headers: res.headers,

@@ -5,6 +5,7 @@
  * HTTP failures are built by one function, {@link makeAPIError}, from the status and
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
  */
+import { parseRetryAfter } from "./retry-timing.js";
 
 export interface MdpsErrorOptions {
   readonly cause?: unknown;
@@ -90,10 +91,8 @@ export class UnsupportedMediaTypeError extends APIError {}
 /** 429: too many requests; `retryAfterMs` from the Retry-After header when given. */
 export class RateLimitError extends APIError {
   get retryAfterMs(): number | undefined {
-    const value = this.headers["retry-after"];
-    if (value === undefined) return undefined;
-    const seconds = Number(value);
-    return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+    // Seconds or an HTTP-date (RFC 9110 10.2.3).
+    return parseRetryAfter(this.headers["retry-after"], Date.now());
   }
 }
 /** 5xx: the service failed; retried already for idempotent calls. */

@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, request, type Dispatcher } from "undici";
+import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { makeAPIError, makeOAuthError, requestIdOf } from "./error-factory.js";
 import { AbortError, ConnectionError, MdpsError, TimeoutError, UnexpectedResponseError } from "./errors.js";
@@ -17,14 +17,19 @@ import {
   shouldRetryStatus,
   type RetryPolicy,
 } from "./retry-timing.js";
+import { createDispatcher, type NetworkOptions } from "./network.js";
 import type { Secret } from "./secret.js";
 import type { TokenCache } from "./token-cache.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export type RequestBody = string | Uint8Array | Readable;
 
-export interface TransportOptions {
-  /** undici dispatcher (Agent, MockAgent, ProxyAgent...); default: a keep-alive Agent owned by the transport. */
+export interface TransportOptions extends NetworkOptions {
+  /**
+   * undici dispatcher (Agent, MockAgent, ProxyAgent...); default: a keep-alive pool owned
+   * by the transport that honours HTTPS_PROXY / HTTP_PROXY / NO_PROXY and extra CAs
+   * (`proxy`, `ca`; see src/client/network.ts).
+   */
   readonly dispatcher?: Dispatcher | undefined;
   /** Per-attempt time limit of a JSON call, ms. Default 60 000. */
   readonly timeoutMs?: number | undefined;
@@ -89,7 +94,7 @@ export class Transport {
 
   constructor(options: TransportOptions = {}) {
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.#dispatcher = options.dispatcher ?? createDispatcher(options);
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#transferTimeoutMs = options.transferTimeoutMs ?? 600_000;
@@ -103,9 +108,25 @@ export class Transport {
     return this.#send(spec, async (res, call) => {
       const text = await res.body.text();
       const requestId = requestIdOf(res.headers);
+      const location = res.headers.location;
+      if (res.status === 202 && location !== undefined) {
+        // Accepted, with the resource's address: its body when that is the resource,
+        // else the resource read from Location (same origin only: it gets the token).
+        const body = parseJson(text);
+        const parsed = body === undefined ? undefined : schema.safeParse(body);
+        if (parsed?.success) return parsed.data;
+        const target = new URL(location, spec.url);
+        if (target.origin === new URL(spec.url).origin) {
+          return this.json(
+            { method: "GET", url: target.toString(), idempotent: true, tokens: spec.tokens, signal: spec.signal },
+            schema,
+          );
+        }
+      }
       let data: unknown;
       try {
-        data = JSON.parse(text);
+        // An empty body (a bare 200 to a delete) is undefined, for the schema to accept or refuse.
+        data = text.trim() === "" ? undefined : JSON.parse(text);
       } catch (error) {
         throw new UnexpectedResponseError(
           `${call} returned ${res.status} with a body that is not JSON. Check that the URL points at an mdps service.`,
@@ -143,22 +164,27 @@ export class Transport {
 
   async #send<T>(spec: RequestSpec, consume: (res: Response, call: string) => Promise<T>): Promise<T> {
     const call = `${spec.method} ${new URL(spec.url).pathname}`;
-    const url = withQuery(spec.url, spec.query);
+    const origin = new URL(spec.url).origin;
+    // A redirect changes where (and perhaps how) the next attempt goes.
+    let target: RedirectTarget = { url: withQuery(spec.url, spec.query), method: spec.method, body: spec.body };
+    let redirects = 0;
     const timeoutMs = spec.timeoutMs ?? (spec.transfer ? this.#transferTimeoutMs : this.#timeoutMs);
     let retry = 0;
     let authRetried = false;
     for (;;) {
+      const url = target.url;
       throwIfAborted(spec.signal);
       let token: Secret | undefined;
       try {
-        token = spec.tokens ? await spec.tokens.get(spec.signal) : undefined;
+        // The token goes to the service's own origin only, never to where a redirect points elsewhere.
+        token = spec.tokens && new URL(url).origin === origin ? await spec.tokens.get(spec.signal) : undefined;
       } catch (error) {
         throw asAbort(error, spec.signal);
       }
       const attempt = new AttemptSignal(spec.signal, timeoutMs, this.#connectionHint);
       let outcome: { kind: "done"; value: T } | { kind: "retry"; delayMs: number; reason: string } | undefined;
       try {
-        const body = spec.body?.();
+        const body = target.body?.();
         // A failing body (unreadable file, encryption error) must surface as itself,
         // not as the connection error undici reports when the upload stops.
         let bodyError: unknown;
@@ -166,7 +192,7 @@ export class Transport {
         let raw: Dispatcher.ResponseData;
         try {
           raw = await request(url, {
-            method: spec.method,
+            method: target.method,
             dispatcher: this.#dispatcher,
             headers: this.#headers(spec, token),
             body: body ?? null,
@@ -190,6 +216,13 @@ export class Transport {
         }
         if (outcome === undefined) {
           const res: Response = { status: raw!.statusCode, headers: flatHeaders(raw!.headers), body: raw!.body };
+          const next = redirects < MAX_REDIRECTS ? redirectTarget(target, res) : undefined;
+          if (next !== undefined) {
+            await res.body.dump().catch(() => undefined);
+            target = next;
+            redirects += 1;
+            continue;
+          }
           if (res.status < 400) {
             if (spec.transfer) res.body.once("close", () => attempt.release());
             try {
@@ -315,6 +348,42 @@ class AttemptSignal {
 
 const DEFAULT_CONNECTION_HINT =
   "Check that the service is running and the URL (MDPS_BASE_URL / MDPS_AUTH_URL) is right.";
+
+const MAX_REDIRECTS = 5;
+
+interface RedirectTarget {
+  readonly url: string;
+  readonly method: HttpMethod;
+  readonly body: RequestSpec["body"];
+}
+
+/**
+ * Where a redirect leads, when following it is safe: 303 becomes a GET (its meaning);
+ * 301/302 are followed for a GET only; 307/308 keep the method and body, for a GET
+ * anywhere and for other methods on the same origin. Never from https to http.
+ * Undefined: not a redirect, or not one to follow (the caller then sees the 3xx).
+ */
+function redirectTarget(current: RedirectTarget, res: Response): RedirectTarget | undefined {
+  const location = res.headers.location;
+  if (location === undefined || ![301, 302, 303, 307, 308].includes(res.status)) return undefined;
+  const from = new URL(current.url);
+  const to = new URL(location, from);
+  if (from.protocol === "https:" && to.protocol !== "https:") return undefined;
+  if (to.protocol !== "http:" && to.protocol !== "https:") return undefined;
+  if (res.status === 303) return { url: to.toString(), method: "GET", body: undefined };
+  if (current.method === "GET") return { ...current, url: to.toString() };
+  if ((res.status === 307 || res.status === 308) && to.origin === from.origin)
+    return { ...current, url: to.toString() };
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.trim() === "" ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { timestamp, uuid } from "./common.js";
+import { timestamp } from "./common.js";
+import { normalizeBlobRecord } from "./normalize.js";
 
 export const RECORD_TYPES = ["csv", "json", "arrow"] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -42,28 +43,43 @@ export const accessTier = z
 /** A tag is a label or `key=value`. */
 export const tag = z.string().min(1).max(256);
 
-export const blobRecord = z.looseObject({
-  id: uuid,
-  model_id: uuid,
-  name: z.string(),
-  description: z.string().nullable(),
-  record_type: z.string(),
-  access_tier: z.string(),
-  tags: z.array(z.string()),
-  content_type: z.string(),
-  size_bytes: z.number().int().nonnegative(),
-  sha256: z.string(),
-  encrypted: z.boolean(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
+/**
+ * A blob record as the client reads it: only the id is required (the interface shows
+ * no fields). The reference service sends every field (CONTRACT.md, Blobs); another
+ * may say `blobId`, `recordType`, `sizeBytes`, `createdOn` (see normalizeBlobRecord) and
+ * leave the rest out. `record_type` and `access_tier` are the service's words, as sent.
+ */
+export const blobRecord = z.preprocess(
+  normalizeBlobRecord,
+  z.looseObject({
+    id: z.string().min(1),
+    model_id: z.string().optional(),
+    name: z.string().optional(),
+    description: z.string().nullable().optional(),
+    record_type: z.string().optional(),
+    access_tier: z.string().optional(),
+    tags: z.array(z.string()).default([]),
+    content_type: z.string().optional(),
+    size_bytes: z.number().int().nonnegative().optional(),
+    sha256: z.string().optional(),
+    encrypted: z.boolean().optional(),
+    created_at: timestamp.optional(),
+    updated_at: timestamp.optional(),
+  }),
+);
 export type BlobRecord = z.infer<typeof blobRecord>;
 
-export const blobDeleted = z.looseObject({ id: uuid, deleted: z.literal(true) });
+/** Delete's answer; a service may answer an empty 200 instead. */
+export const blobDeleted = z.preprocess(
+  (value) => normalizeBlobRecord(value ?? {}),
+  z.looseObject({ id: z.string().optional(), deleted: z.boolean().optional() }),
+);
 export type BlobDeleted = z.infer<typeof blobDeleted>;
-
 export const CONTENT_TYPES: Record<RecordType, string> = {
   csv: "text/csv",
   json: "application/json",
   arrow: "application/vnd.apache.arrow.file",
 };
+
+/** A blob record as the reference service sends it: every field of CONTRACT.md present. */
+export type ReferenceBlobRecord = { [K in keyof BlobRecord]-?: Exclude<BlobRecord[K], undefined> };

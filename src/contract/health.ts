@@ -1,12 +1,25 @@
 import { z } from "zod";
+import { normalizeHealth } from "./normalize.js";
 
-export const health = z.looseObject({
-  status: z.enum(["healthy", "degraded"]),
-  region: z.string(),
-  version: z.string(),
-  uptime_seconds: z.number(),
-  checks: z.record(z.string(), z.unknown()),
-  /** Extensions the service offers (CONTRACT: Extensions); absent: the interface alone. */
-  capabilities: z.array(z.string()).optional(),
-});
+/**
+ * Health. The reference service sends every field (CONTRACT.md, Health); the interface
+ * shows none, so another service may send only `{status: "Healthy"}`: `status` is read
+ * lower-cased, the rest is optional. No `capabilities`: the interface alone.
+ */
+export const health = z.preprocess(
+  normalizeHealth,
+  z.looseObject({
+    /** `healthy` or `degraded` from the reference service; another service's word, lower-cased. */
+    status: z.string(),
+    region: z.string().optional(),
+    version: z.string().optional(),
+    uptime_seconds: z.number().optional(),
+    checks: z.record(z.string(), z.unknown()).optional(),
+    /** Extensions the service offers (CONTRACT: Extensions); absent: the interface alone. */
+    capabilities: z.array(z.string()).optional(),
+  }),
+);
 export type Health = z.infer<typeof health>;
+
+/** Health as the reference service sends it. */
+export type ReferenceHealth = { [K in keyof Health]-?: Exclude<Health[K], undefined> };

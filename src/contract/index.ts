@@ -9,3 +9,4 @@ export * from "./params.js";
 export * from "./problem.js";
 export * from "./scopes.js";
 export * from "./transform-types.js";
+export * from "./normalize.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { blobRecord, recordType, accessTier, tag, DEFAULT_ACCESS_TIER } from "./blob.js";
+import { blobRecord, recordType, accessTier, tag, DEFAULT_ACCESS_TIER, type BlobRecord } from "./blob.js";
 import { timestamp, uuid } from "./common.js";
+import { normalizeJobRecord, normalizeJobResult, normalizeLogDetails } from "./normalize.js";
 import { jobWarning } from "./job-warning.js";
 import { paramsSchemas } from "./params.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "./transform-types.js";
@@ -85,32 +86,45 @@ export const sendJobRequest = z.strictObject({
 });
 export type SendJobRequest = z.infer<typeof sendJobRequest>;
 
+/** One change of a job's status history; a service may leave out any field but the status. */
 export const jobEvent = z.looseObject({
-  timestamp,
+  timestamp: timestamp.optional(),
   status: z.string(),
-  phase: z.string().nullable(),
-  progress: z.number(),
-  message: z.string().nullable(),
+  phase: z.string().nullable().optional(),
+  progress: z.number().optional(),
+  message: z.string().nullable().optional(),
 });
 export type JobEvent = z.infer<typeof jobEvent>;
 
 export const jobError = z.looseObject({ title: z.string(), detail: z.string() });
 
-export const jobRecord = z.looseObject({
-  id: uuid,
-  model_id: uuid,
-  job_type: z.string(),
-  status: z.string(),
-  progress: z.number(),
-  phase: z.string().nullable(),
-  created_at: timestamp,
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-  attempts: z.number().int(),
-  error: jobError.nullable(),
-  request: z.unknown(),
-  events: z.array(jobEvent),
-});
+/**
+ * The job record as the client reads it: only an id and a status are required (the
+ * interface shows no fields); the reference service sends every field (CONTRACT.md,
+ * Jobs), another service may send fewer, in another casing (see normalizeJobRecord).
+ * Fields it does not send are absent, never invented: no `progress` means progress is
+ * not known. Unknown fields are kept.
+ */
+export const jobRecord = z.preprocess(
+  normalizeJobRecord,
+  z.looseObject({
+    id: z.string().min(1),
+    status: z.string(),
+    model_id: z.string().optional(),
+    job_type: z.string().optional(),
+    /** 0..1; absent: the service does not report progress. */
+    progress: z.number().optional(),
+    phase: z.string().nullable().optional(),
+    created_at: timestamp.nullable().optional(),
+    started_at: timestamp.nullable().optional(),
+    finished_at: timestamp.nullable().optional(),
+    attempts: z.number().int().optional(),
+    error: jobError.nullable().optional(),
+    request: z.unknown().optional(),
+    /** Absent: the service keeps no status history. */
+    events: z.array(jobEvent).optional(),
+  }),
+);
 export type JobRecord = z.infer<typeof jobRecord>;
 
 export const LOG_LEVELS = ["debug", "info", "warning", "error"] as const;
@@ -125,19 +139,28 @@ export const logContainer = z.looseObject({
 export type JobExecutionLogContainer = z.infer<typeof logContainer>;
 
 export const logMessage = z.looseObject({
-  timestamp,
+  timestamp: timestamp.optional(),
+  /** debug, info, warning or error when recognised (`Information` is info), else the service's word lower-cased. */
   level: z.string(),
   message: z.string(),
-  container: logContainer,
+  container: logContainer.partial().optional(),
 });
 export type JobExecutionLogMessage = z.infer<typeof logMessage>;
 
-export const logDetails = z.looseObject({
-  job_id: uuid,
-  status: z.string(),
-  messages: z.array(logMessage),
-  truncated: z.boolean(),
-});
+/**
+ * Job logs: the reference service's `{job_id, status, messages, truncated}`, or a bare
+ * array of messages, or messages whose fields sit in a nested `details` object (see
+ * normalizeLogDetails). `status` is absent when the service does not say it.
+ */
+export const logDetails = z.preprocess(
+  normalizeLogDetails,
+  z.looseObject({
+    job_id: z.string().optional(),
+    status: z.string().optional(),
+    messages: z.array(logMessage),
+    truncated: z.boolean().default(false),
+  }),
+);
 export type JobExecutionLogDetails = z.infer<typeof logDetails>;
 
 /**
@@ -152,17 +175,48 @@ export const fittedState = z.looseObject({
 });
 export type FittedStateJson = z.infer<typeof fittedState>;
 
-export const jobResult = z.looseObject({
-  job_id: uuid,
-  status: z.string(),
-  rows: z.number().int(),
-  columns: z.array(z.string()),
-  feature_columns: z.array(z.string()).optional(),
-  outputs: z.array(blobRecord),
-  fitted: fittedState,
-  duration_ms: z.number(),
-  /** scikit-learn 1.2.1's warnings on the same data and parameters (docs/warnings.md); absent: none reported. */
-  warnings: z.array(jobWarning).optional(),
-});
+/**
+ * A job's result. The reference service sends every field; another may send only the
+ * outputs, as blob records, blob ids or download URLs, and no fitted state (see
+ * normalizeJobResult). Unknown fields are kept.
+ */
+export const jobResult = z.preprocess(
+  normalizeJobResult,
+  z.looseObject({
+    job_id: z.string().optional(),
+    status: z.string().optional(),
+    rows: z.number().int().optional(),
+    columns: z.array(z.string()).optional(),
+    feature_columns: z.array(z.string()).optional(),
+    /** The output blobs' records, when the service returns them. */
+    outputs: z.array(blobRecord).optional(),
+    /** The output blobs' ids, when it returns only those. */
+    output_blob_ids: z.array(z.string()).optional(),
+    /** Absolute download URLs of the outputs, when it returns those instead. */
+    download_urls: z.array(z.string()).optional(),
+    /** The fitted state; absent when the service returns none (then there is no `job.transformer()`). */
+    fitted: fittedState.optional(),
+    duration_ms: z.number().optional(),
+    /** scikit-learn 1.2.1's warnings on the same data and parameters (docs/warnings.md); absent: none reported. */
+    warnings: z.array(jobWarning).optional(),
+  }),
+);
 export type JobResult = z.infer<typeof jobResult>;
 export { jobWarning, type JobWarning } from "./job-warning.js";
+
+/** Every optional field present (the reference service's records); index signatures kept. */
+export type Complete<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/** A job record as the reference service sends it: every field of CONTRACT.md present. */
+export type ReferenceJobRecord = Complete<JobRecord> & { events: Complete<JobEvent>[] };
+
+/** Logs as the reference service sends them. */
+export type ReferenceLogDetails = Complete<JobExecutionLogDetails> & {
+  messages: Array<Complete<JobExecutionLogMessage> & { container: JobExecutionLogContainer }>;
+};
+
+/** A result as the reference service sends it: blob records and the fitted state. */
+export type ReferenceJobResult = Complete<
+  Pick<JobResult, "job_id" | "status" | "rows" | "columns" | "fitted" | "duration_ms">
+> &
+  Pick<JobResult, "feature_columns"> & { outputs: Complete<BlobRecord>[] };

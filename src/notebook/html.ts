@@ -80,6 +80,15 @@ export function progressBar(fraction: number, width = 20): string {
   return "█".repeat(filled) + "░".repeat(width - filled);
 }
 
+/**
+ * Progress as text, or an indeterminate bar with "progress not reported" when the
+ * service does not report any (the interface shows no progress field).
+ */
+export function progressText(fraction: number | undefined, width = 20): string {
+  if (fraction === undefined) return `${"▒".repeat(width)} progress not reported`;
+  return `${progressBar(fraction, width)} ${Math.round(fraction * 100)}%`;
+}
+
 /** One colour per canonical status: a status added to the contract must get one here. */
 export const STATUS_COLORS: Readonly<Record<JobStatus, string>> = {
   queued: "#6b7280",

@@ -10,7 +10,10 @@ import type { SvgChart } from "./svg-chart.js";
 export interface ComparableJob {
   readonly id: string;
   readonly input?: { download(): Promise<ColumnSource> } | undefined;
-  result(): Promise<{ readonly fitted: { readonly type: string; readonly feature_names_in_: readonly string[] } }>;
+  result(): Promise<{
+    readonly fitted?: { readonly type: string; readonly feature_names_in_: readonly string[] } | undefined;
+    readonly feature_columns?: readonly string[] | undefined;
+  }>;
   dataframe(): Promise<ColumnSource>;
 }
 
@@ -37,7 +40,8 @@ export async function plotComparison(job: ComparableJob, options: PlotComparison
   const [result, before, after] = await Promise.all([job.result(), given ?? job.input!.download(), job.dataframe()]);
   return compareDistributions(before, after, {
     ...compare,
-    columns: compare.columns ?? result.fitted.feature_names_in_.slice(0, 12),
-    title: compare.title ?? result.fitted.type,
+    // Without a fitted state (a service may return none) the result's feature columns, else every numeric one.
+    columns: compare.columns ?? (result.fitted?.feature_names_in_ ?? result.feature_columns)?.slice(0, 12),
+    title: compare.title ?? result.fitted?.type ?? "after",
   });
 }

@@ -56,12 +56,16 @@ export function pollDelayMs(n: number, max: number): number {
   return Math.min(max, FIRST_POLL_MS * 1.5 ** n);
 }
 
-/** Polls `fetch` until the job's status is terminal. */
+/**
+ * Polls `fetch` until the job's status is terminal (`isTerminal`, default the canonical
+ * terminal statuses; a Session passes its vocabulary, which knows the service's words).
+ */
 export async function pollUntilTerminal(
   jobId: string,
   fetch: (signal: AbortSignal | undefined) => Promise<JobRecord>,
-  options: WaitOptions = {},
+  options: WaitOptions & { readonly isTerminal?: ((status: string) => boolean) | undefined } = {},
 ): Promise<JobRecord> {
+  const isTerminal = options.isTerminal ?? isTerminalStatus;
   const { timeoutMs, pollIntervalMs } = waitDurations(options);
   const max = Math.max(FIRST_POLL_MS, pollIntervalMs ?? 1000);
   const timeoutSignal = timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, Math.ceil(timeoutMs)));
@@ -69,7 +73,7 @@ export async function pollUntilTerminal(
   let last = "";
   let seenEvents: string[] = [];
   const report = (record: JobRecord) => {
-    const key = `${record.status}|${record.phase ?? ""}|${record.progress}`;
+    const key = `${record.status}|${record.phase ?? ""}|${record.progress ?? ""}`;
     if (key === last) return;
     last = key;
     options.onUpdate?.(record);
@@ -84,15 +88,17 @@ export async function pollUntilTerminal(
     if (options.onUpdate) {
       // Changes between two polls are in the job's event history: replay them in
       // order, so every status and phase is reported even when a poll missed it.
-      const keys = record.events.map((e) => `${e.timestamp}|${e.status}|${e.phase ?? ""}|${e.progress}`);
+      // A service without a status history (no `events`) reports what each poll sees.
+      const events = record.events ?? [];
+      const keys = events.map((e) => `${e.timestamp}|${e.status}|${e.phase ?? ""}|${e.progress ?? ""}`);
       const start = newStart(seenEvents, keys);
       seenEvents = keys;
-      for (const event of record.events.slice(start)) {
+      for (const event of events.slice(start)) {
         report({ ...record, status: event.status, phase: event.phase, progress: event.progress });
       }
       report(record);
     }
-    if (isTerminalStatus(record.status)) return record;
+    if (isTerminal(record.status)) return record;
     try {
       await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
     } catch (error) {
@@ -134,6 +140,8 @@ export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | 
 
 export interface FollowOptions {
   readonly signal?: AbortSignal | undefined;
+  /** Whether a status ends the job; default the canonical terminal statuses. */
+  readonly isTerminal?: ((status: string) => boolean) | undefined;
   /** Pause between polls, ms. Default 250. */
   readonly pollIntervalMs?: number | undefined;
   /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
@@ -164,7 +172,8 @@ export async function* followLogMessages(
     const start = newStart(seen, keys);
     for (let i = start; i < details.messages.length; i++) yield details.messages[i]!;
     seen = keys;
-    if (isTerminalStatus(details.status)) return;
+    // Logs without a status (a service may send a bare list) need the caller's fetch to add it.
+    if (details.status !== undefined && (options.isTerminal ?? isTerminalStatus)(details.status)) return;
     try {
       await sleep(pauseMs, undefined, options.signal ? { signal: options.signal } : undefined);
     } catch (error) {
@@ -174,7 +183,7 @@ export async function* followLogMessages(
 }
 
 function messageKey(m: JobExecutionLogMessage): string {
-  return `${m.timestamp}\u0000${m.level}\u0000${m.message}`;
+  return `${m.timestamp ?? ""}\u0000${m.level}\u0000${m.message}`;
 }
 
 /**

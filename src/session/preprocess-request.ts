@@ -89,6 +89,10 @@ export interface BuiltRequest {
   readonly request: CreatePreprocessingRequest;
   /** The key of each output (undefined: not encrypted), in output order. */
   readonly outputKeys: ReadonlyArray<Secret | undefined>;
+  /** The format of each output, in output order (for a service whose result names only blob ids). */
+  readonly outputRecordTypes: readonly RecordType[];
+  /** The feature columns asked for; empty: every numeric column. */
+  readonly featureColumns: readonly string[];
 }
 
 const PLACEHOLDER_ID = "00000000-0000-4000-8000-000000000000";
@@ -142,7 +146,24 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
   if (!parsed.success) {
     throw localValidationError(fieldErrorsOf(parsed.error.issues, callerPath), `${String(options.type)} options`);
   }
-  return { request, outputKeys };
+  // Checked in mdps's words; sent in the service's where the caller gave them.
+  const wire: CreatePreprocessingRequest = {
+    ...request,
+    output: request.output.map((o, i) => {
+      const given = outputs[i] ?? {};
+      return {
+        ...o,
+        ...(given.recordTypeWord !== undefined ? { record_type: given.recordTypeWord } : {}),
+        ...(given.accessTierWord !== undefined ? { access_tier: given.accessTierWord } : {}),
+      };
+    }),
+  };
+  return {
+    request: wire,
+    outputKeys,
+    outputRecordTypes: outputs.map((o) => o.recordType ?? input.recordType),
+    featureColumns: [...(options.columns ?? [])],
+  };
 }
 
 const RENAMES: Array<[RegExp, string]> = [

@@ -171,3 +171,17 @@ function reorder(table: Table, order: readonly string[]): Table {
   const rest = table.columns.filter((c) => !order.includes(c.name));
   return { columns: [...first, ...rest], rowCount: table.rowCount };
 }
+
+/** The record type of a stream by its first bytes, and the stream again with those bytes in front. */
+export async function sniffStream(
+  body: AsyncIterable<Uint8Array>,
+): Promise<{ recordType: RecordType; body: AsyncIterable<Uint8Array> }> {
+  const iterator = body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    if (!first.done) yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { recordType: sniffRecordType(head), body: rest() };
+}

@@ -1,0 +1,37 @@
+/**
+ * `session.whoami()` and `session.doctor()`: the client's reports, shown as text by
+ * `console.log` and as HTML when left as a notebook cell's value.
+ */
+import type { MdpsClient } from "../client/client.js";
+import { doctor, whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
+import type { TransportOptions } from "../client/transport.js";
+import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../notebook/render-diagnostics.js";
+import { INSPECT_CUSTOM, inspectRich } from "../notebook/rich-inspect.js";
+
+/** A report that prints as its table and renders as HTML in a notebook. */
+export type Rendered<T> = T & { toHTML(): string; toString(): string };
+
+function rendered<T extends object>(value: T, html: (v: T) => string, text: (v: T) => string): Rendered<T> {
+  const out = { ...value } as Rendered<T>;
+  const methods = {
+    toHTML: () => html(value),
+    toString: () => text(value),
+    [INSPECT_CUSTOM]: (depth: number, options: { depth?: number | null }) =>
+      inspectRich(() => ({ html: html(value) }), text(value), depth, options),
+  };
+  for (const [key, fn] of [...Object.entries(methods), [INSPECT_CUSTOM, methods[INSPECT_CUSTOM]] as const]) {
+    Object.defineProperty(out, key, { value: fn, enumerable: false });
+  }
+  return out;
+}
+
+export async function sessionWhoami(client: MdpsClient, serviceRegion: string | undefined): Promise<Rendered<WhoAmI>> {
+  return rendered(await whoami(client, { serviceRegion }), whoamiHtml, whoamiText);
+}
+
+export async function sessionDoctor(
+  client: MdpsClient,
+  options: TransportOptions = {},
+): Promise<Rendered<DoctorReport>> {
+  return rendered(await doctor(client, options), doctorHtml, doctorText);
+}

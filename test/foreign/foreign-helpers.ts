@@ -1,0 +1,57 @@
+/** Sessions on the foreign service (test/foreign-service): what a user of another region would pass. */
+import { DataFrame } from "danfojs-node";
+import { SCOPES } from "../../src/contract/index.js";
+import { Session, type ConnectOptions } from "../../src/index.js";
+import type { ForeignService } from "../foreign-service/index.js";
+
+/**
+ * The connection a user of that service configures: its addresses and credentials, the
+ * scopes asked for explicitly (it grants the preprocessing scopes only when asked), CSV
+ * on the wire (its only record type), and quick retries.
+ */
+export function connectTo(service: ForeignService, options: Partial<ConnectOptions> = {}): Promise<Session> {
+  return Session.connect({
+    baseUrl: service.baseUrl,
+    authUrl: service.authUrl,
+    clientId: service.clientId,
+    clientSecret: service.clientSecret,
+    modelId: service.modelId,
+    scopes: [...SCOPES],
+    wireFormat: "csv",
+    configFile: false,
+    env: {},
+    retry: { baseDelayMs: 5, maxDelayMs: 50 },
+    ...options,
+  });
+}
+
+/** Its vocabulary: `Csv` and `Hot`, case-sensitive. */
+export const FOREIGN_WORDS = { recordType: "csv", recordTypeWord: "Csv", accessTierWord: "Hot" } as const;
+
+export function inputFrame(): DataFrame {
+  return new DataFrame({ a: [1, 2, 3, 4], label: ["x", "y", "z", "w"], b: [10, 20, 30, 40] });
+}
+
+/** StandardScaler of 1..4 (population standard deviation), as both services compute it. */
+export const SCALED_A = [-1.3416407864998738, -0.4472135954999579, 0.4472135954999579, 1.3416407864998738];
+
+export interface WorkflowOutcome {
+  readonly session: Session;
+  readonly output: DataFrame;
+  readonly logs: Awaited<ReturnType<Awaited<ReturnType<Session["preprocess"]>>["logs"]>>;
+  readonly job: Awaited<ReturnType<Session["preprocess"]>>;
+}
+
+/** connect, upload, preprocess, wait, dataframe, logs: the whole workflow, as a notebook would run it. */
+export async function runWorkflow(session: Session, options: { timeoutMs?: number } = {}): Promise<WorkflowOutcome> {
+  const input = await session.upload(inputFrame(), { name: "input.csv", ...FOREIGN_WORDS });
+  const job = await session.preprocess(input, {
+    type: "StandardScaler",
+    columns: ["a", "b"],
+    outputs: { name: "scaled.csv", ...FOREIGN_WORDS },
+  });
+  await job.wait({ pollIntervalMs: 20, progress: "none", timeoutMs: options.timeoutMs ?? 20_000 });
+  const output = await job.dataframe();
+  const logs = await job.logs();
+  return { session, output, logs, job };
+}
