@@ -258,6 +258,40 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
     expect(navigations).toBe(0);
     await screenshot(page, "20-jobs");
 
+    // A job page opened while its job waits behind a long one: its status is live, and the
+    // page reloads itself once the job ends, showing the results.
+    const longRows = Array.from(
+      { length: 150_000 },
+      (_, i) => `${(i * 7919) % 100003},${(i * 104729) % 99991},${i % 97}`,
+    );
+    const longCsv = join(dataDir, "long.csv");
+    await writeFile(longCsv, `p,q,r\n${longRows.join("\n")}\n`);
+    const liveSession = await Session.connect({
+      baseUrl: server.url,
+      clientId: state.clientId,
+      clientSecret: state.secret,
+      modelId: state.modelId,
+      scopes: SCOPES,
+      env: {},
+      configFile: false,
+    });
+    try {
+      const longJob = await liveSession.preprocess(longCsv, { type: "PowerTransformer" });
+      const waiting = await liveSession.preprocess(csv, { type: "StandardScaler", columns: ["x", "y"] });
+      await page.goto(`${server.url}/models/${state.modelId}/jobs/${waiting.id}`);
+      const firstStatus = await page.locator("dd .status").first().textContent();
+      if (firstStatus === "queued" || firstStatus === "running") {
+        await screenshot(page, "21-job-waiting");
+        const reloaded = page.waitForEvent("framenavigated", { timeout: 60_000 });
+        await reloaded;
+      }
+      await page.getByRole("heading", { name: "Fitted state" }).waitFor({ timeout: 60_000 });
+      expect(await page.locator("dd .status").first().textContent()).toBe("succeeded");
+      await longJob.wait({ timeoutMs: 120_000 });
+    } finally {
+      await liveSession.close();
+    }
+
     // A job: status, fitted state as a table, outputs with a download link, the before/after chart.
     await page.goto(`${server.url}/models/${state.modelId}/jobs/${second}`);
     expect(await page.getByRole("heading", { name: "Fitted state" }).count()).toBe(1);
@@ -274,9 +308,9 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
 
     // Blobs: the inputs and outputs; a preview of the first 20 rows; delete with a confirmation.
     await page.goto(`${server.url}/models/${state.modelId}/blobs`);
-    expect(await page.locator("tbody tr").count()).toBe(4);
+    expect(await page.locator("tbody tr").count()).toBe(8);
     await screenshot(page, "22-blobs");
-    await page.getByRole("link", { name: "bigger.csv", exact: true }).click();
+    await page.getByRole("link", { name: "bigger.csv", exact: true }).first().click();
     expect(await page.getByText("The first 20 of 2000 rows, 3 columns.").count()).toBe(1);
     expect(await page.locator("section[aria-labelledby=preview-title] tbody tr").count()).toBe(20);
     await screenshot(page, "23-blob");
@@ -284,7 +318,7 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
     await screenshot(page, "24-blob-delete-confirm");
     await page.getByRole("button", { name: /^Yes, delete/ }).click();
     expect(await page.getByText("Blob deleted.").count()).toBe(1);
-    expect(await page.locator("tbody tr").count()).toBe(3);
+    expect(await page.locator("tbody tr").count()).toBe(7);
 
     // Health: the checks and this model's numbers.
     await page.goto(`${server.url}/models/${state.modelId}/health`);

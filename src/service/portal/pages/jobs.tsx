@@ -18,7 +18,7 @@ export function JobStatusCell({ job }: { job: Pick<JobListing, "status" | "progr
           <progress max={100} value={percent} aria-label={`progress ${percent}%`}>
             {percent}%
           </progress>{" "}
-          <span className="muted">{job.phase ?? ""}</span>
+          {job.phase && job.phase !== job.status ? <span className="muted">{job.phase}</span> : null}
         </>
       ) : null}
     </>
