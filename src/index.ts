@@ -18,6 +18,7 @@ export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
 export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
+export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/auto-inputs.js";
 
 export { MdpsClient, type ClientOptions } from "./client/client.js";
 export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";
@@ -54,6 +55,8 @@ export {
   type FieldErrors,
 } from "./client/errors.js";
 export { DecryptionError, InvalidEncryptionKeyError, generateEncryptionKey } from "./crypto/index.js";
+export type { NetworkOptions, ProxySettings } from "./client/network.js";
+export type { WhoAmI, DoctorReport, DoctorCheck, EndpointAccess } from "./client/diagnostics.js";
 
 export {
   PREPROCESSING_TYPES,
@@ -63,6 +66,13 @@ export {
   JOB_STATUSES,
   TERMINAL_JOB_STATUSES,
   isTerminalStatus,
+  JOB_STATUS_SYNONYMS,
+  canonicalJobStatus,
+  JobStatusVocabulary,
+  type JobStatusVocabularyOptions,
+  type ReferenceJobRecord,
+  type ReferenceJobResult,
+  type ReferenceBlobRecord,
   DEFAULT_ACCESS_TIER,
   BLOB_FORM_PARTS,
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept in the package API so existing callers still work
