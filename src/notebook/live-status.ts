@@ -6,7 +6,7 @@
  * it never polls, never throws, and never holds the process open.
  */
 import { isTerminalStatus } from "../contract/job-status.js";
-import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressBar, shortId, statusHtml } from "./html.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressText, shortId, statusHtml } from "./html.js";
 import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "./render-records.js";
 import { logLinesHtml } from "./render-warnings.js";
@@ -132,7 +132,7 @@ export class LiveStatus {
     const error = s.error ? ` - ${s.error.title}: ${s.error.detail}` : "";
     const elapsed = formatDuration(this.now() - this.started);
     this.stream.write(
-      `[mdps] ${this.heading()} ${s.status}${phase} ${progressBar(s.progress ?? 0, 10)} ${percent}% ${elapsed}${error}\n`,
+      `[mdps] ${this.heading()} ${s.status}${phase} ${progressText(s.progress ?? (s.status === "succeeded" ? 1 : undefined), 10)} ${elapsed}${error}\n`,
     );
   }
 }
@@ -159,7 +159,8 @@ export function liveStatusHtml(
   if (!snapshot) {
     return `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> <span style="${MUTED_STYLE}">waiting for the first status…</span></div>`;
   }
-  const progress = snapshot.progress ?? (snapshot.status === "succeeded" ? 1 : 0);
+  // A service that reports no progress gets an indeterminate bar until the job succeeds.
+  const progress = snapshot.progress ?? (snapshot.status === "succeeded" ? 1 : undefined);
   const phase = snapshot.phase && snapshot.phase !== snapshot.status ? ` · ${escapeHtml(snapshot.phase)}` : "";
   const time = final
     ? (serviceTimes(snapshot) ?? `waited ${formatDuration(waitedMs)}`)
@@ -171,7 +172,7 @@ export function liveStatusHtml(
   const logHtml = logLinesHtml(logs);
   return (
     `<div style="${BOX_STYLE}"><b>${escapeHtml(heading)}</b> ${statusHtml(snapshot.status)}${phase}<br>` +
-    `<code>${progressBar(progress)}</code> ${Math.round(progress * 100)}% ` +
+    `<code>${progressText(progress)}</code> ` +
     `<span style="${MUTED_STYLE}">${time}</span>${error}${logHtml}</div>`
   );
 }

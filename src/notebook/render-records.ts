@@ -16,7 +16,7 @@ import {
   formatBytes,
   formatDuration,
   idHtml,
-  progressBar,
+  progressText,
   shortId,
   statusHtml,
 } from "./html.js";
@@ -69,18 +69,27 @@ function tagsHtml(tags: readonly string[]): string {
 export function blobHtml(blob: BlobRecord): string {
   const rows: Array<[string, string]> = [
     ["id", idHtml(blob.id)],
-    ["format", `${escapeHtml(blob.record_type)} · ${formatBytes(blob.size_bytes)} · ${escapeHtml(blob.access_tier)}`],
+    [
+      "format",
+      [blob.record_type, blob.size_bytes === undefined ? undefined : formatBytes(blob.size_bytes), blob.access_tier]
+        .filter((part) => part !== undefined)
+        .map(escapeHtml)
+        .join(" · ") || "not reported",
+    ],
   ];
   if (blob.description) rows.push(["description", escapeHtml(blob.description)]);
   if (blob.tags.length > 0) rows.push(["tags", tagsHtml(blob.tags)]);
   rows.push(["encrypted", blob.encrypted ? "🔒 yes (AES-256-GCM, key held by you)" : "no"]);
-  rows.push(["sha256", `<code title="${escapeHtml(blob.sha256)}">${escapeHtml(blob.sha256.slice(0, 12))}…</code>`]);
-  rows.push(["updated", escapeHtml(blob.updated_at)]);
-  return box(`Blob <code>${escapeHtml(blob.name)}</code>`, definitionTable(rows));
+  if (blob.sha256)
+    rows.push(["sha256", `<code title="${escapeHtml(blob.sha256)}">${escapeHtml(blob.sha256.slice(0, 12))}…</code>`]);
+  const updated = blob.updated_at ?? blob.created_at;
+  if (updated) rows.push(["updated", escapeHtml(updated)]);
+  return box(`Blob <code>${escapeHtml(blob.name ?? blob.id)}</code>`, definitionTable(rows));
 }
 
 export function blobText(blob: BlobRecord): string {
-  return `Blob(${shortId(blob.id)} ${blob.name} ${blob.record_type} ${formatBytes(blob.size_bytes)}${blob.encrypted ? " encrypted" : ""})`;
+  const size = blob.size_bytes === undefined ? "" : ` ${formatBytes(blob.size_bytes)}`;
+  return `Blob(${shortId(blob.id)} ${blob.name ?? "(no name)"} ${blob.record_type ?? "?"}${size}${blob.encrypted ? " encrypted" : ""})`;
 }
 
 /** A list of blobs as one table: what a person made, at a glance. */
@@ -92,8 +101,8 @@ export function blobListHtml(blobs: readonly BlobRecord[]): string {
     `<td style="padding:2px 8px;text-align:left;border-bottom:1px solid #e5e7eb">${html}</td>`;
   const rows = blobs.map(
     (b) =>
-      `<tr>${cell(idHtml(b.id))}${cell(escapeHtml(b.name))}${cell(escapeHtml(b.record_type))}` +
-      `${cell(formatBytes(b.size_bytes))}${cell(tagsHtml(b.tags))}${cell(b.encrypted ? "🔒" : "")}${cell(escapeHtml(b.updated_at))}</tr>`,
+      `<tr>${cell(idHtml(b.id))}${cell(escapeHtml(b.name ?? ""))}${cell(escapeHtml(b.record_type ?? ""))}` +
+      `${cell(b.size_bytes === undefined ? "" : formatBytes(b.size_bytes))}${cell(tagsHtml(b.tags))}${cell(b.encrypted ? "🔒" : "")}${cell(escapeHtml(b.updated_at ?? b.created_at ?? ""))}</tr>`,
   );
   return box(
     `${blobs.length} blob${blobs.length === 1 ? "" : "s"}`,
@@ -129,7 +138,9 @@ function elapsedMs(
   job: Pick<JobRecord, "started_at" | "finished_at" | "created_at">,
   now = Date.now(),
 ): number | undefined {
-  const start = Date.parse(job.started_at ?? job.created_at);
+  const from = job.started_at ?? job.created_at;
+  if (!from) return undefined;
+  const start = Date.parse(from);
   if (Number.isNaN(start)) return undefined;
   const end = job.finished_at ? Date.parse(job.finished_at) : now;
   return Number.isNaN(end) ? undefined : end - start;
@@ -138,7 +149,7 @@ function elapsedMs(
 export function jobHtml(job: JobRecord): string {
   const summary = summarizeRequest(job.request);
   const rows: Array<[string, string]> = [["id", idHtml(job.id)]];
-  const what = summary.type ? escapeHtml(summary.type) : escapeHtml(job.job_type);
+  const what = escapeHtml(summary.type ?? job.job_type ?? "not reported");
   rows.push(["transform", what]);
   if (summary.params && Object.keys(summary.params).length > 0) {
     rows.push(["params", `<code>${escapeHtml(JSON.stringify(summary.params))}</code>`]);
@@ -149,36 +160,49 @@ export function jobHtml(job: JobRecord): string {
       summary.features.length > 0 ? escapeHtml(summary.features.join(", ")) : "every numeric column",
     ]);
   if (summary.input) rows.push(["input", idHtml(summary.input)]);
-  const progress = `<code>${progressBar(job.progress)}</code> ${Math.round(job.progress * 100)}%`;
+  // No progress from the service: an indeterminate bar; no phase: none shown.
+  const progress = `<code>${progressText(job.progress)}</code>`;
   rows.push(["status", `${statusHtml(job.status)}${job.phase ? ` · ${escapeHtml(job.phase)}` : ""}  ${progress}`]);
   const elapsed = elapsedMs(job);
   if (elapsed !== undefined) rows.push([job.finished_at ? "took" : "elapsed", formatDuration(elapsed)]);
-  if (job.attempts > 1) rows.push(["attempts", String(job.attempts)]);
+  if (job.attempts !== undefined && job.attempts > 1) rows.push(["attempts", String(job.attempts)]);
   if (job.error) rows.push(["error", `<b>${escapeHtml(job.error.title)}</b>: ${escapeHtml(job.error.detail)}`]);
   return box("mdps Job", definitionTable(rows));
 }
 
 export function jobText(job: JobRecord): string {
   const summary = summarizeRequest(job.request);
-  return `Job(${shortId(job.id)} ${summary.type ?? job.job_type} ${job.status}${job.phase && job.status === "running" ? ` ${job.phase}` : ""} ${Math.round(job.progress * 100)}%)`;
+  const percent = job.progress === undefined ? "" : ` ${Math.round(job.progress * 100)}%`;
+  return `Job(${shortId(job.id)} ${summary.type ?? job.job_type ?? "job"} ${job.status}${job.phase && job.status === "running" ? ` ${job.phase}` : ""}${percent})`;
 }
 
 export function resultHtml(result: JobResult): string {
-  const rows: Array<[string, string]> = [
-    ["job", idHtml(result.job_id)],
-    ["status", statusHtml(result.status)],
-    ["shape", `${result.rows.toLocaleString("en-US")} rows × ${result.columns.length} columns`],
-    ["took", formatDuration(result.duration_ms)],
-  ];
-  for (const output of result.outputs) {
+  const rows: Array<[string, string]> = [];
+  if (result.job_id) rows.push(["job", idHtml(result.job_id)]);
+  if (result.status) rows.push(["status", statusHtml(result.status)]);
+  if (result.rows !== undefined && result.columns)
+    rows.push(["shape", `${result.rows.toLocaleString("en-US")} rows × ${result.columns.length} columns`]);
+  if (result.duration_ms !== undefined) rows.push(["took", formatDuration(result.duration_ms)]);
+  for (const output of result.outputs ?? []) {
+    const size = output.size_bytes === undefined ? "" : ` · ${formatBytes(output.size_bytes)}`;
     rows.push([
       "output",
-      `<code>${escapeHtml(output.name)}</code> ${idHtml(output.id)} ${escapeHtml(output.record_type)} · ${formatBytes(output.size_bytes)}${output.encrypted ? " 🔒" : ""}`,
+      `<code>${escapeHtml(output.name ?? "")}</code> ${idHtml(output.id)} ${escapeHtml(output.record_type ?? "")}${size}${output.encrypted ? " 🔒" : ""}`,
     ]);
   }
-  return box(`Result of ${escapeHtml(result.fitted.type)}`, definitionTable(rows) + warningsHtml(result.warnings) + fittedHtml(result.fitted));
+  for (const id of result.output_blob_ids ?? []) rows.push(["output", idHtml(id)]);
+  for (const url of result.download_urls ?? [])
+    rows.push(["output", `<code>${escapeHtml(url.split("?")[0] ?? url)}</code>`]);
+  if (!result.fitted) rows.push(["fitted", "the service returned no fitted state"]);
+  const title = result.fitted ? `Result of ${escapeHtml(result.fitted.type)}` : "Job result";
+  return box(
+    title,
+    definitionTable(rows) + warningsHtml(result.warnings) + (result.fitted ? fittedHtml(result.fitted) : ""),
+  );
 }
 
 export function resultText(result: JobResult): string {
-  return `JobResult(${shortId(result.job_id)} ${result.status} ${result.fitted.type} ${result.rows} rows × ${result.columns.length} columns)`;
+  const shape =
+    result.rows !== undefined && result.columns ? ` ${result.rows} rows × ${result.columns.length} columns` : "";
+  return `JobResult(${shortId(result.job_id ?? "")} ${result.status ?? ""} ${result.fitted?.type ?? "no fitted state"}${shape})`;
 }

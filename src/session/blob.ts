@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
-import type { AccessTier, BlobRecord, RecordType } from "../contract/blob.js";
+import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../contract/blob.js";
+import type { JobStatusVocabulary } from "../contract/job-status.js";
 import type { MdpsClient } from "../client/client.js";
 import { ConfigError } from "../client/errors.js";
 import { Secret } from "../client/secret.js";
@@ -11,6 +12,8 @@ import {
   decrypted,
   encrypted,
   loadDanfo,
+  recordTypeOfPath,
+  sniffStream,
   toDataFrame,
   uploadSource,
   type DataFrame,
@@ -22,10 +25,10 @@ import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { blobHtml } from "../notebook/render-records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
+import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
 
 /**
  * The metadata of a blob the session stores: an upload, an update, a job output.
-import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
  * Everything optional; each use says its defaults (UploadOptions, OutputOptions).
  */
 export interface BlobMetadataOptions {
@@ -37,6 +40,14 @@ export interface BlobMetadataOptions {
   readonly accessTier?: AccessTier | undefined;
   /** Labels or `key=value` strings. */
   readonly tags?: readonly string[] | undefined;
+  /**
+   * The service's own word for the record type, sent instead of `recordType` (which
+   * still says how mdps encodes the data): for a service whose vocabulary differs from
+   * the reference one, e.g. `{ recordType: "csv", recordTypeWord: "Csv" }`.
+   */
+  readonly recordTypeWord?: string | undefined;
+  /** The service's own word for the access tier, e.g. `Hot`. */
+  readonly accessTierWord?: string | undefined;
   /**
    * Encrypt on this machine: `true` generates a key, a string is a key (32 bytes,
    * base64). The key stays on the Blob handle (`blob.encryptionKey`).
@@ -59,6 +70,16 @@ export interface BlobContext {
   readonly pollIntervalMs: number;
   /** Remembers a blob made in the session (uploads and job outputs) for `session.blobs()`. */
   readonly track: (blob: Blob) => void;
+  /** The service's job status words read by meaning; default the built-in synonyms. */
+  readonly statuses?: JobStatusVocabulary | undefined;
+}
+
+/** Where a Blob handle's bytes come from when not the blob download endpoint. */
+export interface BlobSource {
+  /** An absolute download URL a job result gave instead of a blob record. */
+  readonly downloadUrl?: string | undefined;
+  /** The format the data is in, when the record does not say (e.g. a job output's requested type). */
+  readonly recordType?: RecordType | undefined;
 }
 
 /**
@@ -71,12 +92,14 @@ export class Blob {
   #key: Secret | undefined;
   #shape: FrameShape | undefined;
   #deleted = false;
+  readonly #source: BlobSource;
 
-  constructor(ctx: BlobContext, record: BlobRecord, key?: Secret, shape?: FrameShape) {
+  constructor(ctx: BlobContext, record: BlobRecord, key?: Secret, shape?: FrameShape, source: BlobSource = {}) {
     this.#ctx = ctx;
     this.#record = record;
     this.#key = key;
     this.#shape = shape;
+    this.#source = source;
   }
 
   /** Uploads and returns the handle; used by `session.upload`. */
@@ -99,32 +122,47 @@ export class Blob {
             accessTier: options.accessTier,
             description: options.description,
             tags: options.tags,
+            recordTypeWord: options.recordTypeWord,
+            accessTierWord: options.accessTierWord,
           },
           key ? encrypted(source.open, key) : source.open,
           { signal, timeoutMs: options.timeoutMs },
         ),
     );
-    return new Blob(ctx, record, key, source.shape);
+    // A service that does not echo the record type still stores what was sent.
+    return new Blob(ctx, record, key, source.shape, { recordType: source.recordType });
   }
 
   get id(): string {
     return this.#record.id;
   }
+  /** The blob's name; its id when the service reports no name. */
   get name(): string {
-    return this.#record.name;
+    return this.#record.name ?? this.#record.id;
   }
+  /**
+   * The format of the stored records: the record's `record_type` read case-insensitively
+   * (`Csv` is csv), else what this handle knows it sent, else the name's extension, else
+   * csv (a download then still sniffs the bytes).
+   */
   get recordType(): RecordType {
-    return this.#record.record_type as RecordType;
+    return this.#knownRecordType() ?? "csv";
   }
-  /** The sha256 of the stored bytes; sent as `If-Match` by `update`. */
-  get etag(): string {
+  #knownRecordType(): RecordType | undefined {
+    const word = this.#record.record_type?.toLowerCase();
+    if (word !== undefined && (RECORD_TYPES as readonly string[]).includes(word)) return word as RecordType;
+    return this.#source.recordType ?? recordTypeOfPath(this.#record.name ?? "");
+  }
+  /** The sha256 of the stored bytes, sent as `If-Match` by `update`; undefined when the service reports none. */
+  get etag(): string | undefined {
     return this.#record.sha256;
   }
   get record(): BlobRecord {
     return this.#record;
   }
+  /** As the record says; when it says nothing, whether this handle holds a key (it encrypted the upload). */
   get encrypted(): boolean {
-    return this.#record.encrypted;
+    return this.#record.encrypted ?? this.#key !== undefined;
   }
   get deleted(): boolean {
     return this.#deleted;
@@ -146,14 +184,17 @@ export class Blob {
 
   /** The stored content as a stream, decrypted with the handle's key. */
   async stream(options: CallOptions & { range?: string } = {}): Promise<Readable> {
-    if (this.#record.encrypted && this.#key === undefined) {
+    if (this.encrypted && this.#key === undefined) {
       throw new ConfigError(
         `Blob ${this.id} is encrypted and this handle has no key. Call blob.withKey(key) with the key it was uploaded with.`,
         ["encryptionKey"],
       );
     }
-    const res = await this.#ctx.client.blobs.download(this.id, options);
-    return decrypted(res.body, this.#record.encrypted ? this.#key : undefined);
+    const url = this.#source.downloadUrl;
+    const res = url
+      ? await this.#ctx.client.blobs.downloadFrom(url, options)
+      : await this.#ctx.client.blobs.download(this.id, options);
+    return decrypted(res.body, this.encrypted ? this.#key : undefined);
   }
 
   /** The whole content in memory (decrypted). */
@@ -167,9 +208,13 @@ export class Blob {
 
   /** The content as a columnar Table. */
   async table(options: CallOptions & DecodeOptions = {}): Promise<Table> {
-    return this.#downloading(options.signal, async (signal) =>
-      decodeTable(this.recordType, await this.stream({ ...options, signal }), options),
-    );
+    return this.#downloading(options.signal, async (signal) => {
+      const body = await this.stream({ ...options, signal });
+      const known = this.#knownRecordType();
+      if (known !== undefined) return decodeTable(known, body, options);
+      const sniffed = await sniffStream(body);
+      return decodeTable(sniffed.recordType, sniffed.body, options);
+    });
   }
 
   #downloading<T>(signal: AbortSignal | undefined, read: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
@@ -205,9 +250,12 @@ export class Blob {
         this.#ctx.client.blobs.update(
           this.id,
           {
-            name: options.name ?? this.#record.name,
+            name: options.name ?? this.name,
             recordType: source.recordType,
-            accessTier: options.accessTier ?? (this.#record.access_tier as AccessTier),
+            accessTier: options.accessTier,
+            // Unless told otherwise, the blob keeps its tier in the service's own word.
+            accessTierWord: options.accessTierWord ?? (options.accessTier ? undefined : this.#record.access_tier),
+            recordTypeWord: options.recordTypeWord,
             description: options.description ?? this.#record.description ?? undefined,
             tags: options.tags ?? this.#record.tags,
           },

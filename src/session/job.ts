@@ -1,7 +1,9 @@
 import { inspect } from "node:util";
 import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedStateJson } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import { jobEndedError } from "../client/errors.js";
+import { jobEndedError, MdpsError } from "../client/errors.js";
+import type { RecordType } from "../contract/blob.js";
+import { readRecord, vocabularyOf } from "./job-record.js";
 import type { ListOptions } from "../client/jobs.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
@@ -31,6 +33,10 @@ export interface JobInit<T extends PreprocessingType> {
   /** Column order and dtypes of the input DataFrame, restored by `dataframe()`. */
   readonly inputShape?: FrameShape | undefined;
   readonly input?: Blob | undefined;
+  /** The format of each output as requested, for a result that names only blob ids or URLs. */
+  readonly outputRecordTypes?: readonly RecordType[] | undefined;
+  /** The feature columns asked for (read as numbers when the result does not list them). */
+  readonly featureColumns?: readonly string[] | undefined;
   /** The API the job was sent on: `job` (/api/job, the default) or `preprocessing`; cancel uses the same. */
   readonly endpoint?: "job" | "preprocessing" | undefined;
 }
@@ -53,6 +59,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly #ctx: BlobContext;
   readonly #outputKeys: ReadonlyArray<Secret | undefined>;
   readonly #inputShape: FrameShape | undefined;
+  readonly #outputRecordTypes: readonly RecordType[];
+  readonly #featureColumns: readonly string[];
   readonly #endpoint: "job" | "preprocessing";
   #record: JobRecord | undefined;
   #result: JobResult | undefined;
@@ -63,9 +71,11 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     this.id = id;
     this.type = init.type;
     this.input = init.input;
-    this.#record = init.record;
+    this.#record = init.record && readRecord(init.record, vocabularyOf(ctx));
     this.#outputKeys = init.outputKeys ?? [];
     this.#inputShape = init.inputShape;
+    this.#outputRecordTypes = init.outputRecordTypes ?? [];
+    this.#featureColumns = init.featureColumns ?? [];
     this.#endpoint = init.endpoint ?? "job";
   }
 
@@ -74,7 +84,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return this.#record;
   }
 
-  /** The fitted state, once the result was read (by wait, result or dataframe). */
+  /** The fitted state, once the result was read (by wait, result or dataframe); undefined when the service returns none. */
   get fitted(): FittedStateJson | undefined {
     return this.#result?.fitted;
   }
@@ -89,7 +99,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
   /** Reads the job record now (GET /api/job/{id}/get). */
   async status(options: ListOptions = {}): Promise<JobRecord> {
-    this.#record = await this.#ctx.client.jobs.get(this.id, options);
+    this.#record = readRecord(await this.#ctx.client.jobs.get(this.id, options), vocabularyOf(this.#ctx));
     return this.#record;
   }
 
@@ -100,7 +110,16 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
   /** Each log message once, as it appears, until the job has finished. */
   followLogs(options: FollowOptions = {}): AsyncIterable<JobExecutionLogMessage> {
-    return followLogMessages(this.id, (signal) => this.#ctx.client.jobs.logs(this.id, { signal }), options);
+    const vocabulary = vocabularyOf(this.#ctx);
+    return followLogMessages(
+      this.id,
+      async (signal) => {
+        const details = await this.#ctx.client.jobs.logs(this.id, { signal });
+        // Logs that do not say the job's status (a bare list): ask the job itself.
+        return details.status !== undefined ? details : { ...details, status: (await this.status({ signal })).status };
+      },
+      { isTerminal: (status) => vocabulary.isTerminal(status), ...options },
+    );
   }
 
   /**
@@ -144,12 +163,16 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
             this.id,
             async (callSignal) => {
               // A few events are enough to replay what happened between two polls.
-              this.#record = await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal });
+              this.#record = readRecord(
+                await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal }),
+                vocabularyOf(this.#ctx),
+              );
               return this.#record;
             },
             {
               ...options,
               signal,
+              isTerminal: (status) => vocabularyOf(this.#ctx).isTerminal(status),
               pollIntervalMs: waitDurations(options).pollIntervalMs ?? this.#ctx.pollIntervalMs,
               onUpdate: (r) => {
                 options.onUpdate?.(r);
@@ -195,8 +218,19 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** Handles on the output blobs, with their keys when encrypted here. */
   async outputs(options: WaitOptions = {}): Promise<Blob[]> {
     const result = await this.result(options);
-    this.#outputs ??= result.outputs.map((record, i) => {
-      const blob = new Blob(this.#ctx, record, this.#outputKeys[i], this.#outputShape(result));
+    // Blob records when the service gives them; else blob ids, else download URLs.
+    const shape = this.#outputShape(result);
+    const handle = (record: { id: string }, i: number, downloadUrl?: string) =>
+      new Blob(this.#ctx, { tags: [], ...record }, this.#outputKeys[i], shape, {
+        recordType: this.#outputRecordTypes[i],
+        downloadUrl,
+      });
+    this.#outputs ??= (
+      result.outputs?.map((record, i) => handle(record, i)) ??
+      result.output_blob_ids?.map((id, i) => handle({ id }, i)) ??
+      result.download_urls?.map((url, i) => handle({ id: idFromUrl(url, i) }, i, url)) ??
+      []
+    ).map((blob) => {
       this.#ctx.track(blob);
       return blob;
     });
@@ -218,7 +252,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     const result = this.#result!;
     // From a DataFrame, the input's dtypes say what each column is: read only the
     // features as numbers and restore the rest. From a file, infer as any reader would.
-    const numericColumns = this.#inputShape ? (result.feature_columns ?? result.fitted.feature_names_in_) : undefined;
+    const numericColumns = this.#inputShape ? this.#features(result) : undefined;
     // `timeoutMs` limited the wait; the download's attempts take `requestTimeoutMs`.
     return blob.download({ numericColumns, ...options, timeoutMs: options.requestTimeoutMs });
   }
@@ -226,13 +260,25 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** The fitted transform, to apply to new data here with the same engine; waits first. */
   async transformer(options: WaitOptions = {}): Promise<Transformer> {
     const [result, danfo] = await Promise.all([this.result(options), loadDanfo()]);
+    if (result.fitted === undefined) {
+      throw new MdpsError(
+        "no_fitted_state",
+        `Job ${this.id}: the service returned no fitted state (its result has no \`fitted\`), so there is no ` +
+          `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs().`,
+      );
+    }
     return new Transformer(result.fitted, danfo);
+  }
+
+  /** The feature columns: as the result lists them, else as fitted, else as asked for. */
+  #features(result: JobResult): readonly string[] {
+    return result.feature_columns ?? result.fitted?.feature_names_in_ ?? this.#featureColumns;
   }
 
   #outputShape(result: JobResult): FrameShape | undefined {
     const shape = this.#inputShape;
     if (shape === undefined) return undefined;
-    const features = new Set(result.feature_columns ?? result.fitted.feature_names_in_);
+    const features = new Set(this.#features(result));
     const dtypes = Object.fromEntries(Object.entries(shape.dtypes).filter(([name]) => !features.has(name)));
     return { columns: shape.columns, dtypes };
   }
@@ -260,6 +306,19 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
 /** The message of the event that ended the job (e.g. who cancelled it), if the service gave one. */
 function endingMessage(record: JobRecord): string | undefined {
-  const last = record.events.findLast((e) => e.status === record.status);
+  const last = record.events?.findLast((e) => e.status === record.status);
   return last?.message ?? undefined;
+}
+
+/** A download URL's last path segment (a blob id, usually) as the handle's id. */
+function idFromUrl(url: string, index: number): string {
+  try {
+    const segment = new URL(url).pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .pop();
+    return segment ? decodeURIComponent(segment) : `output-${index + 1}`;
+  } catch {
+    return `output-${index + 1}`;
+  }
 }
