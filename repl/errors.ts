@@ -66,6 +66,16 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
       title: "Stopped.",
       hint: "Ctrl+C stopped the command here; anything it had already sent to the service (an upload, a job) stays there: /blobs and /jobs list them.",
     };
+  if (error instanceof ValidationError && error.requestId === undefined && error.status === 400) {
+    // Found on this machine: not a response of the service, so no status to show.
+    const fields = Object.entries(error.errors ?? {}).map(([path, messages]) => `${path}: ${messages.join("; ")}`);
+    return {
+      type: "error",
+      title: "Invalid input, checked before sending: nothing was sent.",
+      hint: apiHint(error),
+      fields: fields.length > 0 ? fields : [error.message],
+    };
+  }
   if (error instanceof APIError) {
     const fields = error.errors
       ? Object.entries(error.errors).map(([path, messages]) => `${path}: ${messages.join("; ")}`)

@@ -1,24 +1,35 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { dataFrameFromTable } from "../../src/internal/index.js";
+import {
+  dataFrameFromTable,
+  describeReport,
+  emptyCsvReadReport,
+  isContractClean,
+  PANDAS_CSV,
+  readCsv,
+} from "../../src/internal/index.js";
 import { readTable } from "../../src/internal/index.js";
 import { recordTypeOfPath } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, frameNameFromPath } from "../workspace/frame-names.js";
+import { readDelimiter } from "./check.js";
 import { dataFiles } from "./completers.js";
-import { message, type Command } from "./types.js";
+import { message, type Command, type Output } from "./types.js";
 
 export const loadCommand: Command = {
   name: "load",
   aliases: ["read"],
   description: "Read a CSV, JSON or Arrow file into a named frame.",
-  usage: "/load <file> [as <name>]",
+  usage: "/load <file> [as <name>] [--delimiter ;]",
   details: [
     "The name defaults to the file's name (data/sales 2024.csv -> sales_2024).",
-    "CSV: header row, empty field = missing. JSON: an array of row objects.",
+    "CSV is read as pandas.read_csv reads it: the separator detected among , ; | and tab (--delimiter",
+    "to choose), pandas' missing-value words (NA, N/A, null, NaN, #N/A, ...) and empty fields as missing,",
+    "short rows filled with missing values, a UTF-8 BOM dropped. JSON: an array of row objects.",
   ],
+  flags: { delimiter: "value" },
   complete: (ctx, args, partial) => (args.length === 0 ? dataFiles(ctx, partial) : args.length === 1 ? ["as"] : []),
   async action(ctx, args) {
     const [file, as, given, ...extra] = args.positional;
@@ -32,11 +43,18 @@ export const loadCommand: Command = {
     if (info === undefined || !info.isFile())
       throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");
     const name = checkFrameName(given ?? frameNameFromPath(file));
-    const table = await readTable(type, createReadStream(path, { highWaterMark: 1 << 20, signal: ctx.signal }));
+    const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: ctx.signal });
+    const report = emptyCsvReadReport();
+    const delimiter = args.flags.has("delimiter") ? readDelimiter(String(args.flags.get("delimiter"))) : undefined;
+    const table =
+      type === "csv"
+        ? await readCsv(stream, { ...PANDAS_CSV, ...(delimiter ? { delimiter } : {}), report })
+        : await readTable(type, stream);
     ctx.workspace.setFrame(name, dataFrameFromTable(table), { origin: file });
-    return {
-      type: "group",
-      items: [message(`Loaded ${file} into frame ${name}: ${shapeText(table)}.`, "success"), previewTable(table, 5)],
-    };
+    const items: Output[] = [message(`Loaded ${file} into frame ${name}: ${shapeText(table)}.`, "success")];
+    if (type === "csv" && !isContractClean(report)) {
+      items.push(message(`Read as pandas.read_csv reads it: ${describeReport(report)}.`, "muted"));
+    }
+    return { type: "group", items: [...items, previewTable(table, 5)] };
   },
 };

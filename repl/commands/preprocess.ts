@@ -1,4 +1,4 @@
-import { isPreprocessingType } from "../../src/internal/index.js";
+import { didYouMean, isPreprocessingType } from "../../src/internal/index.js";
 import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
@@ -55,8 +55,9 @@ export const preprocessCommand: Command = {
     const frameInput = ws.hasFrame(sourceName);
     const blob = frameInput ? undefined : ws.findBlob(sourceName);
     if (!frameInput && blob === undefined) {
+      const known = [...ws.frameNames(), ...ws.blobs().map((b) => b.ref)];
       throw new ReplError(
-        `No frame or blob "${sourceName}".`,
+        `No frame or blob "${sourceName}"${didYouMean(sourceName, known)}.`,
         `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${
           ws
             .blobs()
@@ -69,8 +70,10 @@ export const preprocessCommand: Command = {
     if (frameInput && columns) {
       const known = ws.columnNames(sourceName);
       const unknown = columns.filter((c) => !known.includes(c));
-      if (unknown.length > 0)
-        throw new ReplError(`${sourceName} has no column ${unknown.join(", ")}.`, `Columns: ${known.join(", ")}.`);
+      if (unknown.length > 0) {
+        const named = unknown.map((c) => `${c}${didYouMean(c, known)}`).join(", ");
+        throw new ReplError(`${sourceName} has no column ${named}.`, `Columns: ${known.join(", ")}.`);
+      }
     }
     const timeout = args.flags.has("timeout") ? Number(args.flags.get("timeout")) : undefined;
     if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 86_400)) {

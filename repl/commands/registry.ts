@@ -1,6 +1,7 @@
 /** Every slash command, in the order `/help` lists them. */
 import { applyCommand, invertCommand } from "./apply.js";
 import { blobsCommand } from "./blobs.js";
+import { checkCommand } from "./check.js";
 import { cancelCommand } from "./cancel.js";
 import { clearCommand } from "./clear.js";
 import { describeCommand } from "./describe.js";
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   describeCommand,
   uploadCommand,
   blobsCommand,
+  checkCommand,
   preprocessCommand,
   jobsCommand,
   logsCommand,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { paramsSchemas } from "../../src/index.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "../../src/index.js";
+import { checkParams, didYouMean } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 
 export interface ParamInfo {
@@ -49,7 +50,10 @@ function describe(name: string, prop: JsonSchemaProperty): ParamInfo {
 export function resolveTransform(text: string): PreprocessingType {
   const found = PREPROCESSING_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
   if (found === undefined) {
-    throw new ReplError(`Unknown transform "${text}".`, `Transforms: ${PREPROCESSING_TYPES.join(", ")}.`);
+    throw new ReplError(
+      `Unknown transform "${text}"${didYouMean(text, PREPROCESSING_TYPES)}.`,
+      `Transforms: ${PREPROCESSING_TYPES.join(", ")}.`,
+    );
   }
   return found;
 }
@@ -63,13 +67,19 @@ export function parseParams(type: PreprocessingType, words: readonly string[]): 
     if (eq <= 0) throw new ReplError(`Expected a parameter as key=value, got "${word}".`, paramHint(type));
     const key = word.slice(0, eq);
     const info = infos.find((p) => p.name === key);
-    if (info === undefined) throw new ReplError(`${type} has no parameter "${key}".`, paramHint(type));
+    if (info === undefined) {
+      const near = didYouMean(
+        key,
+        infos.map((p) => p.name),
+      );
+      throw new ReplError(`${type} has no parameter "${key}"${near}.`, paramHint(type));
+    }
     params[key] = readValue(word.slice(eq + 1), info.type);
   }
-  const parsed = paramsSchemas[type].safeParse(params);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`);
-    throw new ReplError(`Invalid parameters for ${type}: ${problems.join("; ")}`, paramHint(type));
+  const problems = checkParams(type, params);
+  if (problems.length > 0) {
+    const text = problems.map((p) => `${p.field.replace(/^params\.?/, "") || "params"}: ${p.message}`);
+    throw new ReplError(`Invalid parameters for ${type}: ${text.join("; ")}`, paramHint(type));
   }
   // Send what was typed; the service fills in the same defaults.
   return params;

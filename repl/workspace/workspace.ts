@@ -9,7 +9,7 @@ import type { DataFrame, Series } from "danfojs-node";
 import type { Blob } from "../../src/index.js";
 import type { Job } from "../../src/index.js";
 import type { Session } from "../../src/index.js";
-import { isDataFrame } from "../../src/internal/index.js";
+import { didYouMean, isDataFrame } from "../../src/internal/index.js";
 import { tableFromDataFrame } from "../../src/internal/index.js";
 import type { Column, Table } from "../../src/index.js";
 import type { CompletionContext, Output } from "../commands/types.js";
@@ -63,6 +63,8 @@ export class Workspace {
   readonly #uploads = new WeakMap<DataFrame, Blob>();
   readonly #evaluator: JsEvaluator;
   readonly #stopWatchingSession: () => void;
+  readonly #stopHearingNotices: () => void;
+  readonly #notices: string[] = [];
   #lastStop: { readonly ref: string; readonly at: number } | undefined;
 
   constructor(session: Session, options: WorkspaceOptions = {}) {
@@ -72,6 +74,12 @@ export class Workspace {
     // Every job the session sends is tracked, whoever sent it: /preprocess, or
     // JavaScript (`await session.preprocess(...)`, `session.sendJob(...)`).
     this.#stopWatchingSession = session.onJob((job) => this.#trackSent(job));
+    this.#stopHearingNotices = session.onNotice((notice) => this.#notices.push(notice));
+  }
+
+  /** The Session's notices since the last call (shown after the line that caused them). */
+  takeNotices(): string[] {
+    return this.#notices.splice(0);
   }
 
   /** One line saying what this session talks to. */
@@ -247,6 +255,7 @@ export class Workspace {
 
   async close(): Promise<void> {
     this.#stopWatchingSession();
+    this.#stopHearingNotices();
     this.jobs.close();
     await this.session.close();
   }
@@ -283,7 +292,7 @@ export class Workspace {
     if (entry === undefined) {
       const names = this.frameNames();
       throw new ReplError(
-        `No frame "${name}".`,
+        `No frame "${name}"${didYouMean(name, names)}.`,
         names.length > 0
           ? `Frames: ${names.join(", ")}. /load reads a file into a new one.`
           : "/load reads a file into a frame.",

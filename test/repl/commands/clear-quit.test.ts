@@ -12,6 +12,9 @@ function controller() {
     jobs: { onFinished: () => () => undefined },
     evaluate: vi.fn((text: string): Promise<Output> => Promise.resolve({ type: "value", text: `= ${text}` })),
     close: vi.fn(() => Promise.resolve()),
+    takeNotices: () => [],
+    jsNames: () => [],
+    frameNames: () => [],
   };
   const repl = new ReplController(workspace as unknown as Workspace, { interactive: true });
   return { repl, workspace };
@@ -61,7 +64,10 @@ describe("/quit", () => {
 
   it("is not a prefix match: /qu is an unknown command and the REPL stays", async () => {
     const { repl } = controller();
-    expect(await repl.submit("/qu")).toMatchObject({ type: "error", title: "Unknown command /qu." });
+    expect(await repl.submit("/qu")).toMatchObject({
+      type: "error",
+      title: "Unknown command /qu (did you mean `/q`?).",
+    });
     expect(repl.snapshot().quitting).toBe(false);
     expect(repl.failures).toBe(1);
   });
