@@ -3,11 +3,9 @@ import type { Admin, DataDirUsage, PruneReport } from "../service/index.js";
 import { parseDuration } from "./duration-option.js";
 import type { Common } from "./admin-commands.js";
 import { formatBytes } from "../notebook/html.js";
+import { AUTO_INPUT_TAG } from "../session/auto-inputs.js";
 
 type WithAdmin = <T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string) => Promise<void>;
-
-/** The tag of inputs that `session.preprocess(df)` uploads on its own (docs/session.md). */
-const AUTO_INPUT_TAG = "mdps:auto-input";
 
 /** `mdps admin usage` and `mdps admin prune`: what a data dir holds, and removing the old. */
 export function registerHousekeeping(admin: Command, common: (cmd: Command) => Command, withAdmin: WithAdmin): void {

@@ -12,10 +12,11 @@ import { SCOPES } from "../contract/scopes.js";
 import { uuid } from "../contract/common.js";
 import { Secret } from "../client/secret.js";
 import type { RunningService, ServiceOptions } from "../service/index.js";
+import { DEFAULT_AUTO_INPUT_RETENTION_MS, pruneAutoInputs } from "./auto-inputs.js";
 
 // The service (Fastify, SQLite, worker threads) loads only when a local session starts,
 // so `import "mdps"` stays light for Session.connect users, the CLI and the REPL.
-type ServiceModule = typeof import("../service/index.js");
+export type ServiceModule = typeof import("../service/index.js");
 
 export const CREDENTIALS_FILE = "local-session.json";
 
@@ -25,6 +26,12 @@ export interface LocalServiceOptions {
   /** Passed to the service: region, tokenTtlSeconds, jobWorkers, maxBlobBytes, logger. */
   readonly service?: Omit<ServiceOptions, "dataDir" | "host" | "port"> | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * At start, remove inputs that `preprocess(df)` uploaded on its own (tag
+   * `mdps:auto-input`) last updated longer ago than this; default 24 hours,
+   * `Infinity` keeps them (see ./auto-inputs.ts).
+   */
+  readonly autoInputRetentionMs?: number | undefined;
 }
 
 export interface LocalCredentials {
@@ -52,6 +59,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const mod: ServiceModule = await import("../service/index.js");
   const credentials = readCredentials(dataDir) ?? createCredentials(mod, dataDir);
+  pruneAutoInputs(mod, dataDir, options.autoInputRetentionMs ?? DEFAULT_AUTO_INPUT_RETENTION_MS);
   const service = await startOrAttach(mod, dataDir, options);
   return {
     service,

@@ -11,6 +11,7 @@ import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
+import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
@@ -230,6 +231,8 @@ export class Session {
         ? (input as Blob)
         : await this.upload(prepared, {
             ...options.upload,
+            // Uploaded on its own: kept for a while, then pruned (./auto-inputs.ts).
+            tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
             encrypt: inputKey,
             signal: options.signal,
             timeoutMs,
