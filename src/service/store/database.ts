@@ -15,7 +15,7 @@ export const DATABASE_FILE = "mdps.sqlite";
  */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DATABASE_FILE));
+  const db = newDatabase(join(dataDir, DATABASE_FILE));
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 10000");
   db.pragma("foreign_keys = ON");
@@ -24,6 +24,25 @@ export function openDatabase(dataDir: string): Db {
   db.pragma("synchronous = FULL");
   migrate(db);
   return db;
+}
+
+/**
+ * In a project that depends on mdps, npm can skip better-sqlite3's install script (its
+ * native build): `--strict-allow-scripts` or `--ignore-scripts`, or a project whose
+ * `allowScripts` does not allow it. Say what to add instead of the list of paths tried.
+ */
+function newDatabase(file: string): Db {
+  try {
+    return new Database(file);
+  } catch (error) {
+    if (error instanceof Error && /Could not locate the bindings file|better_sqlite3\.node/.test(error.message)) {
+      throw new Error(
+        'mdps stores its data with SQLite through better-sqlite3, whose native build has not run: add "allowScripts": { "better-sqlite3": true } to your package.json, then run `npm rebuild better-sqlite3`.',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 function migrate(db: Db): void {
