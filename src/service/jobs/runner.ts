@@ -3,19 +3,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
 import { writeTransaction } from "../store/database.js";
-import { MAX_ATTEMPTS, type ClaimCandidate, type FinishGuard, type JobRow } from "../store/jobs.js";
+import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
+import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinInput } from "./job-input.js";
 import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
-import {
-  COMMIT_FAILED,
-  endingOf,
-  failedWith,
-  inputGone,
-  INTERNAL_ERROR,
-  interruptedTooOften,
-  type FailedEnding,
-} from "./run-ending.js";
+import { COMMIT_FAILED, endingOf, failedWith, inputGone, INTERNAL_ERROR, type FailedEnding } from "./run-ending.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerPool } from "./worker-pool.js";
@@ -107,7 +100,10 @@ export class JobRunner {
       return timer;
     };
     this.timers = [
-      every(Math.min(POLL_MS, this.leaseMs / 3), () => this.poll()),
+      every(Math.min(POLL_MS, this.leaseMs / 3), () => {
+        this.forgetEndedKeys();
+        this.poll();
+      }),
       every(this.leaseMs / 3, () => this.renew()),
       every(WATCH_MS, () => this.watch()),
     ];
@@ -197,17 +193,14 @@ export class JobRunner {
       if (idle === 0) break;
       if (this.running.has(candidate.id)) continue;
       const keys = this.keys.get(candidate.id) ?? null;
-      if (candidate.had_keys && !keys) {
-        live ??= this.store.processes.alive(now, this.leaseMs);
-        const holder = candidate.key_holder;
-        if (holder !== null && holder !== this.owner && live.has(holder)) continue; // its keys are there
-        const guard = { unleasedAt: now, deadOwner };
-        this.recordFailure(candidate.id, failedWith(KEYS_LOST), guard, this.mainLog(candidate.id));
-        continue;
-      }
-      if (candidate.attempts >= MAX_ATTEMPTS) {
-        const ending = failedWith(interruptedTooOften(candidate.attempts));
-        this.recordFailure(candidate.id, ending, { unleasedAt: now, deadOwner }, this.mainLog(candidate.id));
+      const decision = decideClaim(candidate, {
+        me: this.owner,
+        hasKeys: keys !== null,
+        isAlive: (ownerId) => (live ??= this.store.processes.alive(now, this.leaseMs)).has(ownerId),
+      });
+      if (decision.kind === "skip") continue;
+      if (decision.kind === "fail") {
+        this.recordFailure(candidate.id, decision.ending, { unleasedAt: now, deadOwner }, this.mainLog(candidate.id));
         continue;
       }
       const row = this.store.jobs.claim(
@@ -228,6 +221,14 @@ export class JobRunner {
           ),
         () => this.poll(),
       );
+    }
+  }
+
+  /** Drops the keys of queued jobs that ended elsewhere (cancelled through another process): keys stay no longer than needed. */
+  private forgetEndedKeys(): void {
+    const waiting = [...this.keys.keys()].filter((id) => !this.running.has(id));
+    for (const job of this.store.jobs.leases(waiting)) {
+      if (job.status !== "queued" && job.status !== "running") this.keys.delete(job.id);
     }
   }
 
@@ -351,14 +352,4 @@ export class JobRunner {
       if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) log("error", ending.logMessage);
     });
   }
-}
-
-/** The `running` event of a claim: which process runs the attempt, and whom it took over from. */
-function claimMessage(candidate: ClaimCandidate, owner: string, ownerDied: boolean): string {
-  const attempt = `attempt ${candidate.attempts + 1} on ${hostname()}, process ${process.pid} (${owner})`;
-  if (candidate.status !== "running") return attempt;
-  const from = candidate.lease_owner ?? "a process";
-  return ownerDied
-    ? `${attempt}; taken over from ${from}, which no longer runs on this host`
-    : `${attempt}; taken over from ${from} whose lease expired`;
 }
