@@ -253,7 +253,9 @@ describe.skipIf(!available)("the application portal in a real browser", () => {
       await session.close();
     }
     expect(await page.locator("tbody tr").count()).toBe(2);
-    expect(await page.getByText("MinMaxScaler").count()).toBe(1);
+    expect(await page.getByRole("cell", { name: "MinMaxScaler", exact: true }).count()).toBe(1);
+    // ...and a screen reader heard about it.
+    await page.getByRole("status").filter({ hasText: "MinMaxScaler job" }).waitFor();
     page.off("framenavigated", countNavigations);
     expect(navigations).toBe(0);
     await screenshot(page, "20-jobs");

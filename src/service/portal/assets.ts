@@ -164,6 +164,22 @@ export const PORTAL_JS = `
   // Live parts (the jobs table, a running job's status): fetched again as HTML from the
   // server's own renderer and swapped in when they changed. A job page reloads once its
   // job has ended, to show the results.
+  // Rows of a live table carry data-job, data-status and data-label: a screen reader
+  // hears "StandardScaler job succeeded" when a row's status changes or a row appears.
+  function statuses(node) {
+    var map = {};
+    node.querySelectorAll("[data-job]").forEach(function (row) {
+      map[row.getAttribute("data-job")] = { status: row.getAttribute("data-status"), label: row.getAttribute("data-label") };
+    });
+    return map;
+  }
+  function announceChanges(before, after) {
+    var news = [];
+    Object.keys(after).forEach(function (id) {
+      if (!before[id] || before[id].status !== after[id].status) news.push(after[id].label + " " + after[id].status);
+    });
+    if (news.length > 0) say(news.join(". ") + ".");
+  }
   document.querySelectorAll("[data-live]").forEach(function (node) {
     var url = node.getAttribute("data-live");
     var reloadWhenDone = node.hasAttribute("data-reload-when-done");
@@ -176,7 +192,12 @@ export const PORTAL_JS = `
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text();
       }).then(function (html) {
-        if (html !== last) { node.innerHTML = html; last = html; }
+        if (html !== last) {
+          var before = statuses(node);
+          node.innerHTML = html;
+          last = html;
+          announceChanges(before, statuses(node));
+        }
         if (reloadWhenDone && node.querySelector('[data-terminal="true"]')) {
           say("The job has ended.");
           window.location.reload();

@@ -41,7 +41,7 @@ export function JobRows({ modelId, jobs }: { modelId: string; jobs: readonly Job
       {jobs.map((job) => {
         const s = summarizeJob(job);
         return (
-          <tr key={job.id} data-status={job.status}>
+          <tr key={job.id} data-job={job.id} data-status={job.status} data-label={`${s.transform} job`}>
             <td>
               <a href={`/models/${modelId}/jobs/${job.id}`}>
                 <Time iso={job.created_at} />
