@@ -15,10 +15,12 @@ import { loadCommand } from "./load.js";
 import { logsCommand } from "./logs.js";
 import { preprocessCommand } from "./preprocess.js";
 import { quitCommand } from "./quit.js";
+import { rmCommand } from "./rm.js";
 import { saveCommand } from "./save.js";
 import { showCommand } from "./show.js";
 import type { Command } from "./types.js";
 import { uploadCommand } from "./upload.js";
+import { usageCommand } from "./usage.js";
 
 export const COMMANDS: readonly Command[] = [
   helpCommand,
@@ -39,6 +41,8 @@ export const COMMANDS: readonly Command[] = [
   histCommand,
   saveCommand,
   healthCommand,
+  usageCommand,
+  rmCommand,
   clearCommand,
   quitCommand,
 ];

@@ -58,6 +58,8 @@ export class Workspace {
   readonly cwd: string;
   readonly #frames = new Map<string, { df: DataFrame; info: FrameInfo }>();
   readonly #blobs: TrackedBlob[] = [];
+  /** The last blob ref's number: refs of deleted blobs are not reused. */
+  #blobCounter = 0;
   readonly #jobSources = new Map<string, JobSource>();
   /** Plain uploads of a frame object, reused by later jobs on the same frame. */
   readonly #uploads = new WeakMap<DataFrame, Blob>();
@@ -132,7 +134,7 @@ export class Workspace {
       this.#blobs[index] = updated;
       return updated;
     }
-    const tracked = { ref: `b${this.#blobs.length + 1}`, blob, source };
+    const tracked = { ref: `b${++this.#blobCounter}`, blob, source };
     this.#blobs.push(tracked);
     return tracked;
   }
@@ -153,6 +155,12 @@ export class Workspace {
 
   blobs(): readonly TrackedBlob[] {
     return this.#blobs;
+  }
+
+  /** Drops a deleted blob from the list (its ref is not reused). */
+  forgetBlob(ref: string): void {
+    const index = this.#blobs.findIndex((b) => b.ref === ref);
+    if (index >= 0) this.#blobs.splice(index, 1);
   }
 
   /** By ref (`b1`), id, id prefix (4+ characters) or blob name. */

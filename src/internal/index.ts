@@ -13,6 +13,7 @@ export { readTable, writeTable } from "../formats/index.js";
 export { findColumn } from "../formats/table.js";
 export { seededRandom } from "../sample-data/seeded-random.js";
 export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
+export { dataDirUsage, parseAge, pruneDataDir } from "../session/data-dir-usage.js";
 export { didYouMean, nearestName } from "../contract/nearest-name.js";
 export { checkParams } from "../contract/param-issues.js";
 export { PANDAS_CSV, readCsv } from "../formats/csv.js";

@@ -138,5 +138,5 @@ describe("mdps admin usage and prune", () => {
     expect(text).toContain("and 1 job(s) finished before it");
     expect(text).toContain("kept 1 old blob(s) that a queued or running job reads");
     expect(() => run("prune", "--older-than", "7 days")).toThrow(/not a duration/);
-  });
+  }, 240_000); // ensureBuilt may build dist first
 });
