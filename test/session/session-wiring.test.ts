@@ -69,7 +69,9 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   const err = await waiting;
   expect(err).toBeInstanceOf(AbortError);
   expect((err as Error).message).toContain("the kernel was interrupted");
-  expect((err as Error).message).toContain("job.wait() again");
+  expect((err as Error).message).toContain(
+    "The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.",
+  );
   expect(outputs.at(-1)).toContain("stopped waiting");
   expect(process.listenerCount("SIGINT")).toBe(listeners);
   // The job went on: waiting again follows it to the end.
