@@ -64,7 +64,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!available)("the application portal in a real browser", () => {
+// Generous timeouts: a browser, a service and its job workers share two cores with the rest of the suite.
+describe.skipIf(!available)("the application portal in a real browser", { timeout: 180_000 }, () => {
   it("sends every page to the login page without a session", async () => {
     for (const path of [
       "/",
