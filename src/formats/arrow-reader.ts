@@ -1,9 +1,19 @@
 /**
  * Arrow IPC (file or stream format) -> Table. Integer and float columns become
  * Float64Array (nulls -> NaN), shared with the IPC buffer when a float64 column has
- * no nulls and one record batch; utf8 -> text, bool -> boolean.
+ * no nulls and one record batch; utf8 -> text, bool -> boolean. Any other type (Date,
+ * Timestamp, Decimal, Dictionary, List...) passes through: its text stands in for it,
+ * and writeArrow gives the original column back unchanged.
  */
-import { Type, tableFromIPC, type Data, type DataType, type Table as ArrowTable, type Vector } from "apache-arrow";
+import {
+  Type,
+  tableFromIPC,
+  type Data,
+  type DataType,
+  type Field,
+  type Table as ArrowTable,
+  type Vector,
+} from "apache-arrow";
 import { FormatError } from "./format-error.js";
 import { collectBytes, type Source } from "./source.js";
 import type { Column, Table } from "./table.js";
@@ -75,6 +85,12 @@ function numberColumn(name: string, vector: Vector, rows: number): Column {
   return { name, kind: "number", values: out };
 }
 
+/** A column that is not float64 (or large text) keeps its original for writeArrow, in case it passes through. */
+function keepOriginal(column: Column, field: Field, vector: Vector): Column {
+  if (column.kind === "boolean") return column;
+  return { ...column, arrow: { typeName: arrowTypeName(field.type as DataType), field, vector } };
+}
+
 const UTF8 = new TextDecoder("utf-8");
 
 function stringColumn(name: string, vector: Vector, rows: number): Column {
@@ -125,8 +141,52 @@ function booleanColumn(name: string, vector: Vector, rows: number): Column {
   return { name, kind: "boolean", values: out };
 }
 
+/** One value of a passed-through column as text (for CSV, JSON and DataFrames). */
+function cellText(value: unknown, type: DataType): string | null {
+  if (value === null || value === undefined) return null;
+  switch (type.typeId) {
+    case Type.Date: {
+      const iso = new Date(Number(value)).toISOString();
+      return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+    }
+    case Type.Timestamp:
+      return new Date(Number(value)).toISOString();
+    case Type.Decimal:
+      // apache-arrow's DecimalBigNum prints its unscaled integer.
+      return decimalText((value as { toString(): string }).toString(), (type as unknown as { scale: number }).scale);
+    default:
+      if (typeof value === "object") {
+        const json: unknown =
+          typeof (value as { toJSON?: unknown }).toJSON === "function"
+            ? (value as { toJSON(): unknown }).toJSON()
+            : value;
+        return JSON.stringify(json, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+      }
+      if (typeof value === "string") return value;
+      return typeof value === "number" || typeof value === "bigint" || typeof value === "boolean"
+        ? value.toString()
+        : null;
+  }
+}
+
+/** "-12345" with scale 2 -> "-123.45". */
+function decimalText(unscaled: string, scale: number): string {
+  if (scale <= 0) return unscaled + "0".repeat(-scale);
+  const negative = unscaled.startsWith("-");
+  const digits = (negative ? unscaled.slice(1) : unscaled).padStart(scale + 1, "0");
+  return `${negative ? "-" : ""}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/** A column of another type, passed through: its text for the other formats, the original for Arrow. */
+function passThrough(field: Field, vector: Vector, rows: number): Column {
+  const type = field.type as DataType;
+  const values = new Array<string | null>(rows);
+  for (let i = 0; i < rows; i++) values[i] = cellText(vector.get(i), type);
+  return { name: field.name, kind: "string", values, arrow: { typeName: arrowTypeName(type), field, vector } };
+}
+
 /** Any other column read value by value (dictionary-encoded strings, for one). */
-function genericColumn(name: string, vector: Vector, rows: number, valueType: DataType): Column {
+function genericColumn(name: string, vector: Vector, rows: number, valueType: DataType): Column | undefined {
   const id = valueType.typeId;
   if (id === Type.Utf8 || id === Type.LargeUtf8) {
     const out = new Array<string | null>(rows);
@@ -141,11 +201,7 @@ function genericColumn(name: string, vector: Vector, rows: number, valueType: Da
     }
     return { name, kind: "number", values: out };
   }
-  throw new FormatError(
-    `Arrow column "${name}" has type ${arrowTypeName(valueType)}, which mdps does not read; ` +
-      `store it as float64 (or another integer/float type), utf8 or bool`,
-    { column: name },
-  );
+  return undefined;
 }
 
 /** Reads an Arrow IPC file or stream. The source is gathered into one buffer first. */
@@ -162,18 +218,29 @@ export async function readArrow(source: Source): Promise<Table> {
     const vector = table.getChildAt(k) as Vector;
     const type = field.type as DataType;
     switch (type.typeId) {
-      case Type.Float:
+      case Type.Float: {
+        const column = numberColumn(field.name, vector, rows);
+        return (type as unknown as { precision: number }).precision === 2
+          ? column
+          : keepOriginal(column, field, vector);
+      }
       case Type.Int:
-        return numberColumn(field.name, vector, rows);
+        return keepOriginal(numberColumn(field.name, vector, rows), field, vector);
       case Type.Utf8:
-      case Type.LargeUtf8:
         return stringColumn(field.name, vector, rows);
+      case Type.LargeUtf8:
+        return keepOriginal(stringColumn(field.name, vector, rows), field, vector);
       case Type.Bool:
         return booleanColumn(field.name, vector, rows);
-      case Type.Dictionary:
-        return genericColumn(field.name, vector, rows, (type as unknown as { dictionary: DataType }).dictionary);
+      case Type.Dictionary: {
+        // Dictionary-encoded text or numbers are read as such; other dictionaries pass through.
+        const values = (type as unknown as { dictionary: DataType }).dictionary;
+        const read = genericColumn(field.name, vector, rows, values);
+        return read === undefined ? passThrough(field, vector, rows) : keepOriginal(read, field, vector);
+      }
       default:
-        return genericColumn(field.name, vector, rows, type);
+        // Dates, timestamps, decimals, lists...: passed through unchanged, never feature columns.
+        return passThrough(field, vector, rows);
     }
   });
   const seen = new Set<string>();

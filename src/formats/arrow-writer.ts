@@ -10,9 +10,12 @@ import {
   RecordBatchFileWriter,
   Schema,
   Struct,
+  Table as ArrowTable,
   Utf8,
   makeData,
+  makeVector,
   type Data,
+  type Vector,
 } from "apache-arrow";
 import { FormatError } from "./format-error.js";
 import type { Column, Table } from "./table.js";
@@ -103,11 +106,38 @@ function toArrowData(column: Column, rows: number): Data {
 
 /** Writes an Arrow IPC file: float64, utf8 and bool columns, nulls where values are missing. */
 export async function* writeArrow(table: Table): AsyncGenerator<Uint8Array> {
+  if (table.columns.some((c) => c.kind !== "boolean" && c.arrow !== undefined)) {
+    yield* writeWithOriginals(table);
+    return;
+  }
   const rows = table.rowCount;
   const datas = table.columns.map((c) => toArrowData(c, rows));
   const fields = table.columns.map((c, k) => new Field(c.name, (datas[k] as Data).type, true));
   const schema = new Schema(fields);
   const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length: rows, children: datas }));
   const writer = RecordBatchFileWriter.writeAll([batch]);
+  for await (const chunk of writer) yield chunk;
+}
+
+/**
+ * A table holding passed-through Arrow columns: those go back as they were read (their
+ * record batches may be cut differently, so Arrow's Table aligns the columns' chunks).
+ */
+async function* writeWithOriginals(table: Table): AsyncGenerator<Uint8Array> {
+  const rows = table.rowCount;
+  const fields: Field[] = [];
+  const vectors: Record<string, Vector> = {};
+  for (const column of table.columns) {
+    if (column.kind !== "boolean" && column.arrow !== undefined) {
+      fields.push(column.arrow.field as Field);
+      vectors[column.name] = column.arrow.vector as Vector;
+    } else {
+      const data = toArrowData(column, rows);
+      fields.push(new Field(column.name, data.type, true));
+      vectors[column.name] = makeVector(data);
+    }
+  }
+  const arrowTable = new ArrowTable(new Schema(fields), vectors);
+  const writer = RecordBatchFileWriter.writeAll(arrowTable);
   for await (const chunk of writer) yield chunk;
 }

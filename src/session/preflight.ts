@@ -112,7 +112,7 @@ function otherReport(column: Exclude<Column, { kind: "number" }>): ColumnReport 
   }
   return {
     name: column.name,
-    dtype: column.kind === "boolean" ? "bool" : "object",
+    dtype: column.kind === "boolean" ? "bool" : (column.arrow?.typeName ?? "object"),
     missing,
     constant: constant && first !== undefined,
     idLike: false,
