@@ -111,7 +111,7 @@ export class ReplController {
       this.#running.abort(new AbortError("Stopped with Ctrl+C."));
       return true;
     }
-    const ref = this.workspace.takeRecentStop();
+    const ref = this.interactive ? this.workspace.takeRecentStop() : undefined;
     if (ref === undefined) return false;
     void this.submit(`/cancel ${ref}`);
     return true;

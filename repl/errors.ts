@@ -40,10 +40,11 @@ export const SECOND_CTRL_C_MS = 2000;
  */
 export class WaitStoppedError extends ReplError {
   readonly jobRef: string;
-  constructor(jobRef: string, what = `waiting for ${jobRef}`) {
+  constructor(jobRef: string, options: { what?: string | undefined; secondCtrlC?: boolean } = {}) {
+    const again = options.secondCtrlC === false ? "" : ` (so does Ctrl+C again within ${SECOND_CTRL_C_MS / 1000} s)`;
     super(
-      `Stopped ${what}; the job goes on.`,
-      `/cancel ${jobRef} cancels it (so does Ctrl+C again within ${SECOND_CTRL_C_MS / 1000} s); /jobs shows how it is doing.`,
+      `Stopped ${options.what ?? `waiting for ${jobRef}`}; the job goes on.`,
+      `/cancel ${jobRef} cancels it${again}; /jobs shows how it is doing.`,
     );
     this.jobRef = jobRef;
   }

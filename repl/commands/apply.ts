@@ -68,7 +68,7 @@ function transformerCommand(direction: Direction): Command {
       const name = checkFrameName(given ?? uniqueName(`${frame}_${wording.suffix(type)}`, (n) => ws.hasFrame(n)));
       if (job.finishedAt === undefined) ctx.emit(message(`Waiting for ${job.ref} (${job.label})…`, "muted"));
       const transformer = await handle.transformer({ signal: ctx.signal }).catch((error: unknown) => {
-        throw ws.waitStopped(error, job.ref);
+        throw ws.waitStopped(error, job.ref, ctx);
       });
       const missing = transformer.featureNames.filter((f) => !(df.columns as string[]).includes(f));
       if (missing.length > 0) {

@@ -37,7 +37,7 @@ export const fetchCommand: Command = {
     const name = checkFrameName(given ?? uniqueName(`${source?.frame ?? "result"}_${suffix}`, (n) => ws.hasFrame(n)));
     if (job.finishedAt === undefined) ctx.emit(message(`Waiting for ${job.ref} (${job.label})…`, "muted"));
     const df = await handle.dataframe({ signal: ctx.signal }).catch((error: unknown) => {
-      throw ws.waitStopped(error, job.ref);
+      throw ws.waitStopped(error, job.ref, ctx);
     });
     // dataframe() resolved, so the job succeeded: its row says so now, not at the
     // tracker's next poll (a /jobs right after would still show it running).

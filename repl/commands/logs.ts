@@ -36,8 +36,9 @@ export const logsCommand: Command = {
       // The log ends when the service says the job ended; the tracker hears it at its next poll.
       final = await ctx.workspace.jobs.waitFor(job.ref, ctx.signal);
     } catch (error) {
-      throw ctx.workspace.waitStopped(error, job.ref, `following ${job.ref}'s log`);
+      throw ctx.workspace.waitStopped(error, job.ref, ctx, `following ${job.ref}'s log`);
     }
-    return message(`${job.ref}: ${count} log line${count === 1 ? "" : "s"}; the job ${final.status}.`, "muted");
+    const ended = final.status === "cancelled" ? "was cancelled" : final.status.replace("_", " ");
+    return message(`${job.ref}: ${count} log line${count === 1 ? "" : "s"}; the job ${ended}.`, "muted");
   },
 };

@@ -120,7 +120,7 @@ export const preprocessCommand: Command = {
     }
     ctx.emit(sent);
     const done = await ws.jobs.waitFor(tracked.ref, ctx.signal).catch((error: unknown) => {
-      throw ws.waitStopped(error, tracked.ref);
+      throw ws.waitStopped(error, tracked.ref, ctx);
     });
     return jobOutcome(tracked.ref, done.status, done.error);
   },

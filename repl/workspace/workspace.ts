@@ -187,15 +187,16 @@ export class Workspace {
 
   /**
    * What a command throws when Ctrl+C stopped it while it waited on job `ref`: a
-   * WaitStoppedError when the job is still going (remembered, so that a second Ctrl+C
-   * can cancel it), else the error itself.
+   * WaitStoppedError when the job is still going, else the error itself. At the
+   * interactive prompt the stop is remembered, so that a second Ctrl+C can cancel the
+   * job (ReplController.cancel); piped mode has no second Ctrl+C, only /cancel.
    */
-  waitStopped(error: unknown, ref: string, what?: string): unknown {
+  waitStopped(error: unknown, ref: string, ctx: { readonly interactive: boolean }, what?: string): unknown {
     if (!isAbort(error)) return error;
     const job = this.jobs.find(ref);
     if (job === undefined || job.finishedAt !== undefined) return error;
-    this.#lastStop = { ref, at: Date.now() };
-    return new WaitStoppedError(ref, what);
+    if (ctx.interactive) this.#lastStop = { ref, at: Date.now() };
+    return new WaitStoppedError(ref, { what, secondCtrlC: ctx.interactive });
   }
 
   /** The job whose wait Ctrl+C stopped less than SECOND_CTRL_C_MS ago (once; then forgotten). */

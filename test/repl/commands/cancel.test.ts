@@ -10,6 +10,7 @@ import { COMMANDS } from "../../../repl/commands/registry.js";
 import { jobsCommand } from "../../../repl/commands/jobs.js";
 import { preprocessCommand } from "../../../repl/commands/preprocess.js";
 import type { Output } from "../../../repl/commands/types.js";
+import { WaitStoppedError } from "../../../repl/errors.js";
 import { Workspace } from "../../../repl/workspace/workspace.js";
 import { Session } from "../../../src/index.js";
 import { startForeignService, type ForeignService } from "../../foreign-service/index.js";
@@ -86,6 +87,19 @@ describe("/cancel", () => {
     });
     expect(t.workspace.jobs.find("j2")).toMatchObject({ status: "succeeded" });
   }, 60_000);
+});
+
+describe("Ctrl+C during a wait", () => {
+  it("says the job goes on and how to cancel it; piped mode (no second Ctrl+C) offers /cancel only", () => {
+    expect(new WaitStoppedError("j7")).toMatchObject({
+      message: "Stopped waiting for j7; the job goes on.",
+      hint: "/cancel j7 cancels it (so does Ctrl+C again within 2 s); /jobs shows how it is doing.",
+    });
+    expect(new WaitStoppedError("j7", { what: "following j7's log", secondCtrlC: false })).toMatchObject({
+      message: "Stopped following j7's log; the job goes on.",
+      hint: "/cancel j7 cancels it; /jobs shows how it is doing.",
+    });
+  });
 });
 
 describe("/cancel against a service without cancel", () => {
