@@ -25,7 +25,7 @@ export const jobsCommand: Command = {
         j.label,
         j.status,
         j.phase ?? "",
-        `${Math.round(j.progress * 100)}%`,
+        j.progress === undefined ? "?" : `${Math.round(j.progress * 100)}%`,
         jobDuration(j),
         j.id,
       ]),

@@ -1,7 +1,18 @@
 import { Text } from "ink";
 
-/** `██████░░░░  60%`: a fixed-width bar for a fraction 0..1. */
-export function ProgressBar({ value, width = 20 }: { value: number; width?: number }) {
+/**
+ * `██████░░░░  60%`: a fixed-width bar for a fraction 0..1; `▒▒▒▒▒▒▒▒▒▒    ?` when the
+ * service reports no progress (undefined).
+ */
+export function ProgressBar({ value, width = 20 }: { value: number | undefined; width?: number }) {
+  if (value === undefined) {
+    return (
+      <Text>
+        <Text dimColor>{"▒".repeat(width)}</Text>
+        <Text dimColor>{"    ?"}</Text>
+      </Text>
+    );
+  }
   const clamped = Math.min(1, Math.max(0, Number.isFinite(value) ? value : 0));
   const filled = Math.round(clamped * width);
   return (

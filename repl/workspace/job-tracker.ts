@@ -18,7 +18,8 @@ export interface TrackedJob {
   readonly label: string;
   readonly status: string;
   readonly phase: string | null;
-  readonly progress: number;
+  /** 0..1; undefined when the service reports no progress (an indeterminate bar). */
+  readonly progress: number | undefined;
   readonly startedAt: number;
   readonly finishedAt: number | undefined;
   readonly error: { readonly title: string; readonly detail: string } | undefined;
@@ -78,7 +79,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       label,
       status: initial?.status ?? "queued",
       phase: initial?.phase ?? null,
-      progress: initial?.progress ?? 0,
+      progress: initial === undefined ? 0 : initial.progress,
       startedAt: this.#now(),
       finishedAt: undefined,
       error: undefined,
