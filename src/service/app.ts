@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { answerClientError, answerFrameworkError } from "./connection-errors.js";
 import type { ResolvedOptions } from "./options.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
@@ -27,6 +28,19 @@ export const REDACTED_LOG_PATHS = [
   "headers.authorization",
 ];
 
+/**
+ * The request fields of a log line, without the query string: a caller may put a
+ * token or client secret there (`?access_token=...`, a token form sent as a query).
+ */
+export function requestLogLine(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: request.url.split("?")[0],
+    host: request.host,
+    remoteAddress: request.ip,
+  };
+}
+
 export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
   return {
     logger: options.logger
@@ -34,8 +48,11 @@ export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
           level: "info",
           stream: options.logDestination ?? process.stderr,
           redact: { paths: REDACTED_LOG_PATHS, censor: "***" },
+          serializers: { req: requestLogLine },
         }
       : false,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     bodyLimit: 1024 * 1024,
     // Every response carries its request id (x-request-id) so a user can quote it.
     genReqId: () => randomUUID(),
@@ -67,7 +84,8 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
     const apiLimit = rateLimitHook(api, "api", options.service.rateLimit);
     if (apiLimit) api.addHook("onRequest", apiLimit);
     await api.register(multipart, {
-      limits: { fileSize: options.service.maxBlobBytes, files: 1, fields: 64, fieldSize: 64 * 1024, parts: 80 },
+      // Backstops far above the form's own limits (blob-form.ts), which answer first.
+      limits: { fileSize: options.service.maxBlobBytes, files: 1, fields: 4096, fieldSize: 64 * 1024, parts: 4096 },
     });
     await api.register(blobRoutes);
     await api.register(jobRoutes);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { link, mkdir, open, readdir, rm, stat } from "node:fs/promises";
+import { once } from "node:events";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -135,9 +136,14 @@ export async function writeFileDurably(
       done(null, chunk);
     },
   });
+  const sink = createWriteStream(path, { flags: "wx", flush: true });
   try {
-    await pipeline(source, meter, createWriteStream(path, { flags: "wx", flush: true }));
+    await pipeline(source, meter, sink);
   } catch (err) {
+    // The file is opened asynchronously: when the source fails at once (a body that
+    // ended inside the part), the open can complete after the pipeline rejects, and
+    // removing the path before then would leave an empty file behind.
+    if (!sink.closed) await once(sink, "close").catch(() => {});
     await rm(path, { force: true });
     throw err;
   }

@@ -27,6 +27,10 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
   const app = Fastify(fastifyOptions(resolved));
+  // A client may half-close its side once it has sent the request (`shutdown(SHUT_WR)`,
+  // `curl --no-keepalive` through some proxies). Node's default then aborts the request
+  // in flight; with half-open sockets the answer is written and the socket ended after it.
+  (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   try {
     await app.register(mdpsApp, { service: resolved });
     await app.listen({ host: resolved.host, port: resolved.port });

@@ -52,6 +52,10 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
     case "FST_ERR_VALIDATION":
       return undefined;
   }
+  if (err.message === "aborted" || err.code === "ECONNRESET" || err.code === "ERR_STREAM_PREMATURE_CLOSE") {
+    // The client closed the connection while sending: nobody reads this answer.
+    return new HttpProblem(400, "The connection was closed before the request body was complete.");
+  }
   if (
     err.message === "Unexpected end of form" ||
     err.message?.includes("terminated early") ||

@@ -14,6 +14,15 @@ import type { BlobFiles, WrittenFile } from "../blob-files.js";
 import { issuesToFieldErrors } from "../field-errors.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 
+/**
+ * Most plain fields and parts a form may have. Counted here, as parts arrive, rather
+ * than left to busboy's own limits: when busboy hits one it stops reading the request
+ * while a File part it already announced stays open, so the upload never ends.
+ * (app.ts sets busboy's limits above these, as a backstop only.)
+ */
+export const MAX_FORM_FIELDS = 64;
+export const MAX_FORM_PARTS = 80;
+
 /** The parts sent at most once; `Tags` may repeat. */
 const SINGLE_PARTS = [P.name, P.description, P.recordType, P.accessTier] as const;
 
@@ -58,8 +67,19 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
   const errors = Object.create(null) as FieldErrors;
   const addError = (field: string, message: string) => (errors[field] ??= []).push(message);
   let file: WrittenFile | undefined;
+  let parts = 0;
+  let fields = 0;
   try {
     for await (const part of request.parts()) {
+      parts += 1;
+      if (part.type !== "file") fields += 1;
+      if (parts > MAX_FORM_PARTS || fields > MAX_FORM_FIELDS) {
+        // The parser waits for a File part nobody will read: detach it and discard the
+        // rest of the body, so the answer goes out and the connection stays usable.
+        request.raw.unpipe();
+        request.raw.resume();
+        throw tooManyParts();
+      }
       if (part.type === "file") {
         if (part.fieldname !== P.file) {
           await drain(part);
@@ -113,6 +133,13 @@ function tooLarge(request: FastifyRequest): HttpProblem {
   return new HttpProblem(
     413,
     `The File part is larger than this service's limit of ${limit} bytes. Split the dataset or ask the operator to raise the limit.`,
+  );
+}
+
+function tooManyParts(): HttpProblem {
+  return new HttpProblem(
+    413,
+    `Too many multipart parts (at most ${MAX_FORM_FIELDS} fields and ${MAX_FORM_PARTS} parts). Send multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
   );
 }
 

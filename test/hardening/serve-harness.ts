@@ -1,0 +1,263 @@
+/**
+ * The hardening suite runs the compiled `mdps serve` as users do, in child processes
+ * it can SIGKILL, and talks to them over raw sockets as well as fetch. Everything
+ * started here is stopped and removed by `cleanup()`.
+ *
+ * MDPS_HARDENING_MAIN=<path to another build's dist/src/cli/main.js> runs the same
+ * tests against that build (how the defect tests were seen failing before their fixes).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SCOPES } from "../../src/contract/index.js";
+import { openAdmin } from "../../src/service/index.js";
+import { ensureBuilt, MAIN, ROOT } from "../cli/built-cli.js";
+import { exchange, granted, type AppCredentials } from "../service/service-harness.js";
+
+export interface Served {
+  child: ChildProcessWithoutNullStreams;
+  pid: number;
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process wrote to stderr (its request log with --log). */
+  log(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+const DEFAULT_ARGS = ["--log", "--api-rate-limit", "0", "--token-rate-limit", "0", "--token-address-rate-limit", "0"];
+
+export class ServeHarness {
+  private readonly dirs: string[] = [];
+  private readonly children: Served[] = [];
+  /** Logs of every process started, including killed ones, for the secret scan. */
+  readonly logs: string[] = [];
+
+  async tempDir(prefix = "mdps-hardening-"): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  /** `mdps serve --data-dir <dataDir> --log` with rate limits off, plus `args`. */
+  async serve(dataDir?: string, args: string[] = []): Promise<Served> {
+    const main = process.env.MDPS_HARDENING_MAIN ?? MAIN;
+    if (!process.env.MDPS_HARDENING_MAIN) ensureBuilt();
+    const dir = dataDir ?? (await this.tempDir());
+    const child = spawn(process.execPath, [main, "serve", "--port", "0", "--data-dir", dir, ...DEFAULT_ARGS, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, MDPS_DATA_DIR: "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    const index = this.logs.push("") - 1;
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      this.logs[index] = stderr;
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+      child.on("exit", (code, signal) => r({ code, signal })),
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`mdps serve printed nothing in 60 s\n${stderr}`)), 60_000);
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      void exited.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`mdps serve exited with ${code} before listening\n${stderr}`));
+      });
+    });
+    const served: Served = {
+      child,
+      pid: child.pid ?? -1,
+      url,
+      port: Number(new URL(url).port),
+      dataDir: dir,
+      log: () => stderr,
+      exited,
+      async kill(signal) {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        await exited;
+      },
+    };
+    this.children.push(served);
+    return served;
+  }
+
+  async cleanup(): Promise<void> {
+    await Promise.all(this.children.map((c) => c.kill("SIGTERM")));
+    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+}
+
+/** A model with one application holding every scope, registered straight in the data dir. */
+export function registerApp(dataDir: string, scopes?: string[]): AppCredentials {
+  const admin = openAdmin(dataDir);
+  try {
+    const model = admin.createModel("hardening-model").model_id;
+    const { client_id, client_secret } = admin.addApp({
+      modelId: model,
+      name: "hardening-app",
+      scopes: scopes ?? [...SCOPES],
+    });
+    return { modelId: model, clientId: client_id, clientSecret: client_secret };
+  } finally {
+    admin.close();
+  }
+}
+
+export async function tokenOf(url: string, app: AppCredentials): Promise<string> {
+  return granted(
+    await exchange(url, {
+      grant_type: "client_credentials",
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    }),
+  ).access_token;
+}
+
+export interface RawReply {
+  /** 0 when the server closed without answering. */
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** True when nothing (or only part) came back within the time allowed. */
+  timedOut: boolean;
+  elapsedMs: number;
+}
+
+/**
+ * Sends `head` and `body` as bytes on a fresh socket and reads the first answer.
+ * `halfClose` ends the client's side after sending; the reply is read until the server
+ * closes, or until the Content-Length is complete.
+ */
+export function rawRequest(
+  port: number,
+  head: string,
+  body: Buffer | string = "",
+  options: { halfClose?: boolean; timeoutMs?: number; chunks?: (Buffer | string)[] } = {},
+): Promise<RawReply> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = Buffer.alloc(0);
+    let done = false;
+    const finish = (timedOut: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ ...parseReply(received), timedOut, elapsedMs: Date.now() - started });
+    };
+    const timer = setTimeout(() => finish(true), options.timeoutMs ?? 5000);
+    socket.on("data", (d: Buffer) => {
+      received = Buffer.concat([received, d]);
+      const reply = parseReply(received);
+      const length = Number(reply.headers["content-length"] ?? NaN);
+      if (reply.status && Number.isFinite(length) && Buffer.byteLength(reply.body) >= length) finish(false);
+    });
+    socket.on("error", () => finish(false));
+    socket.on("close", () => finish(false));
+    socket.write(head);
+    for (const chunk of [body, ...(options.chunks ?? [])]) if (chunk.length) socket.write(chunk);
+    if (options.halfClose) socket.end();
+  });
+}
+
+function parseReply(bytes: Buffer): { status: number; headers: Record<string, string>; body: string } {
+  const text = bytes.toString("latin1");
+  const end = text.indexOf("\r\n\r\n");
+  if (end < 0) return { status: 0, headers: {}, body: "" };
+  const [statusLine = "", ...lines] = text.slice(0, end).split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return {
+    status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
+    headers,
+    body: Buffer.from(text.slice(end + 4), "latin1").toString("utf8"),
+  };
+}
+
+/** A multipart body: `fields` as plain parts, then (unless omitted) a File part. */
+export function multipartBody(
+  boundary: string,
+  fields: [string, string][],
+  file?: Buffer | string,
+  options: { fileFirst?: boolean; cutInsideFile?: boolean } = {},
+): Buffer {
+  const plain = fields.map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const parts: Buffer[] = [];
+  const filePart =
+    file === undefined
+      ? []
+      : [
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="data.csv"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+          ),
+          Buffer.from(file),
+          Buffer.from(options.cutInsideFile ? "" : "\r\n"),
+        ];
+  if (options.fileFirst) parts.push(...filePart, Buffer.from(plain.join("")));
+  else parts.push(Buffer.from(plain.join("")), ...filePart);
+  if (!options.cutInsideFile) parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(parts);
+}
+
+/** Open file descriptors of a process (Linux). */
+export function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Open fds of a process that point at files under `dir`. */
+export function fdsUnder(pid: number, dir: string): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith(dir)) out.push(target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return out;
+}
+
+/** Files (not folders) anywhere under `<dataDir>/tmp`. */
+export function tmpFiles(dataDir: string): string[] {
+  const root = join(dataDir, "tmp");
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(path);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export async function until(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
