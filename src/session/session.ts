@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import type { RecordType } from "../contract/blob.js";
+import { JobStatusVocabulary, type JobStatusVocabularyOptions } from "../contract/job-status.js";
 import { uuid } from "../contract/common.js";
 import type { Health } from "../contract/health.js";
 import type { CreatePreprocessingRequest } from "../contract/job.js";
@@ -12,6 +13,8 @@ import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
+import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
+import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
@@ -32,8 +35,7 @@ import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-inpu
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
 export type SessionNoticeListener = (message: string) => void;
 
-
-export interface SessionOptions {
+export interface SessionOptions extends JobStatusVocabularyOptions {
   /** Record type of DataFrames on the wire: `arrow` (default, fastest) or `csv`/`json` for a service that needs it. */
   readonly wireFormat?: RecordType | undefined;
 }
@@ -77,10 +79,19 @@ export class Session {
   readonly #ctx: BlobContext;
   readonly #jobListeners = new Set<SessionJobListener>();
   readonly #noticeListeners = new Set<SessionNoticeListener>();
+  /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */
+  readonly #capabilities: readonly string[] | undefined;
   #closed = false;
 
-  private constructor(client: MdpsClient, options: SessionOptions, region: string | undefined, local?: LocalService) {
+  private constructor(
+    client: MdpsClient,
+    options: SessionOptions,
+    region: string | undefined,
+    local?: LocalService,
+    capabilities?: readonly string[],
+  ) {
     this.client = client;
+    this.#capabilities = local ? ["idempotent-job-send"] : capabilities;
     this.wireFormat = options.wireFormat ?? "arrow";
     this.region = region;
     this.#local = local;
@@ -92,6 +103,7 @@ export class Session {
       track: (blob) => {
         if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
       },
+      statuses: new JobStatusVocabulary(options),
     };
   }
 
@@ -105,9 +117,12 @@ export class Session {
     const config = resolveConfig(options);
     const client = new MdpsClient(config, options);
     let region: string | undefined;
+    let capabilities: readonly string[] | undefined;
     if (options.verify !== false) {
       try {
-        region = (await client.health.get()).region;
+        const health = await client.health.get();
+        region = health.region;
+        capabilities = health.capabilities ?? [];
       } catch (error) {
         if (!(error instanceof PermissionDeniedError) || config.region !== undefined) {
           await client.close();
@@ -131,7 +146,7 @@ export class Session {
         );
       }
     }
-    return new Session(client, options, region);
+    return new Session(client, options, region, undefined, capabilities);
   }
 
   /**
@@ -177,6 +192,23 @@ export class Session {
   }
 
   /**
+   * Who this session is at the service: the configured addresses and region, the token's
+   * client, model, scopes and expiry, and per endpoint of the interface whether the scopes
+   * allow it. Asks for a fresh token to read them; shows neither token nor secret.
+   */
+  async whoami(): Promise<Rendered<WhoAmI>> {
+    return sessionWhoami(this.client, this.region);
+  }
+
+  /**
+   * Checks that each address answers, that a token can be had, that health's region is the
+   * configured one and that the scopes cover the workflow; a remedy for each failing line.
+   */
+  async doctor(): Promise<Rendered<DoctorReport>> {
+    return sessionDoctor(this.client);
+  }
+
+  /**
    * Uploads a DataFrame (encoded as the session's wire format unless `recordType`
    * says otherwise), a file (record type from its extension) or bytes (sent as they
    * are). A CSV file is read as pandas.read_csv reads it; when it is not the contract's
@@ -211,7 +243,6 @@ export class Session {
     const paramProblems = checkParams(options.type, options.params ?? {});
     if (paramProblems.length > 0) throw new PreflightError(paramProblems);
     checkPreprocessOptions(options, this.modelId);
-
     if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
       throw localValidationError({ jobId: ["must be a lower-case UUID"] });
     }
@@ -244,12 +275,21 @@ export class Session {
       recordType: blob.recordType,
       key: blob.encrypted ? blob.encryptionKey : undefined,
     });
-    const jobId = options.jobId ?? randomUUID();
-    // The generic endpoint with our own id: a retried send cannot start a second job.
-    const record = await this.client.jobs.send(
-      { job_id: jobId, model_id: this.modelId, job_type: "preprocessing", payload: built.request },
-      { signal: options.signal, timeoutMs },
-    );
+    // The generic endpoint with our own id, where the service declares it idempotent: a
+    // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
+    // Either way the job's id is the one the service answers with.
+    const generic = this.#capabilities?.includes("idempotent-job-send") === true;
+    const record = generic
+      ? await this.client.jobs.send(
+          {
+            job_id: options.jobId ?? randomUUID(),
+            model_id: this.modelId,
+            job_type: "preprocessing",
+            payload: built.request,
+          },
+          { signal: options.signal, timeoutMs },
+        )
+      : await this.client.preprocessing.send(built.request, { signal: options.signal, timeoutMs });
     return this.#announce(
       new Job<T>(this.#ctx, record.id, {
         type: options.type,
@@ -257,6 +297,9 @@ export class Session {
         outputKeys: built.outputKeys,
         inputShape: blob.shape,
         input: blob,
+        outputRecordTypes: built.outputRecordTypes,
+        featureColumns: built.featureColumns,
+        endpoint: generic ? "job" : "preprocessing",
       }),
     );
   }
