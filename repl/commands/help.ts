@@ -1,3 +1,4 @@
+import { didYouMean } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import type { Command, HelpEntry } from "./types.js";
 
@@ -24,7 +25,11 @@ export const helpCommand: Command = {
     }
     const command = ctx.commands.find((c) => c.name === topic || c.aliases?.includes(topic));
     if (command === undefined) {
-      throw new ReplError(`No command /${topic}.`, `Commands: ${ctx.commands.map((c) => `/${c.name}`).join(" ")}`);
+      const names = ctx.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+      throw new ReplError(
+        `No command /${topic}${didYouMean(topic, names, "/")}.`,
+        `Commands: ${ctx.commands.map((c) => `/${c.name}`).join(" ")}`,
+      );
     }
     return { type: "help", entries: [{ ...helpEntry(command), details: command.details ?? [] }], keys: false };
   },

@@ -1,4 +1,4 @@
-import { didYouMean, isPreprocessingType } from "../../src/internal/index.js";
+import { didYouMean, isPreprocessingType, preflight, PreflightError } from "../../src/internal/index.js";
 import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
@@ -84,6 +84,12 @@ export const preprocessCommand: Command = {
     const frame = frameInput ? ws.frame(sourceName) : undefined;
     // A frame sent before (same object, plain upload) is not uploaded again.
     const reused = frame && !encrypt && format === undefined ? ws.uploadOf(frame) : undefined;
+    if (reused !== undefined) {
+      // The Session checks what it uploads; a reused upload is checked here, from the frame.
+      const report = preflight(ws.table(sourceName), { type, params, columns });
+      if (report.problems.length > 0) throw new PreflightError(report.problems);
+      for (const warning of report.warnings) ctx.emit(message(warning.message, "warning"));
+    }
     const job = await ws.session.preprocess(reused ?? frame ?? blob!.blob, {
       type,
       params: params as never,

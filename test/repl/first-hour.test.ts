@@ -37,6 +37,7 @@ describe("help, exit and quit typed bare, as in Python's REPL", () => {
 
 describe("did you mean", () => {
   it("commands, frames and JavaScript names", async () => {
+    expect(await shown("/help lod")).toContain("No command /lod (did you mean `/load`?).");
     expect(await repl.submit("/lod x.csv")).toMatchObject({ title: "Unknown command /lod (did you mean `/load`?)." });
     expect(await shown("/show Customers")).toContain('No frame "Customers" (did you mean `customers`?).');
     await repl.submit("const train = customers.head(5)");
@@ -90,5 +91,11 @@ describe("CSV read as pandas reads it, and the Session's notices", () => {
   it("says so when an id-like column would be transformed because no columns were given", async () => {
     const out = await shown("/preprocess heights StandardScaler --wait");
     expect(out).toMatch(/column "id" looks like a row id/);
+  });
+
+  it("checks a frame whose earlier upload is reused, before sending the job", async () => {
+    const out = await repl.submit("/preprocess heights Normalizer");
+    expect(out).toMatchObject({ type: "error", title: "Invalid input, checked before sending: nothing was sent." });
+    expect(texts(out).join("\n")).toMatch(/Normalizer refuses missing values, and column "height" has 1/);
   });
 });
