@@ -19,7 +19,6 @@ export type { PreprocessOptions, OutputOptions } from "./session/preprocess-requ
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
 export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
 export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/auto-inputs.js";
-export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/auto-inputs.js";
 
 export { MdpsClient, type ClientOptions } from "./client/client.js";
 export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";
