@@ -79,11 +79,12 @@ try {
   for (const entry of ["dist", "README.md", "LICENSE"]) {
     if (existsSync(join(danfoDir, entry))) cpSync(join(danfoDir, entry), join(stagedDanfo, entry), { recursive: true });
   }
-  const { dependencies: _original, devDependencies: _dev, scripts: _scripts, ...rest } = danfo;
-  writeFileSync(
-    join(stagedDanfo, "package.json"),
-    `${JSON.stringify({ ...rest, peerDependencies: peers, mdpsNote: "bundled by mdps: dependencies met by mdps's own, from the npm registry (scripts/pack.mjs)" }, null, 2)}\n`,
-  );
+  const staged = { ...danfo, peerDependencies: peers };
+  delete staged.dependencies;
+  delete staged.devDependencies;
+  delete staged.scripts;
+  staged.mdpsNote = "bundled by mdps: dependencies met by mdps's own, from the npm registry (scripts/pack.mjs)";
+  writeFileSync(join(stagedDanfo, "package.json"), `${JSON.stringify(staged, null, 2)}\n`);
 
   mkdirSync(destination, { recursive: true });
   const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], {

@@ -46,12 +46,10 @@ function run(
         killSignal: "SIGKILL",
       },
       (error, stdout, stderr) => {
+        // A non-zero exit has a numeric code; anything else (a timeout, a spawn error) says why.
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        done({
-          code,
-          stdout: String(stdout),
-          stderr: String(stderr) + (error && code === 1 ? "" : (error?.message ?? "")),
-        });
+        const why = error && typeof error.code !== "number" ? `\n${error.message}` : "";
+        done({ code, stdout, stderr: stderr + why });
       },
     );
   });
