@@ -280,7 +280,12 @@ describe.skipIf(!available)("the application portal in a real browser", { timeou
     });
     try {
       const longJob = await liveSession.preprocess(longCsv, { type: "PowerTransformer" });
-      const waiting = await liveSession.preprocess(csv, { type: "StandardScaler", columns: ["x", "y"] });
+      // More quantiles than rows: scikit-learn warns, and the job page shows the warning.
+      const waiting = await liveSession.preprocess(csv, {
+        type: "QuantileTransformer",
+        columns: ["x", "y"],
+        params: { n_quantiles: 5000 },
+      });
       await page.goto(`${server.url}/models/${state.modelId}/jobs/${waiting.id}`);
       const firstStatus = await page.locator("dd .status").first().textContent();
       if (firstStatus === "queued" || firstStatus === "running") {
@@ -290,6 +295,9 @@ describe.skipIf(!available)("the application portal in a real browser", { timeou
       }
       await page.getByRole("heading", { name: "Fitted state" }).waitFor({ timeout: 60_000 });
       expect(await page.locator("dd .status").first().textContent()).toBe("succeeded");
+      expect(await page.getByRole("heading", { name: "Warnings" }).count()).toBe(1);
+      expect(await page.getByText("n_quantiles (5000) is greater than").count()).toBeGreaterThan(0);
+      await screenshot(page, "21-job-warnings");
       await longJob.wait({ timeoutMs: 120_000 });
     } finally {
       await liveSession.close();

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import type { FittedStateJson, ReferenceJobResult as JobResult } from "../../contract/index.js";
+import type { FittedStateJson, JobWarning, ReferenceJobResult as JobResult } from "../../contract/index.js";
 import { readTable, type TableRecordType } from "../../formats/index.js";
 import type { Table } from "../../formats/table.js";
 import type { Store } from "../plugins/store.js";
@@ -26,7 +26,9 @@ export async function readBlobTable(store: Store, row: BlobRow): Promise<Table> 
 }
 
 /** The stored result of a job (the reference service keeps the whole JobResult as JSON). */
-export function storedResult(text: string | null): (JobResult & { fitted?: FittedStateJson }) | undefined {
+export function storedResult(
+  text: string | null,
+): (JobResult & { fitted?: FittedStateJson; warnings?: JobWarning[] }) | undefined {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as JobResult;

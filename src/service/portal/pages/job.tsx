@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { FittedStateJson, JobExecutionLogDetails, JobRecord } from "../../../contract/index.js";
+import type { FittedStateJson, JobExecutionLogDetails, JobRecord, JobWarning } from "../../../contract/index.js";
 import { isTerminalStatus } from "../../../contract/index.js";
 import { formatBytes, formatDuration, formatNumber, formatValue } from "../../../notebook/html.js";
 import { fittedColumns } from "../../../notebook/render-fitted.js";
@@ -23,6 +23,8 @@ export interface JobPageProps {
   job: JobRecord;
   logs: JobExecutionLogDetails;
   fitted: FittedStateJson | undefined;
+  /** scikit-learn's warnings on the same data (docs/warnings.md), from the result. */
+  warnings: readonly JobWarning[];
   outputs: readonly OutputBlob[];
   /** Before/after histograms as an `<img>` with an SVG data URI (the notebook's chart), or why there are none. */
   chart: { html: string } | { missing: string };
@@ -65,7 +67,13 @@ function FittedTable({ fitted }: { fitted: FittedStateJson }): ReactNode {
   const { features, perFeature, other } = fittedColumns(fitted);
   return (
     <>
-      <div className="table-wrap">
+      {perFeature.length === 0 ? (
+        <p>
+          Features: {features.join(", ")}. This transform keeps no one-number-per-feature statistics; its fitted arrays
+          are summarised below.
+        </p>
+      ) : null}
+      <div className="table-wrap" hidden={perFeature.length === 0}>
         <table>
           <caption className="visually-hidden">Fitted state, one row per feature</caption>
           <thead>
@@ -112,7 +120,7 @@ function FittedTable({ fitted }: { fitted: FittedStateJson }): ReactNode {
 }
 
 /** One job: status (live while it runs), request, timeline, logs, fitted state, outputs, histograms. */
-export function JobPage({ frame, model, job, logs, fitted, outputs, chart }: JobPageProps): ReactNode {
+export function JobPage({ frame, model, job, logs, fitted, warnings, outputs, chart }: JobPageProps): ReactNode {
   const base = `/models/${model.model_id}`;
   const s = summarizeJob({ request: JSON.stringify(job.request ?? {}), started_at: null, finished_at: null });
   return (
@@ -142,6 +150,23 @@ export function JobPage({ frame, model, job, logs, fitted, outputs, chart }: Job
           </div>
         ) : null}
       </section>
+      {warnings.length > 0 ? (
+        <div className="notice warn" role="status">
+          <h2>Warnings</h2>
+          <ul>
+            {warnings.map((w, i) => (
+              <li key={i}>
+                {w.column ? (
+                  <>
+                    <code>{w.column}</code>:{" "}
+                  </>
+                ) : null}
+                {w.message} <span className="muted">({w.code})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {fitted ? (
         <section className="card" aria-labelledby="fitted-title">
           <h2 id="fitted-title">Fitted state</h2>

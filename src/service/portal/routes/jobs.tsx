@@ -76,6 +76,7 @@ export function jobRoutes(app: FastifyInstance, ctx: PortalContext): void {
         job={job}
         logs={logs}
         fitted={result?.fitted}
+        warnings={result?.warnings ?? []}
         outputs={outputs}
         chart={chart}
       />,
