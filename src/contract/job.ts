@@ -219,4 +219,4 @@ export type ReferenceLogDetails = Complete<JobExecutionLogDetails> & {
 export type ReferenceJobResult = Complete<
   Pick<JobResult, "job_id" | "status" | "rows" | "columns" | "fitted" | "duration_ms">
 > &
-  Pick<JobResult, "feature_columns"> & { outputs: Complete<BlobRecord>[] };
+  Pick<JobResult, "feature_columns" | "warnings"> & { outputs: Complete<BlobRecord>[] };
