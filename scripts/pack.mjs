@@ -61,6 +61,11 @@ try {
   for (const entry of ["package.json", ...manifest.files]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
+  // The repository's build hooks (prepare builds from src/, prepack refuses a plain pack) need
+  // files the package does not ship; npm would run or list prepare for a tarball install.
+  const published = readJson(join(stage, "package.json"));
+  for (const hook of ["prepare", "prepack", "postpack"]) delete published.scripts?.[hook];
+  writeFileSync(join(stage, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
   for (const entry of ["LICENSE", "LICENCE", "LICENSE.md"]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry));
   }
