@@ -34,7 +34,11 @@ export interface ColumnReport {
   readonly missing: number;
   /** One distinct value (missing values aside). */
   readonly constant: boolean;
-  /** Unique, increasing whole numbers with none missing: a row id more than a feature. */
+  /**
+   * A row id more than a feature: unique increasing whole numbers, none missing, that
+   * are consecutive (1, 2, 3...) or in a column named like an id (`id`, `user_id`,
+   * `index`, `row`). Sorted data such as ages 20, 30, 40 is not id-like.
+   */
   readonly idLike: boolean;
   readonly min: number | null;
   readonly max: number | null;
@@ -60,6 +64,9 @@ export interface PreflightReport {
   /** The job would fail (or is invalid): each one is also a reason `assertPreflight` throws. */
   readonly problems: readonly PreflightProblem[];
 }
+
+/** Column names that say "row id". */
+const ID_NAME = /(^|[_\s.-])(id|idx|index|row|key)$|^unnamed: 0$/i;
 
 interface NumberStats {
   missing: number;
@@ -198,7 +205,9 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
     const s = numberStats(column.values);
     const count = column.values.length - s.missing;
     const feature = featureSet.has(column.name);
-    const idLike = s.missing === 0 && s.integral && s.increasing && column.values.length >= 3;
+    const n = column.values.length;
+    const idLike =
+      s.missing === 0 && s.integral && s.increasing && n >= 3 && (s.max - s.min === n - 1 || ID_NAME.test(column.name));
     const notes: string[] = [];
     if (feature && idLike && given.length === 0) {
       const message =

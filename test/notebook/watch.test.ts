@@ -65,7 +65,8 @@ describe("watch a job of the real local service", () => {
   });
 
   it("shows a failed job's error, then rethrows it", async () => {
-    const negative = new dfd.DataFrame({ x: [-1, 2, 3, 4] });
+    // Uploaded first, so that the service (not the pre-flight check) refuses it.
+    const negative = await session().upload(new dfd.DataFrame({ x: [-1, 2, 3, 4] }));
     const job = await session().preprocess(negative, { type: "PowerTransformer", params: { method: "box-cox" } });
     const display = new RecordingDisplay();
     await expect(watch(job, { display })).rejects.toThrow();

@@ -82,6 +82,13 @@ describe("preflight (pure)", () => {
     expect(text).toMatch(/warning: column "id" looks like a row id/);
     // Columns given: the id column is not transformed, no warning.
     expect(preflight(wine(), { columns: ["proline"] }).warnings).toEqual([]);
+    // Sorted data is not an id: ages 20, 30, 40, 50; but a column named like an id is.
+    const sorted = (name: string): Table => ({
+      rowCount: 4,
+      columns: [{ name, kind: "number", values: Float64Array.from([20, 30, 40, 50]) }],
+    });
+    expect(preflight(sorted("age")).columns[0]?.idLike).toBe(false);
+    expect(preflight(sorted("customer_id")).columns[0]?.idLike).toBe(true);
   });
 });
 
