@@ -87,8 +87,11 @@ export function bracket(f: (x: number) => number, xa0: number, xb0: number): Bra
   return { xa, xb, xc, fa, fb, fc };
 }
 
-/** The minimiser scipy.optimize.brent returns for brack=(xa, xb). */
-export function brentMinimize(f: (x: number) => number, xa0 = -2, xb0 = 2): number {
+/**
+ * The minimiser scipy.optimize.brent returns for brack=(xa, xb); `xtol` is its relative
+ * tolerance (scipy's default 1.48e-8).
+ */
+export function brentMinimize(f: (x: number) => number, xa0 = -2, xb0 = 2, xtol = XTOL): number {
   const { xa, xb, xc, fb } = bracket(f, xa0, xb0);
   let x = xb;
   let w = xb;
@@ -109,7 +112,7 @@ export function brentMinimize(f: (x: number) => number, xa0 = -2, xb0 = 2): numb
   let rat = 0.0; // scipy leaves it unbound until the first (always golden) step sets it
   let iter = 0;
   while (iter < MAXITER) {
-    const tol1 = XTOL * Math.abs(x) + MINTOL;
+    const tol1 = xtol * Math.abs(x) + MINTOL;
     const tol2 = 2.0 * tol1;
     const xmid = 0.5 * (a + b);
     if (Math.abs(x - xmid) < tol2 - 0.5 * (b - a)) break;

@@ -4,6 +4,7 @@
  * transform of every value, then (standardize) a fresh StandardScaler.
  */
 import type { Params } from "../contract/params.js";
+import { polishBoxCoxLambda } from "./boxcox-precise.js";
 import { BracketError, brentMinimize } from "./brent.js";
 import { EngineError } from "./engine-error.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
@@ -46,7 +47,9 @@ export function fitTransformPowerTransformer(
       ? boxCoxObjective(values, objectiveScratch)
       : yeoJohnsonObjective(values, objectiveScratch);
     try {
-      lambdas[c] = brentMinimize(objective, -2, 2);
+      const found = brentMinimize(objective, -2, 2);
+      // scikit-learn's search, then Box-Cox's lambda refined on the objective's slope (issue 18).
+      lambdas[c] = boxCox ? polishBoxCoxLambda(values, found) : found;
     } catch (error) {
       if (!(error instanceof BracketError)) throw error;
       throw new EngineError(
