@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpProblem } from "./problems.js";
@@ -44,6 +44,25 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
     );
   }
   socket.destroy();
+}
+
+/**
+ * Node's answer to an `Expect` header other than `100-continue` (its own 417 is an
+ * empty body): the same status as problem+json.
+ */
+export function answerUnknownExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const problem = new HttpProblem(
+    417,
+    "This service understands only `Expect: 100-continue`; remove the Expect header or send that value.",
+    { title: "Expectation Failed" },
+  );
+  const body = JSON.stringify(problem.toProblem(request.url?.split("?")[0] ?? ""));
+  response.writeHead(417, {
+    "content-type": "application/problem+json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    connection: "close",
+  });
+  response.end(body);
 }
 
 /** Fastify's `frameworkErrors`: the router's rejects, before any route or hook runs. */

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
+import { answerUnknownExpectation } from "./connection-errors.js";
 import { resolveOptions, type ServiceOptions } from "./options.js";
 
 const CLOSE_GRACE_MS = 5000;
@@ -31,6 +32,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // `curl --no-keepalive` through some proxies). Node's default then aborts the request
   // in flight; with half-open sockets the answer is written and the socket ended after it.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  app.server.on("checkExpectation", answerUnknownExpectation);
   try {
     await app.register(mdpsApp, { service: resolved });
     await app.listen({ host: resolved.host, port: resolved.port });

@@ -164,7 +164,13 @@ export function rawRequest(
       received = Buffer.concat([received, d]);
       const reply = parseReply(received);
       const length = Number(reply.headers["content-length"] ?? NaN);
-      if (reply.status && Number.isFinite(length) && Buffer.byteLength(reply.body) >= length) finish(false);
+      const chunkedEnd = reply.headers["transfer-encoding"] === "chunked" && reply.body.endsWith("0\r\n\r\n");
+      const bodiless = head.startsWith("HEAD ") || reply.status === 204 || reply.status === 304;
+      if (
+        reply.status &&
+        (bodiless || (Number.isFinite(length) && Buffer.byteLength(reply.body) >= length) || chunkedEnd)
+      )
+        finish(false);
     });
     socket.on("error", () => finish(false));
     socket.on("close", () => finish(false));
@@ -184,10 +190,14 @@ function parseReply(bytes: Buffer): { status: number; headers: Record<string, st
     const colon = line.indexOf(":");
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
+  // Only the first response: a server may answer again on the same socket (an answer
+  // given before the body was read, then a 400 for bytes that did not frame).
+  const length = Number(headers["content-length"] ?? NaN);
+  const rest = Buffer.from(text.slice(end + 4), "latin1");
   return {
     status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
     headers,
-    body: Buffer.from(text.slice(end + 4), "latin1").toString("utf8"),
+    body: (Number.isFinite(length) ? rest.subarray(0, length) : rest).toString("utf8"),
   };
 }
 
