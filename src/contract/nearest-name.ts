@@ -47,11 +47,17 @@ export function nearestName(typed: string, candidates: Iterable<string>): string
   if (sameCase !== undefined) return sameCase;
   let best: string | undefined;
   let bestDistance = Infinity;
+  let bestPrefix = 0;
   for (const candidate of list) {
-    const d = editDistance(lower, candidate.toLowerCase());
-    if (d < bestDistance) {
+    const other = candidate.toLowerCase();
+    const d = editDistance(lower, other);
+    // On a tie the one that starts like what was typed wins (`qu`: `q` before `du`).
+    let prefix = 0;
+    while (prefix < lower.length && lower[prefix] === other[prefix]) prefix++;
+    if (d < bestDistance || (d === bestDistance && prefix > bestPrefix)) {
       best = candidate;
       bestDistance = d;
+      bestPrefix = prefix;
     }
   }
   return best !== undefined && bestDistance <= tolerance(Math.max(typed.length, best.length)) ? best : undefined;

@@ -12,6 +12,7 @@ describe("nearestName", () => {
     expect(nearestName("with_means", ["with_mean", "with_std", "copy"])).toBe("with_mean");
     expect(nearestName("traim", ["train", "test"])).toBe("train");
     expect(nearestName("lod", ["load", "logs", "save"])).toBe("load");
+    expect(nearestName("qu", ["du", "q", "quit"])).toBe("q");
   });
 
   it("says nothing when the name is right or nothing is close", () => {

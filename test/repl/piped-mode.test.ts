@@ -81,10 +81,11 @@ describe("mdps repl with piped stdin", () => {
 
   it("counts a failed job as a failure", async () => {
     const { code, stdout } = await runScript(
-      "/preprocess customers PowerTransformer method=box-cox --columns visits\n",
+      // An uploaded blob: the frame itself would be refused before sending (see first-hour.test.ts).
+      "/upload customers\n/preprocess b1 PowerTransformer method=box-cox --columns visits\n",
     );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/j1 PowerTransformer on customers: failed in /);
+    expect(stdout).toMatch(/j1 PowerTransformer on b1: failed in /);
     expect(stdout).toContain("strictly positive");
   }, 120_000);
 
@@ -95,7 +96,7 @@ describe("mdps repl with piped stdin", () => {
         "/fetch j1 as js_std",
         "/jobs",
         "/blobs",
-        'await session.preprocess(customers, { type: "PowerTransformer", params: { method: "box-cox" }, columns: ["visits"] })',
+        'await session.preprocess(await session.upload(customers), { type: "PowerTransformer", params: { method: "box-cox" }, columns: ["visits"] })',
       ].join("\n"),
     );
     expect(code).toBe(1);

@@ -113,13 +113,14 @@ describe("/preprocess, /jobs, /logs, /fetch, /hist", () => {
     const out = await run(
       preprocessCommand,
       ctx,
-      "customers",
+      // The blob of the frame: the frame itself would be refused before sending (first-hour.test.ts).
+      "b1",
       "PowerTransformer",
       "method=box-cox",
       "--columns",
       "visits",
     );
-    // The frame went up with the first job; this one reuses that blob.
+    // The frame went up with the first job as b1; this one sends that blob again.
     expect(t.workspace.blobs().length).toBe(blobs);
     expect(out.type).toBe("error");
     expect(text(out)).toContain("Job failed");
