@@ -5,6 +5,7 @@ export * from "./common.js";
 export * from "./health.js";
 export * from "./job.js";
 export * from "./job-status.js";
+export * from "./listing.js";
 export * from "./params.js";
 export * from "./problem.js";
 export * from "./scopes.js";

@@ -21,6 +21,8 @@ export const ENDPOINT_SCOPES = {
   blobUpdate: "shared.blob.write",
   blobDownload: "shared.blob.download",
   blobDelete: "shared.blob.delete",
+  /** Extension (CONTRACT: Extensions, Blob metadata): a blob's record and the blob list. */
+  blobRead: "shared.blob.read",
   health: "shared.health.read",
   jobSend: "ml.preprocessing.execute",
   jobRead: "ml.preprocessing.read",

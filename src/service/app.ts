@@ -10,8 +10,10 @@ import { jobsPlugin } from "./plugins/jobs.js";
 import { rateLimitHook, rateLimitPlugin } from "./plugins/rate-limit.js";
 import { storePlugin } from "./plugins/store.js";
 import { portalPlugin } from "./portal/index.js";
+import { blobListRoutes } from "./routes/blob-list.js";
 import { blobRoutes } from "./routes/blobs.js";
 import { healthRoutes } from "./routes/health.js";
+import { jobListRoutes } from "./routes/job-list.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { tokenRoutes } from "./routes/token.js";
 
@@ -89,6 +91,8 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
     });
     await api.register(blobRoutes);
     await api.register(jobRoutes);
+    await api.register(blobListRoutes);
+    await api.register(jobListRoutes);
     await api.register(healthRoutes);
   });
 }

@@ -183,7 +183,7 @@ describe("blob upload", () => {
   });
 
   it("answers unknown routes with a 404 problem", async () => {
-    expectProblem(await api.call("GET", "/api/model/x/shared/blobs"), 404);
+    expectProblem(await api.call("GET", "/api/model/x/shared/blobz"), 404);
     expectProblem(await api.call("POST", "/api/shared/health"), 404);
   });
 });
