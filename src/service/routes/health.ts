@@ -15,7 +15,16 @@ interface Check {
  * The extensions of the interface this service offers (CONTRACT: Extensions); a
  * client uses one only when it is listed here.
  */
-export const CAPABILITIES = ["cancel", "arrow", "json", "envelope-v1", "idempotent-job-send", "empty-scope-all"];
+export const CAPABILITIES = [
+  "cancel",
+  "blob-list",
+  "job-list",
+  "arrow",
+  "json",
+  "envelope-v1",
+  "idempotent-job-send",
+  "empty-scope-all",
+];
 
 /** GET /api/shared/health: the availability check, with what was checked and the extensions offered. */
 async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
