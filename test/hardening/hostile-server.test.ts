@@ -118,7 +118,7 @@ async function connect(): Promise<{ outcome: unknown; elapsedMs: number }> {
       modelId: "00000000-0000-4000-8000-000000000000",
       timeoutMs: TIMEOUT_MS,
       retry: { maxRetries: RETRIES },
-    } as Parameters<typeof Session.connect>[0]);
+    });
     outcome = session;
     await session.close();
   } catch (error) {
