@@ -121,6 +121,8 @@ export const jobRecord = z.preprocess(
     attempts: z.number().int().optional(),
     error: jobError.nullable().optional(),
     request: z.unknown().optional(),
+    /** Grows with every change of status, phase or progress; absent: the service does not offer `wait`. */
+    revision: z.number().int().optional(),
     /** Absent: the service keeps no status history. */
     events: z.array(jobEvent).optional(),
   }),

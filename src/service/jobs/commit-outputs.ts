@@ -24,6 +24,8 @@ export interface OutputCommit {
   /** performance.now() when the run started. */
   startedAt: number;
   log: (level: LogLevel, message: string) => void;
+  /** Writes what `log` keeps pending; called inside the commit's transaction, after `succeeded`. */
+  flush?: () => void;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
         "info",
         `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`,
       );
+      commit.flush?.();
     });
   } catch (err) {
     await Promise.all(placed.map((p) => files.remove(p)));

@@ -2,8 +2,8 @@ import { hostname } from "node:os";
 import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
-import { writeTransaction } from "../store/database.js";
-import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
+import { nowIso, writeTransaction } from "../store/database.js";
+import type { ClaimCandidate, FinishGuard, JobRow, JournalEntry } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinInput } from "./job-input.js";
@@ -34,6 +34,11 @@ export interface JobRunnerOptions {
 const POLL_MS = 1000;
 /** How often a process checks that the jobs it runs are still its own (cancelled? taken over?). */
 const WATCH_MS = 200;
+/**
+ * How long a running attempt's log lines and progress wait to be written together: one
+ * transaction per batch instead of one commit per row (a small job's all go in one).
+ */
+const JOURNAL_MS = 100;
 
 type LogLine = (level: LogLevel, message: string) => void;
 
@@ -43,7 +48,42 @@ interface Attempt {
   request: StoredPreprocessingRequest;
   keys: JobKeys | null;
   log: LogLine;
+  journal: Journal;
   signal: AbortSignal;
+}
+
+/** A running attempt's log lines and progress, written in batches (JobStore.journal). */
+class Journal {
+  private pending: JournalEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly write: (entries: readonly JournalEntry[]) => void,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(entry: JournalEntry): void {
+    this.pending.push(entry);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), JOURNAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes what is pending: in a transaction of its own, or as part of the caller's. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.write(batch);
+    } catch (err) {
+      // Logs and progress are advisory: a busy database must not stop the run.
+      this.onError(err);
+    }
+  }
 }
 
 /**
@@ -248,7 +288,13 @@ export class JobRunner {
   private async execute(slot: WorkerSlot, row: JobRow, keys: JobKeys | null, claimed: ClaimCandidate): Promise<void> {
     const jobId = row.id;
     const container = { hostname: hostname(), replicaName: slot.replicaName, processId: process.pid };
-    const log: LogLine = (level, message) => this.store.jobs.log(jobId, level, message, container);
+    const journal = new Journal(
+      (entries) => {
+        if (!this.closed) this.store.jobs.journal(jobId, this.owner, entries);
+      },
+      (err) => this.log.warn({ err, jobId }, "recording a job's logs or progress failed"),
+    );
+    const log: LogLine = (level, message) => journal.add({ kind: "log", level, message, container, at: nowIso() });
     const abort = new AbortController();
     this.running.set(jobId, abort);
     let end: AttemptEnd = { kind: "abandoned" };
@@ -264,28 +310,32 @@ export class JobRunner {
         "info",
         `attempt ${row.attempts} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName} (process ${process.pid} on ${hostname()})`,
       );
-      end = await this.attempt({ slot, row, request, keys, log, signal: abort.signal }).catch(
+      end = await this.attempt({ slot, row, request, keys, log, journal, signal: abort.signal }).catch(
         (err: unknown): AttemptEnd => {
           if (this.closed) return { kind: "abandoned" }; // close() hands the job back
           this.log.error({ err, jobId }, "job run failed");
           return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
         },
       );
-      if (end.kind === "failed") this.recordFailure(jobId, end, { leaseOwner: this.owner }, log);
+      if (end.kind === "failed") {
+        journal.flush();
+        this.recordFailure(jobId, end, { leaseOwner: this.owner }, log, () => journal.flush());
+      }
       if (end.kind === "stopped") {
         const now = this.store.jobs.row(jobId);
         const why = now?.status === "cancelled" ? "the job was cancelled" : "another process took the job over";
         log("warning", `attempt ${row.attempts} stopped on ${slot.replicaName}: ${why}; its outputs were discarded`);
       }
     } finally {
+      journal.flush();
       this.running.delete(jobId);
       if (end.kind !== "abandoned") this.keys.delete(jobId);
     }
   }
 
   /** One run of a claimed job. Every temp file is gone when it returns, so whoever sees the job end sees a clean tmp/. */
-  private async attempt({ slot, row, request, keys, log, signal }: Attempt): Promise<AttemptEnd> {
-    const { jobs, files } = this.store;
+  private async attempt({ slot, row, request, keys, log, journal, signal }: Attempt): Promise<AttemptEnd> {
+    const { files } = this.store;
     const input = await pinInput(this.store, row.model_id, request.input_blob_id);
     if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
     const tempPaths = request.output.map(() => files.tempPath());
@@ -305,13 +355,9 @@ export class JobRunner {
           signal,
           onEvent: (event) => {
             if (this.closed || signal.aborted) return;
-            try {
-              if (event.type === "progress") jobs.progress(row.id, this.owner, event.phase, event.progress);
-              else log(event.level, event.message);
-            } catch (err) {
-              // Progress is advisory: a busy database must not stop the run.
-              this.log.warn({ err, jobId: row.id }, "recording a job's progress failed");
-            }
+            if (event.type === "progress")
+              journal.add({ kind: "progress", phase: event.phase, progress: event.progress });
+            else log(event.level, event.message);
           },
         });
       } finally {
@@ -323,6 +369,9 @@ export class JobRunner {
         if (this.closed && outcome.kind === "crash") return { kind: "abandoned" }; // terminated by close()
         return { kind: "failed", ...endingOf(outcome, request.request_timeout_seconds) };
       }
+      // The run's logs and progress first, without fsync; the commit's own log line then
+      // goes in the commit's transaction, which is fsynced.
+      journal.flush();
       try {
         await commitOutputs({
           store: this.store,
@@ -334,6 +383,7 @@ export class JobRunner {
           done: outcome.done,
           startedAt: run.startedAt,
           log,
+          flush: () => journal.flush(),
         });
         return { kind: "committed" };
       } catch (err) {
@@ -347,9 +397,18 @@ export class JobRunner {
   }
 
   /** The terminal state and its log line, together, if `guard` still allows the write. */
-  private recordFailure(jobId: string, ending: FailedEnding, guard: FinishGuard, log: LogLine): void {
+  private recordFailure(
+    jobId: string,
+    ending: FailedEnding,
+    guard: FinishGuard,
+    log: LogLine,
+    flush: () => void = () => {},
+  ): void {
     writeTransaction(this.store.db, () => {
-      if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) log("error", ending.logMessage);
+      if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) {
+        log("error", ending.logMessage);
+        flush();
+      }
     });
   }
 }

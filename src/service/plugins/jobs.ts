@@ -1,10 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { JobRunner } from "../jobs/runner.js";
+import { JobWaiters } from "../jobs/job-waiters.js";
 
 declare module "fastify" {
   interface FastifyInstance {
     jobRunner: JobRunner;
+    /** Job get's `wait`: requests waiting for a job to change. */
+    jobWaiters: JobWaiters;
   }
 }
 
@@ -20,6 +23,14 @@ export const jobsPlugin = fp(
       log: app.log,
     });
     app.decorate("jobRunner", runner);
+    const waiters = new JobWaiters((id) => app.store.jobs.revision(id));
+    app.store.jobs.onChange(() => waiters.changed());
+    app.decorate("jobWaiters", waiters);
+    // Waiting requests answer at once, so closing never waits for their `wait` to run out.
+    app.addHook("preClose", (done) => {
+      waiters.close();
+      done();
+    });
     app.addHook("onReady", async () => runner.start());
     // preClose runs before every onClose hook, so the database is still open while workers stop.
     app.addHook("preClose", async () => runner.close());

@@ -17,6 +17,7 @@ interface Check {
  */
 export const CAPABILITIES = [
   "cancel",
+  "wait",
   "blob-list",
   "job-list",
   "arrow",

@@ -10,6 +10,16 @@ import type { JobErrorBody } from "../store/jobs.js";
 
 const idParams = z.object({ id: uuid });
 const limitParams = z.object({ limit: limitQuery });
+/** Job get: `limit`, and the `wait`/`since` of CONTRACT: Extensions, "Waiting without polling". */
+const getParams = z.object({
+  limit: limitQuery,
+  wait: z.coerce
+    .number({ error: "must be a number of seconds from 0 to 60" })
+    .min(0, "must be at least 0 seconds")
+    .max(60, "must be at most 60 seconds")
+    .default(0),
+  since: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").optional(),
+});
 
 /**
  * Job endpoints. The generic `/api/job/...` and the preprocessing
@@ -27,11 +37,26 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
   for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
     api.get(
       `${prefix}/:id/get`,
-      { schema: { params: idParams, querystring: limitParams }, config: read },
-      async (request) => {
-        const row = jobs.get(grantOf(request).modelId, request.params.id);
+      { schema: { params: idParams, querystring: getParams }, config: read },
+      async (request, reply) => {
+        const modelId = grantOf(request).modelId;
+        let row = jobs.get(modelId, request.params.id);
         if (!row) throw notFound("job", request.params.id);
-        return jobs.record(row, request.query.limit);
+        const { wait, since, limit } = request.query;
+        // Without `since` there is nothing to compare with: the record comes at once.
+        if (wait > 0 && since !== undefined) {
+          const gone = new AbortController();
+          const onClose = () => gone.abort();
+          reply.raw.once("close", onClose);
+          try {
+            await app.jobWaiters.wait(row.id, since, wait * 1000, gone.signal);
+          } finally {
+            reply.raw.off("close", onClose);
+          }
+          row = jobs.get(modelId, request.params.id);
+          if (!row) throw notFound("job", request.params.id);
+        }
+        return jobs.record(row, limit);
       },
     );
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isScope, SCOPES } from "../../contract/index.js";
 import { AdminError } from "../admin-error.js";
 import { hashSecretSync, newClientId, newClientSecret } from "../secrets.js";
-import { nowIso, type Db } from "./database.js";
+import { nowIso, prepared, type Db } from "./database.js";
 
 export interface ApplicationRow {
   client_id: string;
@@ -31,12 +31,12 @@ export class AppStore {
   createModel(name: string): { model_id: string } {
     if (!name.trim()) throw new AdminError("a model needs a non-empty name (--name)");
     const id = randomUUID();
-    this.db.prepare("INSERT INTO models (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
+    prepared(this.db, "INSERT INTO models (id, name, created_at) VALUES (?, ?, ?)").run(id, name, nowIso());
     return { model_id: id };
   }
 
   modelExists(modelId: string): boolean {
-    return this.db.prepare("SELECT 1 FROM models WHERE id = ?").get(modelId) !== undefined;
+    return prepared(this.db, "SELECT 1 FROM models WHERE id = ?").get(modelId) !== undefined;
   }
 
   addApp(input: { modelId: string; name: string; scopes: readonly string[] }): {
@@ -58,46 +58,48 @@ export class AppStore {
     const clientId = newClientId();
     const secret = newClientSecret();
     const now = nowIso();
-    this.db
-      .prepare(
-        `INSERT INTO applications (client_id, model_id, name, scopes, secret_hash, created_at, secret_updated_at)
+    prepared(
+      this.db,
+      `INSERT INTO applications (client_id, model_id, name, scopes, secret_hash, created_at, secret_updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(clientId, input.modelId, input.name, scopes.join(" "), hashSecretSync(secret), now, now);
+    ).run(clientId, input.modelId, input.name, scopes.join(" "), hashSecretSync(secret), now, now);
     return { client_id: clientId, client_secret: secret };
   }
 
   /** The old secret stops working at once; tokens already issued live until they expire. */
   regenerateSecret(clientId: string): { client_id: string; client_secret: string } {
     const secret = newClientSecret();
-    const changed = this.db
-      .prepare("UPDATE applications SET secret_hash = ?, secret_updated_at = ? WHERE client_id = ?")
-      .run(hashSecretSync(secret), nowIso(), clientId).changes;
+    const changed = prepared(
+      this.db,
+      "UPDATE applications SET secret_hash = ?, secret_updated_at = ? WHERE client_id = ?",
+    ).run(hashSecretSync(secret), nowIso(), clientId).changes;
     if (changed === 0) throw new AdminError(`no application with client id ${clientId}; see 'mdps admin list-models'`);
     return { client_id: clientId, client_secret: secret };
   }
 
   /** Deleting an application revokes its tokens (ON DELETE CASCADE). */
   deleteApp(clientId: string): void {
-    const changed = this.db.prepare("DELETE FROM applications WHERE client_id = ?").run(clientId).changes;
+    const changed = prepared(this.db, "DELETE FROM applications WHERE client_id = ?").run(clientId).changes;
     if (changed === 0) throw new AdminError(`no application with client id ${clientId}; see 'mdps admin list-models'`);
   }
 
   application(clientId: string): ApplicationRow | undefined {
-    return this.db
-      .prepare("SELECT client_id, model_id, name, scopes, secret_hash FROM applications WHERE client_id = ?")
-      .get(clientId) as ApplicationRow | undefined;
+    return prepared(
+      this.db,
+      "SELECT client_id, model_id, name, scopes, secret_hash FROM applications WHERE client_id = ?",
+    ).get(clientId) as ApplicationRow | undefined;
   }
 
   listModels(): ModelListing[] {
-    const models = this.db.prepare("SELECT id, name, created_at FROM models ORDER BY created_at, id").all() as Array<{
+    const models = prepared(this.db, "SELECT id, name, created_at FROM models ORDER BY created_at, id").all() as Array<{
       id: string;
       name: string;
       created_at: string;
     }>;
-    const apps = this.db
-      .prepare("SELECT client_id, model_id, name, scopes FROM applications ORDER BY created_at, client_id")
-      .all() as ApplicationRow[];
+    const apps = prepared(
+      this.db,
+      "SELECT client_id, model_id, name, scopes FROM applications ORDER BY created_at, client_id",
+    ).all() as ApplicationRow[];
     return models.map((m) => ({
       model_id: m.id,
       name: m.name,

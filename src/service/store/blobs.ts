@@ -1,6 +1,6 @@
 import type { BlobRecord } from "../../contract/index.js";
 import { blobFileName } from "../blob-files.js";
-import type { Db } from "./database.js";
+import { prepared, type Db } from "./database.js";
 
 export interface BlobRow {
   id: string;
@@ -56,26 +56,26 @@ export class BlobStore {
 
   /** A blob of this model, or undefined (another model's blob is as absent as a missing one). */
   get(modelId: string, id: string): BlobRow | undefined {
-    return this.db.prepare("SELECT * FROM blobs WHERE id = ? AND model_id = ?").get(id, modelId) as BlobRow | undefined;
+    return prepared(this.db, "SELECT * FROM blobs WHERE id = ? AND model_id = ?").get(id, modelId) as
+      BlobRow | undefined;
   }
 
   insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): BlobRow {
-    this.db
-      .prepare(
-        `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
+    prepared(
+      this.db,
+      `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
            content_type, size_bytes, sha256, encrypted, created_at, updated_at)
          VALUES (@id, @model_id, @revision, @name, @description, @record_type, @access_tier, @tags,
            @content_type, @size_bytes, @sha256, @encrypted, @now, @now)`,
-      )
-      .run({
-        ...content,
-        id,
-        model_id: modelId,
-        revision,
-        tags: JSON.stringify(content.tags),
-        encrypted: content.encrypted ? 1 : 0,
-        now,
-      });
+    ).run({
+      ...content,
+      id,
+      model_id: modelId,
+      revision,
+      tags: JSON.stringify(content.tags),
+      encrypted: content.encrypted ? 1 : 0,
+      now,
+    });
     return this.get(modelId, id)!;
   }
 
@@ -84,32 +84,31 @@ export class BlobStore {
    * have updated the blob meanwhile); undefined otherwise.
    */
   replace(row: BlobRow, content: BlobContent, now: string): BlobRow | undefined {
-    const changed = this.db
-      .prepare(
-        `UPDATE blobs SET revision = @revision, name = @name, description = @description, record_type = @record_type,
+    const changed = prepared(
+      this.db,
+      `UPDATE blobs SET revision = @revision, name = @name, description = @description, record_type = @record_type,
            access_tier = @access_tier, tags = @tags, content_type = @content_type, size_bytes = @size_bytes,
            sha256 = @sha256, encrypted = @encrypted, updated_at = @now
          WHERE id = @id AND revision = @previous`,
-      )
-      .run({
-        ...content,
-        id: row.id,
-        revision: row.revision + 1,
-        previous: row.revision,
-        tags: JSON.stringify(content.tags),
-        encrypted: content.encrypted ? 1 : 0,
-        now,
-      }).changes;
+    ).run({
+      ...content,
+      id: row.id,
+      revision: row.revision + 1,
+      previous: row.revision,
+      tags: JSON.stringify(content.tags),
+      encrypted: content.encrypted ? 1 : 0,
+      now,
+    }).changes;
     return changed === 1 ? this.get(row.model_id, row.id) : undefined;
   }
 
   delete(row: BlobRow): void {
-    this.db.prepare("DELETE FROM blobs WHERE id = ?").run(row.id);
+    prepared(this.db, "DELETE FROM blobs WHERE id = ?").run(row.id);
   }
 
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   referencedFiles(): Set<string> {
-    const rows = this.db.prepare("SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;
+    const rows = prepared(this.db, "SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;
     return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
   }
 }

@@ -19,8 +19,13 @@ export function openDatabase(dataDir: string): Db {
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 10000");
   db.pragma("foreign_keys = ON");
-  // WAL with synchronous=NORMAL can lose the last commits on power loss but never
-  // corrupts; FULL makes every acknowledged upload survive a power cut too.
+  // FULL is the connection's default: every commit fsyncs the WAL, so whatever the
+  // service acknowledges (an upload's 200, a job accepted, a terminal state with its
+  // outputs) survives an OS crash or power cut. Bookkeeping that may be lost with the
+  // last second before a crash (progress, log and event rows, claims, lease renewals,
+  // heartbeats) commits through relaxedWrite(), under NORMAL: its WAL frames are written
+  // but not fsynced, and the next FULL commit's fsync of the WAL file makes them durable
+  // too (WAL frames are replayed in order, so a durable commit implies every earlier one).
   db.pragma("synchronous = FULL");
   migrate(db);
   return db;
@@ -60,10 +65,41 @@ function migrate(db: Db): void {
 
 /** Reads a meta value, creating it with `create` the first time. */
 export function metaValue(db: Db, key: string, create: () => string): string {
-  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(key, create());
-  return (db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string }).value;
+  prepared(db, "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)").run(key, create());
+  return (prepared(db, "SELECT value FROM meta WHERE key = ?").get(key) as { value: string }).value;
 }
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * The statement for `sql` on `db`, prepared the first time and reused after: preparing
+ * costs far more than running a small statement. Callers with SQL built from a list
+ * (`IN (?, ?, ...)`) add one entry per list length.
+ */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map<string, Database.Statement>()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
+/**
+ * Runs `fn` as a write transaction (BEGIN IMMEDIATE) committed with synchronous=NORMAL:
+ * no fsync, for rows that may be lost with the last moments before an OS crash
+ * (progress, logs, events, claims, leases, heartbeats), never for anything the service
+ * acknowledges. SQLite allows the safety level to change only outside a transaction, so
+ * inside one `fn` simply joins it (and commits as durably as it does).
+ */
+export function relaxedWrite<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  prepared(db, "PRAGMA synchronous = NORMAL").run();
+  try {
+    return writeTransaction(db, fn);
+  } finally {
+    prepared(db, "PRAGMA synchronous = FULL").run();
+  }
+}
 /**
  * Runs `fn` in a transaction that takes the write lock before its first read (BEGIN
  * IMMEDIATE). With several processes on one database a transaction that reads and

@@ -6,7 +6,7 @@ import type {
   LogLevel,
   TerminalJobStatus,
 } from "../../contract/index.js";
-import { nowIso, writeTransaction, type Db } from "./database.js";
+import { nowIso, prepared, relaxedWrite, writeTransaction, type Db } from "./database.js";
 
 export interface JobRow {
   id: string;
@@ -30,7 +30,14 @@ export interface JobRow {
   lease_expires_at: number | null;
   /** For a job with keys: the process that holds them in memory. */
   key_holder: string | null;
+  /** Grows with every change of status, phase or progress (job get's `wait`/`since`). */
+  revision: number;
 }
+
+/** A log line or progress report of a running attempt, kept until the next batch is written. */
+export type JournalEntry =
+  | { kind: "log"; level: LogLevel; message: string; container: JobExecutionLogContainer; at: string }
+  | { kind: "progress"; phase: string; progress: number };
 
 export interface JobErrorBody {
   title: string;
@@ -66,7 +73,22 @@ const CLAIMABLE = "(status = 'queued' OR (status = 'running' AND (lease_expires_
  * its lease cannot write over the process that took the job over.
  */
 export class JobStore {
+  private readonly listeners = new Set<() => void>();
+
   constructor(private readonly db: Db) {}
+
+  /**
+   * Calls `listener` after each change of a job's status, phase or progress made through
+   * this store, synchronously: inside the writing transaction when there is one, so a
+   * listener that reads must defer (JobWaiters does).
+   */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   create(job: {
     id: string;
@@ -79,28 +101,28 @@ export class JobStore {
   }): JobRow {
     const now = nowIso();
     writeTransaction(this.db, () => {
-      this.db
-        .prepare(
-          `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder)
-           VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?, ?)`,
-        )
-        .run(
-          job.id,
-          job.modelId,
-          job.jobType,
-          now,
-          JSON.stringify(job.request),
-          job.digest,
-          job.keyHolder ? 1 : 0,
-          job.keyHolder,
-        );
+      prepared(
+        this.db,
+        `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder, revision)
+           VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?, ?, 1)`,
+      ).run(
+        job.id,
+        job.modelId,
+        job.jobType,
+        now,
+        JSON.stringify(job.request),
+        job.digest,
+        job.keyHolder ? 1 : 0,
+        job.keyHolder,
+      );
       this.event(job.id, "queued", "queued", 0, "job accepted", now);
     });
+    this.notify();
     return this.row(job.id)!;
   }
 
   row(id: string): JobRow | undefined {
-    return this.db.prepare("SELECT * FROM jobs WHERE id = ?").get(id) as JobRow | undefined;
+    return prepared(this.db, "SELECT * FROM jobs WHERE id = ?").get(id) as JobRow | undefined;
   }
 
   /** A job of this model, or undefined (another model's job is as absent as a missing one). */
@@ -118,12 +140,11 @@ export class JobStore {
       deadOwners.length > 0
         ? ` OR (status = 'running' AND lease_owner IN (${deadOwners.map(() => "?").join(", ")}))`
         : "";
-    return this.db
-      .prepare(
-        `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs WHERE ${CLAIMABLE}${dead}
+    return prepared(
+      this.db,
+      `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs WHERE ${CLAIMABLE}${dead}
          ORDER BY created_at, rowid LIMIT ?`,
-      )
-      .all(now, ...deadOwners, limit) as ClaimCandidate[];
+    ).all(now, ...deadOwners, limit) as ClaimCandidate[];
   }
 
   /**
@@ -140,41 +161,95 @@ export class JobStore {
     deadOwner: string | null = null,
   ): JobRow | undefined {
     const at = nowIso();
-    return writeTransaction(this.db, () => {
-      const changed = this.db
-        .prepare(
-          `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = ?, attempts = attempts + 1,
-             lease_owner = ?, lease_expires_at = ? WHERE id = ? AND (${CLAIMABLE} OR (status = 'running' AND lease_owner = ?))`,
-        )
-        .run(at, lease.owner, lease.expiresAt, id, now, deadOwner).changes;
+    // Not acknowledged to anyone: lost in an OS crash, the job is simply claimable again
+    // (its `succeeded`, committed with fsync, would have made this claim durable too).
+    return relaxedWrite(this.db, () => {
+      const changed = prepared(
+        this.db,
+        `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = ?, attempts = attempts + 1,
+             lease_owner = ?, lease_expires_at = ?, revision = revision + 1 WHERE id = ? AND (${CLAIMABLE} OR (status = 'running' AND lease_owner = ?))`,
+      ).run(at, lease.owner, lease.expiresAt, id, now, deadOwner).changes;
       if (changed !== 1) return undefined;
       this.event(id, "running", "reading", 0, message, at);
+      this.notify();
       return this.row(id);
     });
   }
 
   /** Extends every lease this process holds; the number of jobs it still runs. */
   renewLeases(owner: string, expiresAt: number): number {
-    return this.db
-      .prepare("UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status = 'running'")
-      .run(expiresAt, owner).changes;
+    return relaxedWrite(
+      this.db,
+      () =>
+        prepared(this.db, "UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status = 'running'").run(
+          expiresAt,
+          owner,
+        ).changes,
+    );
   }
 
   /** Status and lease holder of the given jobs: how a process learns that a job it runs was cancelled or taken over. */
   leases(ids: readonly string[]): Array<{ id: string; status: JobStatus; lease_owner: string | null }> {
     if (ids.length === 0) return [];
-    return this.db
-      .prepare(`SELECT id, status, lease_owner FROM jobs WHERE id IN (${ids.map(() => "?").join(", ")})`)
-      .all(...ids) as Array<{ id: string; status: JobStatus; lease_owner: string | null }>;
+    return prepared(
+      this.db,
+      `SELECT id, status, lease_owner FROM jobs WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    ).all(...ids) as Array<{ id: string; status: JobStatus; lease_owner: string | null }>;
   }
 
   /** Records progress of the attempt holding the lease; a new phase also becomes an event. */
   progress(id: string, owner: string, phase: string, progress: number): void {
-    writeTransaction(this.db, () => {
-      const row = this.row(id);
-      if (!row || row.status !== "running" || row.lease_owner !== owner) return;
-      this.db.prepare("UPDATE jobs SET phase = ?, progress = ? WHERE id = ?").run(phase, progress, id);
-      if (row.phase !== phase) this.event(id, "running", phase, progress, null, nowIso());
+    this.journal(id, owner, [{ kind: "progress", phase, progress }]);
+  }
+
+  /**
+   * Writes a running attempt's log lines and progress reports in one transaction without
+   * fsync (relaxedWrite; inside a caller's transaction, as part of it). Progress counts
+   * only while `owner` holds the lease: a new phase becomes an event, and the row keeps
+   * the batch's last report. Log lines are kept whoever holds the lease.
+   */
+  journal(id: string, owner: string, entries: readonly JournalEntry[]): void {
+    if (entries.length === 0) return;
+    relaxedWrite(this.db, () => {
+      let held: boolean | undefined;
+      let phase: string | null = null;
+      let last: { phase: string; progress: number } | undefined;
+      let before: { phase: string | null; progress: number } | undefined;
+      for (const entry of entries) {
+        if (entry.kind === "log") {
+          prepared(
+            this.db,
+            "INSERT INTO job_logs (job_id, timestamp, level, message, hostname, replica_name, process_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          ).run(
+            id,
+            entry.at,
+            entry.level,
+            entry.message,
+            entry.container.hostname,
+            entry.container.replicaName,
+            entry.container.processId,
+          );
+          continue;
+        }
+        if (held === undefined) {
+          const row = this.row(id);
+          held = row !== undefined && row.status === "running" && row.lease_owner === owner;
+          if (row) before = { phase: row.phase, progress: row.progress };
+          phase = row?.phase ?? null;
+        }
+        if (!held) continue;
+        if (entry.phase !== phase) this.event(id, "running", entry.phase, entry.progress, null, nowIso());
+        phase = entry.phase;
+        last = entry;
+      }
+      if (last && before && (before.phase !== last.phase || before.progress !== last.progress)) {
+        prepared(this.db, "UPDATE jobs SET phase = ?, progress = ?, revision = revision + 1 WHERE id = ?").run(
+          last.phase,
+          last.progress,
+          id,
+        );
+        this.notify();
+      }
     });
   }
 
@@ -195,21 +270,23 @@ export class JobStore {
       if (!row || !allows(row, guard)) return false;
       const progress = status === "succeeded" ? 1 : row.progress;
       const phase = status === "succeeded" ? "done" : row.phase;
-      const changed = this.db
-        .prepare(
-          `UPDATE jobs SET status = ?, phase = ?, progress = ?, finished_at = ?, error = ?, result = ?,
-             lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND ${NOT_TERMINAL}`,
-        )
-        .run(
-          status,
-          phase,
-          progress,
-          now,
-          outcome.error ? JSON.stringify(outcome.error) : null,
-          outcome.result === undefined ? null : JSON.stringify(outcome.result),
-          id,
-        ).changes;
-      if (changed === 1) this.event(id, status, phase, progress, outcome.message ?? outcome.error?.title ?? null, now);
+      const changed = prepared(
+        this.db,
+        `UPDATE jobs SET status = ?, phase = ?, progress = ?, finished_at = ?, error = ?, result = ?,
+             lease_owner = NULL, lease_expires_at = NULL, revision = revision + 1 WHERE id = ? AND ${NOT_TERMINAL}`,
+      ).run(
+        status,
+        phase,
+        progress,
+        now,
+        outcome.error ? JSON.stringify(outcome.error) : null,
+        outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        id,
+      ).changes;
+      if (changed === 1) {
+        this.event(id, status, phase, progress, outcome.message ?? outcome.error?.title ?? null, now);
+        this.notify();
+      }
       return changed === 1;
     });
   }
@@ -221,15 +298,17 @@ export class JobStore {
   cancel(id: string, message: string): { row: JobRow; cancelled: boolean } | undefined {
     const now = nowIso();
     return writeTransaction(this.db, () => {
-      const changed = this.db
-        .prepare(
-          `UPDATE jobs SET status = 'cancelled', finished_at = ?, lease_owner = NULL, lease_expires_at = NULL
-           WHERE id = ? AND ${NOT_TERMINAL}`,
-        )
-        .run(now, id).changes;
+      const changed = prepared(
+        this.db,
+        `UPDATE jobs SET status = 'cancelled', finished_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+           revision = revision + 1 WHERE id = ? AND ${NOT_TERMINAL}`,
+      ).run(now, id).changes;
       const row = this.row(id);
       if (!row) return undefined;
-      if (changed === 1) this.event(id, "cancelled", row.phase, row.progress, message, now);
+      if (changed === 1) {
+        this.event(id, "cancelled", row.phase, row.progress, message, now);
+        this.notify();
+      }
       return { row, cancelled: changed === 1 };
     });
   }
@@ -238,44 +317,53 @@ export class JobStore {
   requeue(id: string, owner: string, message: string): boolean {
     const now = nowIso();
     return writeTransaction(this.db, () => {
-      const changed = this.db
-        .prepare(
-          `UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0, lease_owner = NULL, lease_expires_at = NULL
-           WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-        )
-        .run(id, owner).changes;
-      if (changed === 1) this.event(id, "queued", "queued", 0, message, now);
+      const changed = prepared(
+        this.db,
+        `UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0, lease_owner = NULL, lease_expires_at = NULL,
+           revision = revision + 1 WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+      ).run(id, owner).changes;
+      if (changed === 1) {
+        this.event(id, "queued", "queued", 0, message, now);
+        this.notify();
+      }
       return changed === 1;
     });
   }
 
   countQueued(): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE status = 'queued'").get() as { n: number }).n;
+    return (prepared(this.db, "SELECT COUNT(*) AS n FROM jobs WHERE status = 'queued'").get() as { n: number }).n;
   }
 
   /** Queued jobs whose keys only this process holds. */
   queuedWithKeysOf(owner: string): string[] {
     return (
-      this.db.prepare("SELECT id FROM jobs WHERE status = 'queued' AND key_holder = ?").all(owner) as Array<{
+      prepared(this.db, "SELECT id FROM jobs WHERE status = 'queued' AND key_holder = ?").all(owner) as Array<{
         id: string;
       }>
     ).map((r) => r.id);
   }
 
+  /** One log line, committed without fsync (see relaxedWrite), or as part of the caller's transaction. */
   log(id: string, level: LogLevel, message: string, container: JobExecutionLogContainer): void {
-    this.db
-      .prepare(
+    relaxedWrite(this.db, () =>
+      prepared(
+        this.db,
         "INSERT INTO job_logs (job_id, timestamp, level, message, hostname, replica_name, process_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(id, nowIso(), level, message, container.hostname, container.replicaName, container.processId);
+      ).run(id, nowIso(), level, message, container.hostname, container.replicaName, container.processId),
+    );
+  }
+
+  /** Status, revision and model of a job: the cheap read behind job get's `wait`. */
+  revision(id: string): { status: JobStatus; revision: number } | undefined {
+    return prepared(this.db, "SELECT status, revision FROM jobs WHERE id = ?").get(id) as
+      { status: JobStatus; revision: number } | undefined;
   }
 
   record(row: JobRow, limit: number): JobRecord {
-    const events = this.db
-      .prepare(
-        "SELECT timestamp, status, phase, progress, message FROM (SELECT * FROM job_events WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-      )
-      .all(row.id, limit) as JobRecord["events"];
+    const events = prepared(
+      this.db,
+      "SELECT timestamp, status, phase, progress, message FROM (SELECT * FROM job_events WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+    ).all(row.id, limit) as JobRecord["events"];
     return {
       id: row.id,
       model_id: row.model_id,
@@ -289,17 +377,17 @@ export class JobStore {
       attempts: row.attempts,
       error: row.error ? (JSON.parse(row.error) as JobRecord["error"]) : null,
       request: JSON.parse(row.request) as unknown,
+      revision: row.revision,
       events,
     };
   }
 
   logs(row: JobRow, limit: number): JobExecutionLogDetails {
-    const messages = this.db
-      .prepare(
-        `SELECT timestamp, level, message, hostname, replica_name, process_id FROM
+    const messages = prepared(
+      this.db,
+      `SELECT timestamp, level, message, hostname, replica_name, process_id FROM
            (SELECT * FROM job_logs WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
-      )
-      .all(row.id, limit) as Array<{
+    ).all(row.id, limit) as Array<{
       timestamp: string;
       level: string;
       message: string;
@@ -307,8 +395,9 @@ export class JobStore {
       replica_name: string;
       process_id: number;
     }>;
-    const total = (this.db.prepare("SELECT COUNT(*) AS n FROM job_logs WHERE job_id = ?").get(row.id) as { n: number })
-      .n;
+    const total = (
+      prepared(this.db, "SELECT COUNT(*) AS n FROM job_logs WHERE job_id = ?").get(row.id) as { n: number }
+    ).n;
     return {
       job_id: row.id,
       status: row.status,
@@ -330,9 +419,10 @@ export class JobStore {
     message: string | null,
     at: string,
   ): void {
-    this.db
-      .prepare("INSERT INTO job_events (job_id, timestamp, status, phase, progress, message) VALUES (?, ?, ?, ?, ?, ?)")
-      .run(id, at, status, phase, progress, message);
+    prepared(
+      this.db,
+      "INSERT INTO job_events (job_id, timestamp, status, phase, progress, message) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(id, at, status, phase, progress, message);
   }
 }
 

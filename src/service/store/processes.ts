@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { nowIso, type Db } from "./database.js";
+import { nowIso, prepared, relaxedWrite, type Db } from "./database.js";
 
 /** Who this service process is, as named in leases, logs and its temp folder. */
 export interface ProcessIdentity {
@@ -21,41 +21,44 @@ export class ProcessRegistry {
   constructor(private readonly db: Db) {}
 
   register(me: ProcessIdentity, now: number): void {
-    this.db
-      .prepare(
-        "INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)",
-      )
-      .run(me.ownerId, me.hostname, me.processId, nowIso(), now);
+    prepared(
+      this.db,
+      "INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(me.ownerId, me.hostname, me.processId, nowIso(), now);
   }
 
   heartbeat(ownerId: string, now: number): void {
-    this.db.prepare("UPDATE service_processes SET heartbeat_at = ? WHERE owner_id = ?").run(now, ownerId);
+    // Bookkeeping: no fsync (a lost beat only makes this process look stale a little sooner).
+    relaxedWrite(this.db, () =>
+      prepared(this.db, "UPDATE service_processes SET heartbeat_at = ? WHERE owner_id = ?").run(now, ownerId),
+    );
   }
 
   unregister(ownerId: string): void {
-    this.db.prepare("DELETE FROM service_processes WHERE owner_id = ?").run(ownerId);
+    prepared(this.db, "DELETE FROM service_processes WHERE owner_id = ?").run(ownerId);
   }
 
   /** Owner ids of the live processes, this one included. */
   alive(now: number, staleMs: number): Set<string> {
-    const rows = this.db
-      .prepare("SELECT owner_id, hostname, process_id FROM service_processes WHERE heartbeat_at > ?")
-      .all(now - staleMs) as Array<{ owner_id: string; hostname: string; process_id: number }>;
+    const rows = prepared(
+      this.db,
+      "SELECT owner_id, hostname, process_id FROM service_processes WHERE heartbeat_at > ?",
+    ).all(now - staleMs) as Array<{ owner_id: string; hostname: string; process_id: number }>;
     const host = hostname();
     return new Set(rows.filter((r) => r.hostname !== host || pidExists(r.process_id)).map((r) => r.owner_id));
   }
 
   /** Registered processes of this host whose pid is gone (killed, crashed): certainly dead, whatever their heartbeat. */
   deadOnThisHost(): string[] {
-    const rows = this.db
-      .prepare("SELECT owner_id, process_id FROM service_processes WHERE hostname = ?")
-      .all(hostname()) as Array<{ owner_id: string; process_id: number }>;
+    const rows = prepared(this.db, "SELECT owner_id, process_id FROM service_processes WHERE hostname = ?").all(
+      hostname(),
+    ) as Array<{ owner_id: string; process_id: number }>;
     return rows.filter((r) => !pidExists(r.process_id)).map((r) => r.owner_id);
   }
 
   /** Forgets processes whose heartbeat stopped long ago (their leases expired with them). */
   forgetDead(now: number, olderThanMs: number): void {
-    this.db.prepare("DELETE FROM service_processes WHERE heartbeat_at < ?").run(now - olderThanMs);
+    prepared(this.db, "DELETE FROM service_processes WHERE heartbeat_at < ?").run(now - olderThanMs);
   }
 }
 

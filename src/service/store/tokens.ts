@@ -1,5 +1,5 @@
 import { newAccessToken, tokenDigest } from "../secrets.js";
-import type { Db } from "./database.js";
+import { prepared, type Db } from "./database.js";
 
 export interface TokenGrant {
   clientId: string;
@@ -21,20 +21,20 @@ export class TokenStore {
     this.purgeExpired();
     const token = newAccessToken();
     const expiresAt = Date.now() + grant.ttlSeconds * 1000;
-    this.db
-      .prepare(
-        "INSERT INTO tokens (token_hash, client_id, model_id, scopes, region, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(tokenDigest(token), grant.clientId, grant.modelId, grant.scopes.join(" "), this.region, expiresAt);
+    prepared(
+      this.db,
+      "INSERT INTO tokens (token_hash, client_id, model_id, scopes, region, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(tokenDigest(token), grant.clientId, grant.modelId, grant.scopes.join(" "), this.region, expiresAt);
     return token;
   }
 
   /** The grant of a live token of this region, or undefined. */
   verify(token: string): TokenGrant | undefined {
     const tokenHash = tokenDigest(token);
-    const row = this.db
-      .prepare("SELECT client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = ?")
-      .get(tokenHash) as
+    const row = prepared(
+      this.db,
+      "SELECT client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = ?",
+    ).get(tokenHash) as
       { client_id: string; model_id: string; scopes: string; region: string; expires_at: number } | undefined;
     if (!row || row.region !== this.region || row.expires_at <= Date.now()) return undefined;
     return {
@@ -47,6 +47,6 @@ export class TokenStore {
   }
 
   purgeExpired(): number {
-    return this.db.prepare("DELETE FROM tokens WHERE expires_at <= ?").run(Date.now()).changes;
+    return prepared(this.db, "DELETE FROM tokens WHERE expires_at <= ?").run(Date.now()).changes;
   }
 }
