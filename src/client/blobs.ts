@@ -10,6 +10,11 @@ import {
   type BlobRecord,
   type RecordType,
 } from "../contract/blob.js";
+import type { z } from "zod";
+import { blobList, type BlobList, type BlobListOptions } from "../contract/listing.js";
+import type { Capabilities } from "./capabilities.js";
+import { APIError } from "./errors.js";
+import { listUnsupported } from "./jobs.js";
 import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, StreamResponse, Transport } from "./transport.js";
@@ -53,11 +58,68 @@ export class BlobsResource {
   readonly #transport: Transport;
   readonly #tokens: TokenCache;
   readonly #base: string;
+  readonly #capabilities: Capabilities | undefined;
 
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, modelId: string) {
+  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, modelId: string, capabilities?: Capabilities) {
     this.#transport = transport;
     this.#tokens = tokens;
     this.#base = `${baseUrl}/api/model/${modelId}/shared/blob`;
+    this.#capabilities = capabilities;
+  }
+
+  /**
+   * GET .../{blobId} (an extension: CONTRACT, Extensions, "Blob metadata"): the blob's
+   * record without its bytes. Scope `shared.blob.read`.
+   */
+  async get(blobId: string, options: CallOptions = {}): Promise<BlobRecord> {
+    // A 404 here is a missing blob (NotFoundError), not a missing extension.
+    const url = `${this.#base}/${encodeURIComponent(blobId)}`;
+    return this.#extension(url, "a blob's record", {}, blobRecord, options, false);
+  }
+
+  /**
+   * GET .../shared/blobs (an extension: CONTRACT, Extensions, "Blob metadata"): a page of
+   * the model's blobs, newest first; `next_cursor` (null on the last page) asks for the
+   * next. `limit` 1..1000 (service default 100); `tag` and `name` match exactly. Throws
+   * UnsupportedExtensionError when the service does not declare `blob-list` in health's
+   * capabilities or answers 404/405 without declaring it.
+   */
+  async list(options: BlobListOptions & CallOptions = {}): Promise<BlobList> {
+    const { limit, cursor, tag, name, ...call } = options;
+    return this.#extension(`${this.#base}s`, "the blob list", { limit, cursor, tag, name }, blobList, call, true);
+  }
+
+  async #extension<S extends z.ZodType>(
+    url: string,
+    what: string,
+    query: Record<string, string | number | undefined>,
+    schema: S,
+    options: CallOptions,
+    notFoundIsUnsupported: boolean,
+  ): Promise<z.output<S>> {
+    const answer = this.#capabilities ? await this.#capabilities.check("blob-list", options) : "unknown";
+    if (answer === "absent")
+      throw listUnsupported("blob-list", what, url, "does not declare blob-list in health's capabilities");
+    try {
+      return await this.#transport.json(
+        { method: "GET", url, query, idempotent: true, tokens: this.#tokens, ...options },
+        schema,
+      );
+    } catch (error) {
+      const unsupported =
+        error instanceof APIError &&
+        (error.status === 405 || (error.status === 404 && answer === "unknown" && notFoundIsUnsupported));
+      if (unsupported) {
+        throw listUnsupported(
+          "blob-list",
+          what,
+          url,
+          `answered ${error.status} to GET ${new URL(url).pathname}`,
+          error,
+        );
+      }
+      throw error;
+    }
   }
 
   /**

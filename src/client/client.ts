@@ -35,9 +35,9 @@ export class MdpsClient {
     this.#transport = new Transport(transportOptions);
     this.auth = new AuthResource(this.#transport, config);
     this.tokens = new TokenCache(this.auth.provider());
-    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId);
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
     this.capabilities = new Capabilities(this.health);
+    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities);
     this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
     this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
   }

@@ -8,6 +8,7 @@ import {
   type JobResult,
   type SendJobRequest,
 } from "../contract/job.js";
+import { jobList, type JobList, type JobListOptions } from "../contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
 import { APIError, ConflictError, JobAlreadyEndedError, UnsupportedExtensionError } from "./errors.js";
 import type { TokenCache } from "./token-cache.js";
@@ -42,6 +43,38 @@ class JobReads {
       { method: "GET", url: this.#url(id, "get"), query: { limit }, idempotent: true, tokens: this.#tokens, ...call },
       jobRecord,
     );
+  }
+
+  /**
+   * GET .../list (an extension: CONTRACT, Extensions, "Job list"): a page of the model's
+   * jobs, newest first, without their events; `next_cursor` (null on the last page) asks
+   * for the next. `limit` 1..1000 (service default 100), `status` one job status.
+   * Throws UnsupportedExtensionError when the service does not declare `job-list` in
+   * health's capabilities or answers 404/405 without declaring it.
+   */
+  async list(options: JobListOptions & CallOptions = {}): Promise<JobList> {
+    const { limit, cursor, status, ...call } = options;
+    const url = `${this.base}/list`;
+    const answer = this.#capabilities ? await this.#capabilities.check("job-list", call) : "unknown";
+    if (answer === "absent")
+      throw listUnsupported("job-list", "the job list", url, "does not declare it in health's capabilities");
+    try {
+      return await this.#transport.json(
+        { method: "GET", url, query: { limit, cursor, status }, idempotent: true, tokens: this.#tokens, ...call },
+        jobList,
+      );
+    } catch (error) {
+      if (error instanceof APIError && (error.status === 405 || (error.status === 404 && answer === "unknown"))) {
+        throw listUnsupported(
+          "job-list",
+          "the job list",
+          url,
+          `answered ${error.status} to GET ${new URL(url).pathname}`,
+          error,
+        );
+      }
+      throw error;
+    }
   }
 
   /** GET .../{id}/logs: the newest `limit` messages, oldest first. */
@@ -108,6 +141,21 @@ function cancelUnsupported(id: string, url: string, why: string, cause?: unknown
   return new UnsupportedExtensionError(
     "cancel",
     `This service (${new URL(url).origin}) does not offer cancel (it ${why}), so job ${id} goes on running.`,
+    { cause },
+  );
+}
+
+/** An extension the service does not offer, in one sentence (CONTRACT: Extensions). */
+export function listUnsupported(
+  extension: string,
+  what: string,
+  url: string,
+  why: string,
+  cause?: unknown,
+): UnsupportedExtensionError {
+  return new UnsupportedExtensionError(
+    extension,
+    `This service (${new URL(url).origin}) does not offer ${what} (it ${why}); everything else works as before.`,
     { cause },
   );
 }
