@@ -106,7 +106,9 @@ it("kill -9 with uploads, updates and jobs in flight loses nothing acknowledged"
       ),
     );
   }
-  await new Promise((r) => setTimeout(r, 400));
+  // Kill once some of each kind are acknowledged (so the checks below are not vacuous),
+  // while the rest are still in flight.
+  await until(() => jobs.length >= 3 && acknowledged.size >= 2, 5000);
   await served.kill("SIGKILL");
   await Promise.all(inFlight);
 
@@ -141,6 +143,8 @@ it("kill -9 with uploads, updates and jobs in flight loses nothing acknowledged"
 
   // No temp file, and every blob file has its row.
   expect(await until(() => tmpFiles(dataDir).length === 0, 10_000)).toBe(true);
+  expect(jobs.length).toBeGreaterThan(0);
+  expect(acknowledged.size).toBeGreaterThan(0);
   const db = new Database(join(dataDir, "mdps.sqlite"), { readonly: true });
   const rows = db.prepare("SELECT id, revision FROM blobs").all() as { id: string; revision: number }[];
   db.close();
