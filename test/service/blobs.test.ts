@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { Api, expectProblem, Harness, tokenFor } from "./service-harness.js";
+import { Api, expectProblem, Harness, json, referenceBlob, tokenFor, type ReferenceBlob } from "./service-harness.js";
 
 const h = new Harness();
 let api: Api;
@@ -15,6 +15,8 @@ const tempFiles = async () =>
   (await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => e.name);
+
+const upload = async (bytes: string): Promise<ReferenceBlob> => json(referenceBlob, await api.upload(bytes));
 
 beforeAll(async () => {
   const service = await h.start({ maxBlobBytes: 64 * 1024 });
@@ -46,9 +48,10 @@ describe("blob upload", () => {
       sha256: sha(csv),
       encrypted: false,
     });
-    expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(new Date(r.body.created_at).toISOString()).toBe(r.body.created_at);
-    expect(r.body.updated_at).toBe(r.body.created_at);
+    const record = json(referenceBlob, r);
+    expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Date(record.created_at).toISOString()).toBe(record.created_at);
+    expect(record.updated_at).toBe(record.created_at);
   });
 
   it("takes the parts in any order (File first)", async () => {
@@ -98,9 +101,9 @@ describe("blob upload", () => {
       { status: response.status, headers: response.headers, body: await response.json() },
       400,
     );
-    expect(Object.keys(problem.errors).sort()).toEqual(["AccessTier", "Colour", "File", "Name", "RecordType"]);
-    expect(problem.errors.RecordType[0]).toContain("csv, json, arrow");
-    expect(problem.errors.AccessTier[0]).toContain("hot, cool, cold, archive");
+    expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["AccessTier", "Colour", "File", "Name", "RecordType"]);
+    expect(problem.errors?.RecordType?.[0]).toContain("csv, json, arrow");
+    expect(problem.errors?.AccessTier?.[0]).toContain("hot, cool, cold, archive");
   });
 
   it("reports every missing required part", async () => {
@@ -115,7 +118,7 @@ describe("blob upload", () => {
       { status: response.status, headers: response.headers, body: await response.json() },
       400,
     );
-    expect(Object.keys(problem.errors).sort()).toEqual(["AccessTier", "File", "Name", "RecordType"]);
+    expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["AccessTier", "File", "Name", "RecordType"]);
   });
 
   it("rejects a second File part", async () => {
@@ -132,7 +135,7 @@ describe("blob upload", () => {
       { status: response.status, headers: response.headers, body: await response.json() },
       400,
     );
-    expect(problem.errors.File[0]).toContain("once");
+    expect(problem.errors?.File?.[0]).toContain("once");
     expect(await tempFiles()).toEqual([]);
   });
 
@@ -191,7 +194,7 @@ describe("blob upload", () => {
 describe("blob download", () => {
   let id: string;
   beforeAll(async () => {
-    id = (await api.upload(csv, { Name: "data é.csv", RecordType: "csv", AccessTier: "hot" })).body.id;
+    id = json(referenceBlob, await api.upload(csv, { Name: "data é.csv", RecordType: "csv", AccessTier: "hot" })).id;
   });
 
   it("streams the bytes with type, length, ETag and disposition", async () => {
@@ -234,7 +237,10 @@ describe("blob download", () => {
 
 describe("blob update and delete", () => {
   it("replaces content and metadata; If-Match guards against lost updates", async () => {
-    const created = (await api.upload(csv, { Name: "v1.csv", RecordType: "csv", AccessTier: "hot", Tags: "v1" })).body;
+    const created = json(
+      referenceBlob,
+      await api.upload(csv, { Name: "v1.csv", RecordType: "csv", AccessTier: "hot", Tags: "v1" }),
+    );
     const v2 = "name,x,y\nc,5,6\n";
     const updated = await api.upload(
       v2,
@@ -250,7 +256,7 @@ describe("blob update and delete", () => {
       sha256: sha(v2),
       created_at: created.created_at,
     });
-    expect(updated.body.updated_at >= created.updated_at).toBe(true);
+    expect(json(referenceBlob, updated).updated_at >= created.updated_at).toBe(true);
     expect((await api.download(created.id)).body.toString()).toBe(v2);
 
     const stale = await api.upload("x\n1\n", undefined, {
@@ -268,14 +274,14 @@ describe("blob update and delete", () => {
   });
 
   it("lets exactly one of two concurrent updates with the same If-Match win", async () => {
-    const created = (await api.upload(csv)).body;
+    const created = await upload(csv);
     const ifMatch = { "if-match": `"${created.sha256}"` };
     const [a, b] = await Promise.all([
       api.upload("name,x,y\na,1,1\n", undefined, { blobId: created.id, headers: ifMatch }),
       api.upload("name,x,y\nb,2,2\n", undefined, { blobId: created.id, headers: ifMatch }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 412]);
-    const winner = a.status === 200 ? a.body : b.body;
+    const winner = json(referenceBlob, a.status === 200 ? a : b);
     expect(sha((await api.download(created.id)).body)).toBe(winner.sha256);
     expect((await readdir(join(dataDir, "blobs"))).filter((f) => f.startsWith(created.id))).toEqual([
       `${created.id}.2`,
@@ -283,14 +289,14 @@ describe("blob update and delete", () => {
   });
 
   it("validates the update's parts like an upload", async () => {
-    const { id } = (await api.upload(csv)).body;
+    const { id } = await upload(csv);
     const r = await api.upload(csv, { Name: "x", RecordType: "parquet", AccessTier: "hot" }, { blobId: id });
     expect(expectProblem(r, 400).errors).toHaveProperty("RecordType");
     expectProblem(await api.upload(csv, undefined, { blobId: randomUUID() }), 404);
   });
 
   it("deletes a blob and its bytes", async () => {
-    const { id } = (await api.upload(csv)).body;
+    const { id } = await upload(csv);
     const r = await api.call("DELETE", api.blobPath(id, "delete"));
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ id, deleted: true });

@@ -2,7 +2,17 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Api, expectProblem, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
+import { blobRecord, health, logDetails, type BlobRecord } from "../../src/contract/index.js";
+import {
+  Api,
+  expectProblem,
+  Harness,
+  json,
+  numericCsv,
+  preprocessingBody,
+  referenceJob,
+  tokenFor,
+} from "./service-harness.js";
 import { spawnService, type ServiceProcess } from "./service-process.js";
 
 const h = new Harness();
@@ -19,8 +29,11 @@ async function setup() {
   return { service, app, api };
 }
 
-const send = (api: Api, blobId: string) =>
-  api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId)).then((r) => r.body);
+const send = async (api: Api, blobId: string) =>
+  json(referenceJob, await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId)));
+
+const upload = async (api: Api, bytes: Uint8Array | string): Promise<BlobRecord> =>
+  json(blobRecord, await api.upload(bytes));
 
 async function tempFiles(dataDir: string): Promise<string[]> {
   const entries = await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true });
@@ -31,12 +44,9 @@ async function tempFiles(dataDir: string): Promise<string[]> {
 async function stoppedAt(api: Api, jobId: string, timeoutMs = 10_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const logs = (await api.call("GET", `/api/job/${jobId}/logs`)).body.messages as Array<{
-      timestamp: string;
-      message: string;
-    }>;
+    const logs = json(logDetails, await api.call("GET", `/api/job/${jobId}/logs`)).messages;
     const line = logs.find((m) => m.message.includes("stopped on") && m.message.includes("cancelled"));
-    if (line) return Date.parse(line.timestamp);
+    if (line) return Date.parse(line.timestamp ?? "");
     if (Date.now() > deadline) throw new Error(`job ${jobId}: no 'stopped' log line after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -45,17 +55,17 @@ async function stoppedAt(api: Api, jobId: string, timeoutMs = 10_000): Promise<n
 describe("cancel", () => {
   it("cancels a queued job: it never runs; the running one goes on", async () => {
     const { api } = await setup();
-    const big = (await api.upload(numericCsv(400_000))).body;
-    const small = (await api.upload("a\n1\n2\n")).body;
+    const big = await upload(api, numericCsv(400_000));
+    const small = await upload(api, "a\n1\n2\n");
     const first = await send(api, big.id);
     const queued = await send(api, small.id);
     const reply = await api.call("POST", `/api/ml/preprocessing/job/${queued.id}/cancel`);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ id: queued.id, status: "cancelled" });
     expect((await api.waitForJob(first.id)).status).toBe("succeeded");
-    const job = (await api.call("GET", `/api/job/${queued.id}/get`)).body;
+    const job = json(referenceJob, await api.call("GET", `/api/job/${queued.id}/get`));
     expect(job).toMatchObject({ status: "cancelled", attempts: 0 });
-    expect(job.events.map((e: { status: string }) => e.status)).toEqual(["queued", "cancelled"]);
+    expect(job.events.map((e) => e.status)).toEqual(["queued", "cancelled"]);
     expect(expectProblem(await api.call("GET", `/api/job/${queued.id}/result`), 409)).toMatchObject({
       job_status: "cancelled",
     });
@@ -63,45 +73,46 @@ describe("cancel", () => {
 
   it("stops a running job within a second: no output blob, temp files gone, the worker runs the next job", async () => {
     const { service, api } = await setup();
-    const big = (await api.upload(numericCsv(1_200_000))).body;
+    const big = await upload(api, numericCsv(1_200_000));
     const job = await send(api, big.id);
     await api.waitForJob(job.id, (j) => j.status === "running" && j.phase !== "reading");
     const asked = Date.now();
     const reply = await api.call("POST", `/api/job/${job.id}/cancel`);
     const answered = Date.now();
     expect(reply.status).toBe(200);
-    expect(reply.body.status).toBe("cancelled");
+    expect(json(referenceJob, reply).status).toBe("cancelled");
     const stopped = await stoppedAt(api, job.id);
     console.log(
       `cancel in the running process: answered in ${answered - asked} ms, run stopped ${stopped - asked} ms after the request`,
     );
     expect(stopped - asked).toBeLessThan(1000);
     // The worker slot is free again and a fresh thread runs the next job.
-    const health = await api.call("GET", "/api/shared/health");
-    expect(health.body.checks.workers).toMatchObject({ status: "pass", alive: 1 });
-    const small = (await api.upload("a\n1\n2\n")).body;
+    const { checks } = json(health, await api.call("GET", "/api/shared/health"));
+    expect(checks?.workers).toMatchObject({ status: "pass", alive: 1 });
+    const small = await upload(api, "a\n1\n2\n");
     expect((await api.waitForJob((await send(api, small.id)).id)).status).toBe("succeeded");
     const blobs = await readdir(join(service.dataDir, "blobs"));
     expect(blobs).toHaveLength(3); // two inputs and the small job's output: nothing of the cancelled run
     expect(await tempFiles(service.dataDir)).toEqual([]);
-    expect((await api.call("GET", `/api/job/${job.id}/get`)).body.status).toBe("cancelled");
+    expect(json(referenceJob, await api.call("GET", `/api/job/${job.id}/get`)).status).toBe("cancelled");
   });
 
   it("is 200 again for a cancelled job, 409 with job_status for another terminal job, 404 for another model's", async () => {
     const { service, api } = await setup();
-    const small = (await api.upload("a\n1\n2\n")).body;
+    const small = await upload(api, "a\n1\n2\n");
     const done = await send(api, small.id);
     await api.waitForJob(done.id);
     const conflict = expectProblem(await api.call("POST", `/api/job/${done.id}/cancel`), 409);
     expect(conflict).toMatchObject({ job_id: done.id, job_status: "succeeded" });
 
-    const big = (await api.upload(numericCsv(400_000))).body;
+    const big = await upload(api, numericCsv(400_000));
     const job = await send(api, big.id);
     const once = await api.call("POST", `/api/job/${job.id}/cancel`);
     const twice = await api.call("POST", `/api/ml/preprocessing/job/${job.id}/cancel`);
     expect([once.status, twice.status]).toEqual([200, 200]);
-    expect(twice.body.status).toBe("cancelled");
-    expect(twice.body.events.filter((e: { status: string }) => e.status === "cancelled")).toHaveLength(1);
+    const cancelled = json(referenceJob, twice);
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.events.filter((e) => e.status === "cancelled")).toHaveLength(1);
 
     const stranger = h.app(service.dataDir);
     const other = new Api(service.url, await tokenFor(service.url, stranger), stranger.modelId);
@@ -111,8 +122,8 @@ describe("cancel", () => {
     expect(expectProblem(await reader.call("POST", `/api/job/${job.id}/cancel`), 403).detail).toContain(
       "ml.preprocessing.execute",
     );
-    const health = (await api.call("GET", "/api/shared/health")).body;
-    expect(health.capabilities).toContain("cancel");
+    const { capabilities } = json(health, await api.call("GET", "/api/shared/health"));
+    expect(capabilities).toContain("cancel");
   });
 
   it("a cancel received by another process stops the run within a second", async () => {
@@ -122,7 +133,7 @@ describe("cancel", () => {
     children.push(runner, canceller);
     const api = new Api(runner.url, await tokenFor(runner.url, app), app.modelId);
     const other = new Api(canceller.url, await tokenFor(canceller.url, app), app.modelId);
-    const big = (await api.upload(numericCsv(1_200_000))).body;
+    const big = await upload(api, numericCsv(1_200_000));
     const job = await send(api, big.id);
     await api.waitForJob(job.id, (j) => j.status === "running" && j.phase !== "reading");
     const asked = Date.now();
@@ -130,7 +141,7 @@ describe("cancel", () => {
     const stopped = await stoppedAt(api, job.id);
     console.log(`cancel from another process: run stopped ${stopped - asked} ms after the request`);
     expect(stopped - asked).toBeLessThan(1000);
-    const small = (await api.upload("a\n1\n2\n")).body;
+    const small = await upload(api, "a\n1\n2\n");
     expect((await api.waitForJob((await send(api, small.id)).id)).status).toBe("succeeded");
     expect(await readdir(join(dataDir, "blobs"))).toHaveLength(3);
   }, 120_000);

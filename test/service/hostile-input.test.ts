@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Api, expectProblem, Harness, preprocessingBody, tokenFor } from "./service-harness.js";
+import { blobRecord } from "../../src/contract/index.js";
+import { Api, expectProblem, Harness, json, preprocessingBody, tokenFor } from "./service-harness.js";
 
 const h = new Harness();
 let api: Api;
@@ -9,8 +10,7 @@ beforeAll(async () => {
   const service = await h.start();
   const app = h.app(service.dataDir);
   api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
-  const uploaded = await api.upload<{ id: string }>("x\n1\n2\n");
-  blobId = uploaded.body.id;
+  blobId = json(blobRecord, await api.upload("x\n1\n2\n")).id;
 });
 afterAll(() => h.cleanup());
 
@@ -46,7 +46,7 @@ describe("multipart without a boundary", () => {
       const path = action === "upload" ? api.blobPath(undefined, "upload") : api.blobPath(blobId, "update");
       const reply = await api.call(method, path, "--x\r\n", { "content-type": "multipart/form-data" });
       const problem = expectProblem(reply, 400);
-      expect(String(problem.detail)).toMatch(/boundary/i);
+      expect(problem.detail).toMatch(/boundary/i);
       // The server keeps serving.
       expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
     });

@@ -1,8 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { blobRecord, jobResult, logDetails } from "../../src/contract/index.js";
 import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { Api, expectProblem, Harness, preprocessingBody, tokenFor } from "./service-harness.js";
+import {
+  Api,
+  expectProblem,
+  Harness,
+  json,
+  outputsOf,
+  preprocessingBody,
+  referenceJob,
+  tokenFor,
+} from "./service-harness.js";
 
 const h = new Harness();
 let api: Api;
@@ -24,6 +35,9 @@ function stats(values: number[]) {
   return { mean, scale: Math.sqrt(variance) };
 }
 
+/** StandardScaler's fitted statistics, one per feature column. */
+const scalerFitted = z.looseObject({ type: z.string(), mean_: z.array(z.number()), scale_: z.array(z.number()) });
+
 function parseCsv(text: string): string[][] {
   return text
     .trim()
@@ -35,7 +49,7 @@ beforeAll(async () => {
   const service = await h.start();
   const app = h.app(service.dataDir);
   api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
-  blobId = (await api.upload(csv, { Name: "cities.csv", RecordType: "csv", AccessTier: "hot" })).body.id;
+  blobId = json(blobRecord, await api.upload(csv, { Name: "cities.csv", RecordType: "csv", AccessTier: "hot" })).id;
 });
 afterAll(() => h.cleanup());
 
@@ -58,31 +72,32 @@ describe("preprocessing workflow", () => {
       error: null,
       finished_at: null,
     });
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job).toMatchObject({ status: "succeeded", progress: 1, phase: "done", attempts: 1, error: null });
     expect(job.request).toMatchObject({
       preprocessing_type: "StandardScaler",
       preprocessing_params: { with_mean: true, with_std: true, copy: true },
       request_timeout_seconds: 3600,
     });
-    const statuses = job.events.map((e: { status: string }) => e.status);
+    const statuses = job.events.map((e) => e.status);
     expect(statuses[0]).toBe("queued");
     expect(statuses).toContain("running");
     expect(statuses.at(-1)).toBe("succeeded");
-    expect(job.started_at <= job.finished_at).toBe(true);
+    expect(job.started_at !== null && job.finished_at !== null && job.started_at <= job.finished_at).toBe(true);
 
     // The preprocessing read endpoints see the same job.
-    expect((await api.call("GET", `/api/ml/preprocessing/job/${job.id}/get`)).body.id).toBe(job.id);
+    expect(json(referenceJob, await api.call("GET", `/api/ml/preprocessing/job/${job.id}/get`)).id).toBe(job.id);
 
     const logs = await api.call("GET", `/api/ml/preprocessing/job/${job.id}/logs`);
     expect(logs.status).toBe(200);
     expect(logs.body).toMatchObject({ job_id: job.id, status: "succeeded", truncated: false });
-    expect(logs.body.messages.length).toBeGreaterThanOrEqual(3);
-    for (const m of logs.body.messages) {
+    const { messages } = json(logDetails, logs);
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    for (const m of messages) {
       expect(["debug", "info", "warning", "error"]).toContain(m.level);
       expect(m.container).toEqual({ hostname: hostname(), replicaName: "local-worker-1", processId: process.pid });
     }
-    expect(logs.body.messages.map((m: { message: string }) => m.message).join("\n")).toMatch(/4 rows/);
+    expect(messages.map((m) => m.message).join("\n")).toMatch(/4 rows/);
 
     const result = await api.call("GET", `/api/job/${job.id}/result`);
     expect(result.status).toBe(200);
@@ -93,16 +108,18 @@ describe("preprocessing workflow", () => {
       columns: ["id", "city", "x", "y"],
       feature_columns: ["x", "y"],
     });
-    expect(result.body.duration_ms).toBeGreaterThanOrEqual(0);
+    const { duration_ms, fitted } = json(jobResult, result);
+    expect(duration_ms).toBeGreaterThanOrEqual(0);
     const sx = stats([1, 2, 3, 6]);
     const sy = stats([10, 20, NaN, 50]);
-    expect(result.body.fitted.type).toBe("StandardScaler");
-    expect(result.body.fitted.mean_[0]).toBeCloseTo(sx.mean, 12);
-    expect(result.body.fitted.mean_[1]).toBeCloseTo(sy.mean, 12);
-    expect(result.body.fitted.scale_[0]).toBeCloseTo(sx.scale, 12);
-    expect(result.body.fitted.scale_[1]).toBeCloseTo(sy.scale, 12);
+    const scaler = scalerFitted.parse(fitted);
+    expect(scaler.type).toBe("StandardScaler");
+    expect(scaler.mean_[0]).toBeCloseTo(sx.mean, 12);
+    expect(scaler.mean_[1]).toBeCloseTo(sy.mean, 12);
+    expect(scaler.scale_[0]).toBeCloseTo(sx.scale, 12);
+    expect(scaler.scale_[1]).toBeCloseTo(sy.scale, 12);
 
-    const [output] = result.body.outputs;
+    const output = outputsOf(result)[0]!;
     expect(output).toMatchObject({
       model_id: api.modelId,
       name: "scaled.csv",
@@ -123,17 +140,17 @@ describe("preprocessing workflow", () => {
 
   it("uses every numeric column when feature_columns is empty, and the newest `limit` events", async () => {
     const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId));
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job.status).toBe("succeeded");
     const result = await api.call("GET", `/api/ml/preprocessing/job/${job.id}/result`);
-    expect(result.body.fitted.feature_names_in_).toEqual(["x", "y"]);
-    const limited = await api.call("GET", `/api/job/${job.id}/get?limit=1`);
-    expect(limited.body.events).toHaveLength(1);
-    expect(limited.body.events[0].status).toBe("succeeded");
-    const logs = await api.call("GET", `/api/job/${job.id}/logs?limit=1`);
-    expect(logs.body.messages).toHaveLength(1);
-    expect(logs.body.truncated).toBe(true);
-    expect(logs.body.messages[0].message).toMatch(/succeeded/);
+    expect(json(jobResult, result).fitted?.feature_names_in_).toEqual(["x", "y"]);
+    const { events } = json(referenceJob, await api.call("GET", `/api/job/${job.id}/get?limit=1`));
+    expect(events).toHaveLength(1);
+    expect(events[0]?.status).toBe("succeeded");
+    const logs = json(logDetails, await api.call("GET", `/api/job/${job.id}/logs?limit=1`));
+    expect(logs.messages).toHaveLength(1);
+    expect(logs.truncated).toBe(true);
+    expect(logs.messages[0]?.message).toMatch(/succeeded/);
   });
 
   it("writes each output in its record type", async () => {
@@ -145,18 +162,18 @@ describe("preprocessing workflow", () => {
         output: [{ name: "a.json", record_type: "JSON" }, { name: "b.csv" }],
       }),
     );
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job.status).toBe("succeeded");
-    const { outputs } = (await api.call("GET", `/api/job/${job.id}/result`)).body;
-    expect(outputs.map((o: { record_type: string; content_type: string }) => [o.record_type, o.content_type])).toEqual([
+    const outputs = outputsOf(await api.call("GET", `/api/job/${job.id}/result`));
+    expect(outputs.map((o) => [o.record_type, o.content_type])).toEqual([
       ["json", "application/json"],
       ["csv", "text/csv"],
     ]);
-    const json = JSON.parse((await api.download(outputs[0].id)).body.toString()) as Array<Record<string, unknown>>;
-    expect(json).toHaveLength(4);
+    const records = JSON.parse((await api.download(outputs[0]!.id)).body.toString()) as Array<Record<string, unknown>>;
+    expect(records).toHaveLength(4);
     // x was a feature (a number now); y was not, so it passes through as read (text).
-    expect(json[0]).toMatchObject({ id: "r1", city: "Leeds", y: "10" });
-    expect(typeof json[0]?.x).toBe("number");
+    expect(records[0]).toMatchObject({ id: "r1", city: "Leeds", y: "10" });
+    expect(typeof records[0]?.x).toBe("number");
   });
 });
 
@@ -173,12 +190,14 @@ describe("generic job send", () => {
     const body = envelope(jobId, preprocessingBody(api.modelId, blobId, { feature_columns: ["x"] }));
     const first = await api.call("POST", "/api/job/send", body);
     expect(first.status).toBe(200);
-    expect(first.body.id).toBe(jobId);
+    const firstJob = json(referenceJob, first);
+    expect(firstJob.id).toBe(jobId);
     const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
     const again = await api.call("POST", "/api/job/send", { ...reversed(body), payload: reversed(body.payload) });
     expect(again.status).toBe(200);
-    expect(again.body.id).toBe(jobId);
-    expect(again.body.created_at).toBe(first.body.created_at);
+    const againJob = json(referenceJob, again);
+    expect(againJob.id).toBe(jobId);
+    expect(againJob.created_at).toBe(firstJob.created_at);
     const other = await api.call(
       "POST",
       "/api/job/send",
@@ -186,7 +205,9 @@ describe("generic job send", () => {
     );
     expect(expectProblem(other, 409).detail).toContain(jobId);
     expect((await api.waitForJob(jobId)).status).toBe("succeeded");
-    expect((await api.call("GET", `/api/ml/preprocessing/job/${jobId}/result`)).body.feature_columns).toEqual(["x"]);
+    expect(json(jobResult, await api.call("GET", `/api/ml/preprocessing/job/${jobId}/result`)).feature_columns).toEqual(
+      ["x"],
+    );
   });
 
   it("rejects an unknown job_type, listing the known ones", async () => {
@@ -194,7 +215,7 @@ describe("generic job send", () => {
       ...envelope(randomUUID(), preprocessingBody(api.modelId, blobId)),
       job_type: "training",
     });
-    expect(expectProblem(r, 400).errors.job_type[0]).toContain("preprocessing");
+    expect(expectProblem(r, 400).errors?.job_type?.[0]).toContain("preprocessing");
   });
 
   it("validates the payload with field paths under payload", async () => {
@@ -241,7 +262,12 @@ describe("submit-time validation", () => {
 
   it("reports all missing fields of an empty body", async () => {
     const problem = expectProblem(await api.call("POST", "/api/ml/preprocessing/job/send", {}), 400);
-    expect(Object.keys(problem.errors).sort()).toEqual(["input_blob_id", "model_id", "output", "preprocessing_type"]);
+    expect(Object.keys(problem.errors ?? {}).sort()).toEqual([
+      "input_blob_id",
+      "model_id",
+      "output",
+      "preprocessing_type",
+    ]);
   });
 
   it("rejects a body that is not JSON", async () => {
@@ -284,30 +310,33 @@ describe("run-time failures", () => {
   async function failedJob(body: Record<string, unknown>) {
     const sent = await api.call("POST", "/api/ml/preprocessing/job/send", body);
     expect(sent.status).toBe(200);
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job.status).toBe("failed");
     const result = await api.call("GET", `/api/job/${job.id}/result`);
     const problem = expectProblem(result, 409);
     expect(problem).toMatchObject({ job_id: job.id, job_status: "failed", error: job.error });
-    const logs = await api.call("GET", `/api/job/${job.id}/logs`);
-    expect(logs.body.messages.some((m: { level: string }) => m.level === "error")).toBe(true);
+    const logs = json(logDetails, await api.call("GET", `/api/job/${job.id}/logs`));
+    expect(logs.messages.some((m) => m.level === "error")).toBe(true);
     return job;
   }
 
   it("a missing feature column fails the job, naming the column", async () => {
     const job = await failedJob(preprocessingBody(api.modelId, blobId, { feature_columns: ["x", "z"] }));
-    expect(job.error.detail).toContain("z");
+    expect(job.error?.detail).toContain("z");
   });
 
   it("a non-numeric feature column fails the job, naming the column", async () => {
     const job = await failedJob(preprocessingBody(api.modelId, blobId, { feature_columns: ["city"] }));
-    expect(job.error.detail).toContain("city");
+    expect(job.error?.detail).toContain("city");
   });
 
   it("an unparseable input fails the job", async () => {
-    const bad = (await api.upload("[1, 2", { Name: "bad.json", RecordType: "json", AccessTier: "hot" })).body.id;
+    const bad = json(
+      blobRecord,
+      await api.upload("[1, 2", { Name: "bad.json", RecordType: "json", AccessTier: "hot" }),
+    ).id;
     const job = await failedJob(preprocessingBody(api.modelId, bad));
-    expect(job.error.title).toBeTruthy();
+    expect(job.error?.title).toBeTruthy();
   });
 });
 
@@ -315,7 +344,7 @@ describe("encryption", () => {
   it("decrypts the input and encrypts the output with keys it never shows", async () => {
     const inputKey = generateEncryptionKey();
     const outputKey = generateEncryptionKey();
-    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from(csv)))).body;
+    const enc = json(blobRecord, await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from(csv))));
     expect(enc.encrypted).toBe(true);
     const sent = await api.call(
       "POST",
@@ -327,11 +356,10 @@ describe("encryption", () => {
       }),
     );
     expect(sent.status).toBe(200);
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job.status).toBe("succeeded");
-    expect(job.request.input_encryption_key).toBe("***");
-    expect(job.request.output[1].encryption_key).toBe("***");
-    expect(job.request.output[0]).not.toHaveProperty("encryption_key");
+    expect(job.request).toMatchObject({ input_encryption_key: "***", output: [{}, { encryption_key: "***" }] });
+    expect(job.request).not.toHaveProperty(["output", 0, "encryption_key"]);
     const result = await api.call("GET", `/api/job/${job.id}/result`);
     const logs = await api.call("GET", `/api/job/${job.id}/logs`);
     for (const text of [
@@ -343,7 +371,9 @@ describe("encryption", () => {
       expect(text).not.toContain(inputKey);
       expect(text).not.toContain(outputKey);
     }
-    const [plain, secret] = result.body.outputs;
+    const outputs = outputsOf(result);
+    const plain = outputs[0]!;
+    const secret = outputs[1]!;
     expect(plain.encrypted).toBe(false);
     expect(secret.encrypted).toBe(true);
     const plainBytes = (await api.download(plain.id)).body;
@@ -352,33 +382,43 @@ describe("encryption", () => {
   });
 
   it("a wrong key fails the job clearly", async () => {
-    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
+    const enc = json(
+      blobRecord,
+      await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv))),
+    );
     const sent = await api.call(
       "POST",
       "/api/ml/preprocessing/job/send",
       preprocessingBody(api.modelId, enc.id, { input_encryption_key: generateEncryptionKey() }),
     );
-    const job = await api.waitForJob(sent.body.id);
+    const job = await api.waitForJob(json(referenceJob, sent).id);
     expect(job.status).toBe("failed");
-    expect(job.error.title).toBe("Decryption failed");
-    expect(job.error.detail).toContain("input_encryption_key");
+    expect(job.error?.title).toBe("Decryption failed");
+    expect(job.error?.detail).toContain("input_encryption_key");
   });
 
   it("an encrypted input without a key, or a key for a plain input, fails the job", async () => {
-    const enc = (await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv)))).body;
-    const noKey = await api.waitForJob(
-      (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id))).body.id,
+    const enc = json(
+      blobRecord,
+      await api.upload(encryptBuffer(parseEncryptionKey(generateEncryptionKey()), Buffer.from(csv))),
     );
-    expect(noKey.error.title).toBe("Input is encrypted");
+    const noKey = await api.waitForJob(
+      json(
+        referenceJob,
+        await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, enc.id)),
+      ).id,
+    );
+    expect(noKey.error?.title).toBe("Input is encrypted");
     const extraKey = await api.waitForJob(
-      (
+      json(
+        referenceJob,
         await api.call(
           "POST",
           "/api/ml/preprocessing/job/send",
           preprocessingBody(api.modelId, blobId, { input_encryption_key: generateEncryptionKey() }),
-        )
-      ).body.id,
+        ),
+      ).id,
     );
-    expect(extraKey.error.title).toBe("Input is not encrypted");
+    expect(extraKey.error?.title).toBe("Input is not encrypted");
   });
 });

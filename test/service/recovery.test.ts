@@ -2,8 +2,19 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { blobRecord, health, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { Api, expectProblem, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
+import {
+  Api,
+  expectProblem,
+  Harness,
+  json,
+  numericCsv,
+  preprocessingBody,
+  referenceJob,
+  tokenFor,
+  type ReferenceJob,
+} from "./service-harness.js";
 
 const h = new Harness();
 afterAll(() => h.cleanup());
@@ -17,6 +28,18 @@ async function setup(dataDir?: string) {
 
 const running = (j: { status: string }) => j.status !== "queued";
 
+async function upload(api: Api, bytes: Uint8Array | string): Promise<BlobRecord> {
+  return json(blobRecord, await api.upload(bytes));
+}
+
+/** Sends a preprocessing job of `blobId` with the defaults and `extra`. */
+async function send(api: Api, blobId: string, extra: Record<string, unknown> = {}): Promise<ReferenceJob> {
+  return json(
+    referenceJob,
+    await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, extra)),
+  );
+}
+
 /** Every file under the data dir's tmp/ (each process has its own folder there). */
 async function tempFiles(dataDir: string): Promise<string[]> {
   const entries = await readdir(join(dataDir, "tmp"), { recursive: true, withFileTypes: true });
@@ -26,9 +49,8 @@ async function tempFiles(dataDir: string): Promise<string[]> {
 describe("restart recovery", () => {
   it("hands a job that was running back to the queue when its service stops; the next start runs it to the end", async () => {
     const { service, api } = await setup();
-    const blob = (await api.upload(numericCsv(50_000))).body;
-    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
-      .body;
+    const blob = await upload(api, numericCsv(50_000));
+    const { id } = await send(api, blob.id);
     expect((await api.waitForJob(id, running)).status).toBe("running");
     await service.close();
 
@@ -36,26 +58,16 @@ describe("restart recovery", () => {
     const again = new Api(restarted.url, api.token, api.modelId);
     const job = await again.waitForJob(id);
     expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(
-      job.events.some(
-        (e: { status: string; message: string | null }) =>
-          e.status === "queued" && e.message?.includes("stopped or restarted"),
-      ),
-    ).toBe(true);
-    const logs = (await again.call("GET", `/api/job/${id}/logs`)).body.messages;
-    expect(
-      logs.some(
-        (m: { level: string; message: string }) => m.level === "warning" && m.message.includes("stopped or restarted"),
-      ),
-    ).toBe(true);
-    expect((await again.call("GET", `/api/job/${id}/result`)).body.rows).toBe(50_000);
+    expect(job.events.some((e) => e.status === "queued" && e.message?.includes("stopped or restarted"))).toBe(true);
+    const logs = json(logDetails, await again.call("GET", `/api/job/${id}/logs`)).messages;
+    expect(logs.some((m) => m.level === "warning" && m.message.includes("stopped or restarted"))).toBe(true);
+    expect(json(jobResult, await again.call("GET", `/api/job/${id}/result`)).rows).toBe(50_000);
   });
 
   it("gives up after 3 interrupted attempts; no job stays running", async () => {
     const { service, api } = await setup();
-    const blob = (await api.upload(numericCsv(50_000))).body;
-    const { id } = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
-      .body;
+    const blob = await upload(api, numericCsv(50_000));
+    const { id } = await send(api, blob.id);
     let current = service;
     for (let attempt = 1; attempt <= 3; attempt++) {
       const a = new Api(current.url, api.token, api.modelId);
@@ -71,26 +83,20 @@ describe("restart recovery", () => {
   it("fails a requeued job whose keys were lost with the restart, asking to resubmit", async () => {
     const { service, api } = await setup();
     const key = generateEncryptionKey();
-    const blob = (await api.upload(encryptBuffer(parseEncryptionKey(key), numericCsv(50_000)))).body;
-    const { id } = (
-      await api.call(
-        "POST",
-        "/api/ml/preprocessing/job/send",
-        preprocessingBody(api.modelId, blob.id, { input_encryption_key: key }),
-      )
-    ).body;
+    const blob = await upload(api, encryptBuffer(parseEncryptionKey(key), numericCsv(50_000)));
+    const { id } = await send(api, blob.id, { input_encryption_key: key });
     await api.waitForJob(id, running);
     await service.close();
     const restarted = await h.start({ dataDir: service.dataDir });
     const job = await new Api(restarted.url, api.token, api.modelId).waitForJob(id);
     expect(job.status).toBe("failed");
-    expect(job.error.title).toBe("Encryption keys lost");
-    expect(job.error.detail).toMatch(/Submit the job again/);
+    expect(job.error?.title).toBe("Encryption keys lost");
+    expect(job.error?.detail).toMatch(/Submit the job again/);
   });
 
   it("removes dead processes' temp files and unreferenced blob files at startup, keeps committed ones", async () => {
     const { service, api } = await setup();
-    const blob = (await api.upload("a\n1\n")).body;
+    const blob = await upload(api, "a\n1\n");
     await service.close();
     const blobs = join(service.dataDir, "blobs");
     await writeFile(join(service.dataDir, "tmp", `${randomUUID()}.part`), "half an upload of an older version");
@@ -110,33 +116,26 @@ describe("restart recovery", () => {
 describe("request_timeout_seconds", () => {
   it("stops a job that runs too long: timed_out, no outputs, temp files gone, the next job runs", async () => {
     const { service, api } = await setup();
-    const big = (await api.upload(numericCsv(1_200_000))).body;
-    const small = (await api.upload("a\n1\n2\n")).body;
-    const slow = (
-      await api.call(
-        "POST",
-        "/api/ml/preprocessing/job/send",
-        preprocessingBody(api.modelId, big.id, { request_timeout_seconds: 1 }),
-      )
-    ).body;
-    const next = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, small.id)))
-      .body;
+    const big = await upload(api, numericCsv(1_200_000));
+    const small = await upload(api, "a\n1\n2\n");
+    const slow = await send(api, big.id, { request_timeout_seconds: 1 });
+    const next = await send(api, small.id);
     // One worker: the second job waits in the queue, and its result is not ready.
     const notReady = expectProblem(await api.call("GET", `/api/job/${next.id}/result`), 409);
     expect(notReady).toMatchObject({ job_id: next.id, job_status: "queued" });
 
     const job = await api.waitForJob(slow.id);
     expect(job.status).toBe("timed_out");
-    expect(job.error.title).toBe("Timed out");
-    expect(job.error.detail).toContain("request_timeout_seconds (1 s)");
+    expect(job.error?.title).toBe("Timed out");
+    expect(job.error?.detail).toContain("request_timeout_seconds (1 s)");
     const result = expectProblem(await api.call("GET", `/api/job/${slow.id}/result`), 409);
     expect(result).toMatchObject({ job_status: "timed_out", error: job.error });
-    expect((await api.call("GET", `/api/job/${slow.id}/logs`)).body.messages.at(-1).level).toBe("error");
+    expect(json(logDetails, await api.call("GET", `/api/job/${slow.id}/logs`)).messages.at(-1)?.level).toBe("error");
     expect((await api.waitForJob(next.id)).status).toBe("succeeded");
     expect(await tempFiles(service.dataDir)).toEqual([]);
     // Terminal states never change.
-    expect((await api.call("GET", `/api/job/${slow.id}/get`)).body.status).toBe("timed_out");
-    const health = await api.call("GET", "/api/shared/health");
-    expect(health.body.checks.workers).toMatchObject({ status: "pass", alive: 1 });
+    expect(json(referenceJob, await api.call("GET", `/api/job/${slow.id}/get`)).status).toBe("timed_out");
+    const { checks } = json(health, await api.call("GET", "/api/shared/health"));
+    expect(checks?.workers).toMatchObject({ status: "pass", alive: 1 });
   });
 });

@@ -9,9 +9,13 @@ import { join } from "node:path";
 import { z } from "zod";
 import {
   isTerminalStatus,
+  jobResult,
+  jobError,
+  jobEvent,
   oauthError,
   SCOPES,
   tokenResponse,
+  type BlobRecord,
   type OAuthError,
   type TokenResponse,
 } from "../../src/contract/index.js";
@@ -121,11 +125,52 @@ export function json<S extends z.ZodType>(schema: S, reply: Reply): z.output<S> 
 }
 
 /**
- * A job record as the service sent it, its status checked. (The contract's jobRecord
- * normalizes what other services send; these tests look at the reference service's own.)
+ * A job record as the reference service sends it: every field of CONTRACT.md present, as
+ * sent. (The contract's jobRecord normalizes what other services send; these tests look
+ * at the reference service's own.)
  */
-const jobSnapshot = z.looseObject({ status: z.string() });
-export type JobSnapshot = z.infer<typeof jobSnapshot>;
+export const referenceJob = z.looseObject({
+  id: z.string(),
+  model_id: z.string(),
+  job_type: z.string(),
+  status: z.string(),
+  progress: z.number(),
+  phase: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  attempts: z.number().int(),
+  error: jobError.nullable(),
+  request: z.unknown(),
+  revision: z.number().int(),
+  events: z.array(jobEvent),
+});
+export type ReferenceJob = z.infer<typeof referenceJob>;
+
+/** A blob record as the reference service sends it: every field of CONTRACT.md present, as sent. */
+export const referenceBlob = z.looseObject({
+  id: z.string(),
+  model_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  record_type: z.string(),
+  access_tier: z.string(),
+  tags: z.array(z.string()),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  sha256: z.string(),
+  encrypted: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ReferenceBlob = z.infer<typeof referenceBlob>;
+
+/** The output blobs' records of a job result reply; a result without them throws. */
+export function outputsOf(reply: Reply): BlobRecord[] {
+  const { outputs } = json(jobResult, reply);
+  if (!outputs) throw new Error(`a result without outputs: ${JSON.stringify(reply.body)}`);
+  return outputs;
+}
 
 /** A thin client of the model API for tests: JSON in, JSON (or bytes) out. */
 export class Api {
@@ -139,12 +184,8 @@ export class Api {
     return this.token ? { authorization: `Bearer ${this.token}`, ...extra } : extra;
   }
 
-  async call<T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Reply<T>> {
+  /** The reply's body is its JSON, or its text when it is not JSON: read it with `json(schema, reply)`. */
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
     const init: RequestInit = { method, headers: this.headers(headers) };
     if (body !== undefined) {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -158,18 +199,18 @@ export class Api {
     } catch {
       // not JSON: keep the text
     }
-    return { status: response.status, headers: response.headers, body: parsed as T };
+    return { status: response.status, headers: response.headers, body: parsed };
   }
 
   blobPath(blobId?: string, action?: string, modelId = this.modelId): string {
     return `/api/model/${modelId}/shared/blob${blobId ? `/${blobId}` : ""}${action ? `/${action}` : ""}`;
   }
 
-  async upload<T = any>(
+  async upload(
     bytes: Uint8Array | string,
     fields: Record<string, string | string[]> = { Name: "data.csv", RecordType: "csv", AccessTier: "hot" },
     options: { method?: string; blobId?: string; headers?: Record<string, string>; modelId?: string } = {},
-  ): Promise<Reply<T>> {
+  ): Promise<Reply> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields))
       for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
@@ -182,7 +223,7 @@ export class Api {
       headers: this.headers(options.headers),
       body: form,
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+    return { status: response.status, headers: response.headers, body: await response.json() };
   }
 
   async download(blobId: string, headers: Record<string, string> = {}): Promise<Reply<Buffer>> {
@@ -192,15 +233,15 @@ export class Api {
 
   async waitForJob(
     jobId: string,
-    until: (job: JobSnapshot) => boolean = (j) => isTerminalStatus(j.status),
+    until: (job: ReferenceJob) => boolean = (j) => isTerminalStatus(j.status),
     timeoutMs = 60_000,
-  ): Promise<any> {
+  ): Promise<ReferenceJob> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const reply = await this.call<unknown>("GET", `/api/job/${jobId}/get`);
+      const reply = await this.call("GET", `/api/job/${jobId}/get`);
       if (reply.status !== 200) throw new Error(`job get: ${reply.status} ${JSON.stringify(reply.body)}`);
-      const job = jobSnapshot.parse(reply.body);
-      if (until(job)) return reply.body;
+      const job = referenceJob.parse(reply.body);
+      if (until(job)) return job;
       if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -221,7 +262,22 @@ export function preprocessingBody(
   };
 }
 
-export function expectProblem(reply: Reply, status: number): Record<string, any> {
+/**
+ * A problem+json body as the reference service sends it (RFC 7807): every member present,
+ * `errors` on validation errors. Unknown members are kept.
+ */
+export const referenceProblem = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  instance: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ReferenceProblem = z.infer<typeof referenceProblem>;
+
+/** The problem of a reply with `status` and content type application/problem+json; anything else throws. */
+export function expectProblem(reply: Reply, status: number): ReferenceProblem {
   const type = reply.headers.get("content-type") ?? "";
   if (reply.status !== status || !type.startsWith("application/problem+json")) {
     throw new Error(`expected ${status} problem+json, got ${reply.status} ${type}: ${JSON.stringify(reply.body)}`);
@@ -232,7 +288,7 @@ export function expectProblem(reply: Reply, status: number): Record<string, any>
   }
   if (body.status !== status) throw new Error(`problem status ${JSON.stringify(body.status)} != ${status}`);
   if (JSON.stringify(body).includes("    at ")) throw new Error("problem contains a stack trace");
-  return body;
+  return referenceProblem.parse(body);
 }
 
 /** A CSV of `rows` rows and four numeric columns, big enough that a job runs for a while. */

@@ -24,11 +24,11 @@ export async function spawnService(
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`service did not start within 60 s: ${stderr}`)), 60_000);
-    child.stdout?.on("data", (d: Buffer) => {
+    child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       const match = /listening on (\S+)/.exec(out);
       if (match?.[1]) {

@@ -6,8 +6,19 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { Api, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
+import {
+  Api,
+  Harness,
+  json,
+  numericCsv,
+  outputsOf,
+  preprocessingBody,
+  referenceJob,
+  tokenFor,
+  type ReferenceJob,
+} from "./service-harness.js";
 import { spawnService, type ServiceProcess } from "./service-process.js";
 
 const h = new Harness();
@@ -35,17 +46,27 @@ async function sharedDir() {
   };
 }
 
-interface LogMessage {
-  timestamp: string;
-  level: string;
-  message: string;
-  container: { hostname: string; replicaName: string; processId: number };
+/** The log lines of a job. */
+async function logsOf(api: Api, jobId: string) {
+  return json(logDetails, await api.call("GET", `/api/job/${jobId}/logs`)).messages;
 }
 
 /** The process running attempt `attempt` of the job, from the log line its start writes. */
 async function runnerOf(api: Api, jobId: string, attempt: number): Promise<number | undefined> {
-  const logs = (await api.call("GET", `/api/job/${jobId}/logs`)).body.messages as LogMessage[];
-  return logs.find((m) => m.message.startsWith(`attempt ${attempt} of job`))?.container.processId;
+  const logs = await logsOf(api, jobId);
+  return logs.find((m) => m.message.startsWith(`attempt ${attempt} of job`))?.container?.processId;
+}
+
+async function upload(api: Api, bytes: Uint8Array | string): Promise<BlobRecord> {
+  return json(blobRecord, await api.upload(bytes));
+}
+
+/** Sends a preprocessing job of `blobId` with the defaults and `extra`. */
+async function send(api: Api, blobId: string, extra: Record<string, unknown> = {}): Promise<ReferenceJob> {
+  return json(
+    referenceJob,
+    await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blobId, extra)),
+  );
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -77,18 +98,17 @@ function throughput(jobs: Array<{ created_at: string; finished_at: string | null
   return `${(jobs.length / seconds).toFixed(1)} jobs/s (${jobs.length} jobs in ${seconds.toFixed(2)} s)`;
 }
 
-const runningEvents = (job: { events: Array<{ status: string; message: string | null }> }) =>
+const runningEvents = (job: { events: Array<{ status: string; message?: string | null }> }) =>
   job.events.filter((e) => e.status === "running" && e.message?.startsWith("attempt ")).length;
 
 describe("many processes on one data dir", () => {
   it("kill -9 of the process running a job: another process takes it over within the lease and finishes it", async () => {
     const dir = await sharedDir();
     const services = await Promise.all([spawn(dir.dataDir), spawn(dir.dataDir), spawn(dir.dataDir)]);
-    const [first, ...others] = services as [ServiceProcess, ServiceProcess, ServiceProcess];
+    const [first, ...others] = services;
     const api = await dir.api(first.url);
-    const blob = (await api.upload(numericCsv(600_000))).body;
-    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
-      .body;
+    const blob = await upload(api, numericCsv(600_000));
+    const job = await send(api, blob.id);
     const pid = await waitFor("attempt 1 to start", () => runnerOf(api, job.id, 1));
     const victim = services.find((s) => s.pid === pid)!;
     const survivors = services.filter((s) => s !== victim);
@@ -109,15 +129,15 @@ describe("many processes on one data dir", () => {
     expect(survivors.map((s) => s.pid)).toContain(takeoverPid);
     expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(takeoverMs).toBeLessThan(10_000 + 1_000 + 2_000); // lease + poll + slack
-    expect(done.events.some((e: { message: string | null }) => e.message?.includes("taken over from"))).toBe(true);
-    const result = (await other.call("GET", `/api/job/${job.id}/result`)).body;
-    expect(result.rows).toBe(600_000);
-    const outputIds = result.outputs.map((o: { id: string }) => o.id);
+    expect(done.events.some((e) => e.message?.includes("taken over from"))).toBe(true);
+    const result = await other.call("GET", `/api/job/${job.id}/result`);
+    expect(json(jobResult, result).rows).toBe(600_000);
+    const outputIds = outputsOf(result).map((o) => o.id);
     expect(outputIds).toHaveLength(1);
     for (const id of outputIds) expect((await other.download(id)).status).toBe(200);
     // One output blob: the killed attempt left none behind once its folder is swept.
     expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
-      [`${blob.id}.1`, ...outputIds.map((id: string) => `${id}.1`)].sort(),
+      [`${blob.id}.1`, ...outputIds.map((id) => `${id}.1`)].sort(),
     );
     expect(others.length).toBe(2);
   }, 120_000);
@@ -126,10 +146,9 @@ describe("many processes on one data dir", () => {
     const dir = await sharedDir();
     const leaseMs = 1500;
     const services = await Promise.all([spawn(dir.dataDir, { leaseMs }), spawn(dir.dataDir, { leaseMs })]);
-    const api = await dir.api(services[0]!.url);
-    const blob = (await api.upload(numericCsv(600_000))).body;
-    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
-      .body;
+    const api = await dir.api(services[0].url);
+    const blob = await upload(api, numericCsv(600_000));
+    const job = await send(api, blob.id);
     const pid = await waitFor("attempt 1 to start", () => runnerOf(api, job.id, 1));
     const frozen = services.find((s) => s.pid === pid)!;
     const other = await dir.api(services.find((s) => s !== frozen)!.url);
@@ -143,15 +162,15 @@ describe("many processes on one data dir", () => {
     }
     const done = await other.waitForJob(job.id);
     expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(done.events.some((e: { message: string | null }) => e.message?.includes("whose lease expired"))).toBe(true);
+    expect(done.events.some((e) => e.message?.includes("whose lease expired"))).toBe(true);
     // The thawed process noticed it lost the lease: its run stopped, nothing of it committed.
     await waitFor("the frozen attempt to stop", async () => {
-      const logs = (await other.call("GET", `/api/job/${job.id}/logs`)).body.messages as LogMessage[];
+      const logs = await logsOf(other, job.id);
       return logs.find((m) => m.message.startsWith("attempt 1 stopped"));
     });
-    const result = (await other.call("GET", `/api/job/${job.id}/result`)).body;
+    const outputs = outputsOf(await other.call("GET", `/api/job/${job.id}/result`));
     expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
-      [`${blob.id}.1`, ...result.outputs.map((o: { id: string }) => `${o.id}.1`)].sort(),
+      [`${blob.id}.1`, ...outputs.map((o) => `${o.id}.1`)].sort(),
     );
     // The frozen process serves again.
     expect((await (await dir.api(frozen.url)).call("GET", "/api/shared/health")).status).toBe(200);
@@ -161,7 +180,7 @@ describe("many processes on one data dir", () => {
     const dir = await sharedDir();
     const services = await Promise.all([0, 1, 2, 3].map(() => spawn(dir.dataDir)));
     const apis = await Promise.all(services.map((s) => dir.api(s.url)));
-    const input = (await apis[0]!.upload("a,b\n1,2\n3,5\n4,9\n")).body;
+    const input = await upload(apis[0]!, "a,b\n1,2\n3,5\n4,9\n");
     const started = Date.now();
     const sent = await Promise.all(
       apis.flatMap((api) =>
@@ -172,7 +191,7 @@ describe("many processes on one data dir", () => {
             preprocessingBody(api.modelId, input.id),
           );
           expect(reply.status).toBe(200);
-          return reply.body.id as string;
+          return json(referenceJob, reply).id;
         }),
       ),
     );
@@ -189,9 +208,7 @@ describe("many processes on one data dir", () => {
     const outputs: string[] = [];
     for (const job of jobs) {
       const api = apis[0]!;
-      outputs.push(
-        ...(await api.call("GET", `/api/job/${job.id}/result`)).body.outputs.map((o: { id: string }) => o.id),
-      );
+      outputs.push(...outputsOf(await api.call("GET", `/api/job/${job.id}/result`)).map((o) => o.id));
       const pid = await runnerOf(api, job.id, 1);
       if (pid !== undefined) ranOn.add(pid);
     }
@@ -207,16 +224,11 @@ describe("many processes on one data dir", () => {
     const dir = await sharedDir();
     const service = await spawn(dir.dataDir);
     const api = await dir.api(service.url);
-    const input = (await api.upload("a,b\n1,2\n3,5\n4,9\n")).body;
+    const input = await upload(api, "a,b\n1,2\n3,5\n4,9\n");
     const started = Date.now();
     const sent = await Promise.all(
       Array.from({ length: 80 }, async () => {
-        const reply = await api.call(
-          "POST",
-          "/api/ml/preprocessing/job/send",
-          preprocessingBody(api.modelId, input.id),
-        );
-        return reply.body.id as string;
+        return (await send(api, input.id)).id;
       }),
     );
     const jobs = await waitForAll(sent, () => api);
@@ -232,9 +244,8 @@ describe("many processes on one data dir", () => {
     const leaseMs = 1500;
     const services = await Promise.all([0, 1, 2, 3].map(() => spawn(dir.dataDir, { leaseMs })));
     let api = await dir.api(services[0]!.url);
-    const blob = (await api.upload(numericCsv(600_000))).body;
-    const job = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, blob.id)))
-      .body;
+    const blob = await upload(api, numericCsv(600_000));
+    const job = await send(api, blob.id);
     const alive = new Set(services);
     for (let attempt = 1; attempt <= 3; attempt++) {
       const pid = await waitFor(`attempt ${attempt} to start`, () => runnerOf(api, job.id, attempt), 30_000);
@@ -254,29 +265,22 @@ describe("many processes on one data dir", () => {
     const dir = await sharedDir();
     const leaseMs = 1500;
     const [holder, idle] = await Promise.all([spawn(dir.dataDir, { leaseMs }), spawn(dir.dataDir, { leaseMs })]);
-    const api = await dir.api(holder!.url);
-    const big = (await api.upload(numericCsv(600_000))).body;
+    const api = await dir.api(holder.url);
+    const big = await upload(api, numericCsv(600_000));
     const key = generateEncryptionKey();
-    const secret = (await api.upload(encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n")))).body;
+    const secret = await upload(api, encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n")));
     // The holder's one worker is busy with the big job; the keyed job waits in the queue.
-    const busy = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, big.id)))
-      .body;
+    const busy = await send(api, big.id);
     await waitFor("the big job to start", () => runnerOf(api, busy.id, 1));
-    const keyed = (
-      await api.call(
-        "POST",
-        "/api/ml/preprocessing/job/send",
-        preprocessingBody(api.modelId, secret.id, { input_encryption_key: key }),
-      )
-    ).body;
+    const keyed = await send(api, secret.id, { input_encryption_key: key });
     // The idle process polls several times meanwhile but leaves the keyed job alone.
     await new Promise((r) => setTimeout(r, 2500));
-    const other = await dir.api(idle!.url);
-    const waiting = (await other.call("GET", `/api/job/${keyed.id}/get`)).body;
+    const other = await dir.api(idle.url);
+    const waiting = json(referenceJob, await other.call("GET", `/api/job/${keyed.id}/get`));
     expect(["queued", "running", "succeeded"]).toContain(waiting.status);
-    if (waiting.status !== "queued") expect(await runnerOf(other, keyed.id, 1)).toBe(holder!.pid);
+    if (waiting.status !== "queued") expect(await runnerOf(other, keyed.id, 1)).toBe(holder.pid);
 
-    await holder!.kill("SIGKILL");
+    await holder.kill("SIGKILL");
     const lost = await other.waitForJob(keyed.id, (j) => j.status !== "queued" && j.status !== "running");
     if (waiting.status === "queued") {
       expect(lost.status).toBe("failed");
@@ -289,8 +293,8 @@ describe("many processes on one data dir", () => {
   it("updates of one blob from two processes at once: each lands whole, the last one wins, one file left", async () => {
     const dir = await sharedDir();
     const [a, b] = await Promise.all([spawn(dir.dataDir), spawn(dir.dataDir)]);
-    const apis = [await dir.api(a!.url), await dir.api(b!.url)];
-    const blob = (await apis[0]!.upload("v\n0\n")).body;
+    const apis = [await dir.api(a.url), await dir.api(b.url)];
+    const blob = await upload(apis[0]!, "v\n0\n");
     const replies = await Promise.all(
       Array.from({ length: 16 }, (_, i) =>
         apis[i % 2]!.upload(
