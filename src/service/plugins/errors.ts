@@ -58,8 +58,8 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
   }
   if (
     err.message === "Unexpected end of form" ||
-    err.message?.includes("terminated early") ||
-    err.message?.startsWith("Malformed part header")
+    err.message.includes("terminated early") ||
+    err.message.startsWith("Malformed part header")
   ) {
     return new HttpProblem(400, `The multipart body ended early or is malformed. ${MULTIPART_HELP}`);
   }
@@ -68,16 +68,20 @@ function frameworkProblem(err: FastifyError, maxBlobBytes: number): HttpProblem 
 
 function toProblem(err: FastifyError, request: FastifyRequest, maxBlobBytes: number): HttpProblem {
   if (err instanceof HttpProblem) return err;
-  if (hasZodFastifySchemaValidationErrors(err)) {
+  // The issues are read through fastify's own type: the guard's names a module
+  // (fastify/types/schema) that this project's resolution does not find.
+  const issues = err.validation;
+  if (issues && hasZodFastifySchemaValidationErrors(err)) {
     // Null prototype: a field path such as `constructor` must not find Object.prototype's member.
     const errors = Object.create(null) as FieldErrors;
-    for (const issue of err.validation) {
+    for (const issue of issues) {
       const path = issue.instancePath
         .split("/")
         .filter(Boolean)
-        .map((s: string) => (/^\d+$/.test(s) ? Number(s) : s));
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
       const name = fieldPath(path);
-      (errors[name] ??= []).push(issue.message);
+      // zod's issues always carry a message; fastify's type leaves it optional.
+      (errors[name] ??= []).push(issue.message ?? "is invalid");
     }
     const where =
       err.validationContext === "params" ? "path" : err.validationContext === "querystring" ? "query" : "body";
@@ -106,7 +110,7 @@ export function sendProblem(reply: FastifyReply, problem: HttpProblem, instance:
 
 /** The one place where errors become application/problem+json; never a stack trace. */
 export const errorsPlugin = fp(
-  async (app: FastifyInstance, options: { maxBlobBytes: number }) => {
+  (app: FastifyInstance, options: { maxBlobBytes: number }, done: (err?: Error) => void) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
       const problem = toProblem(err, request, options.maxBlobBytes);
       if (problem.status < 500)
@@ -123,6 +127,7 @@ export const errorsPlugin = fp(
         request.url.split("?")[0]!,
       ),
     );
+    done();
   },
   { name: "mdps-errors", fastify: "5.x" },
 );
