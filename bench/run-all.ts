@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const BENCHMARKS = ["engine.js", "formats.js", "e2e.js"];
+const BENCHMARKS = ["small-jobs.js", "engine.js", "formats.js", "e2e.js"];
 
 let failed = 0;
 for (const name of BENCHMARKS) {
