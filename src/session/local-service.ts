@@ -46,6 +46,8 @@ export interface LocalService {
   readonly credentials: LocalCredentials;
   /** Replaces lost credentials (e.g. the database was reset) with a new application. */
   renewCredentials(): LocalCredentials;
+  /** A fresh one-time login link to the portal of this service (CONTRACT: Application portal). */
+  portalLink(): string;
 }
 
 const credentialsSchema = z.object({ model_id: uuid, client_id: z.string().min(1), client_secret: z.string().min(1) });
@@ -68,6 +70,16 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     renewCredentials: () => {
       rmSync(join(dataDir, CREDENTIALS_FILE), { force: true });
       return createCredentials(mod, dataDir);
+    },
+    portalLink: () => {
+      const admin = mod.openAdmin(dataDir);
+      try {
+        const { link } = admin.portalLink(service.url);
+        if (link === null) throw new Error(`The local service at ${service.url} gave no portal link.`);
+        return link;
+      } finally {
+        admin.close();
+      }
     },
   };
 }

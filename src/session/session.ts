@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import type { RecordType } from "../contract/blob.js";
+import type { BlobRecord, RecordType } from "../contract/blob.js";
+import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
 import { JobStatusVocabulary, type JobStatusVocabularyOptions } from "../contract/job-status.js";
 import { uuid } from "../contract/common.js";
 import type { Health } from "../contract/health.js";
@@ -76,6 +77,8 @@ export class Session {
   readonly region: string | undefined;
   readonly #local: LocalService | undefined;
   readonly #blobs: Blob[] = [];
+  /** Jobs this session sent, oldest first (for `jobs()` on a service without `job-list`). */
+  readonly #jobs: Job[] = [];
   readonly #ctx: BlobContext;
   readonly #jobListeners = new Set<SessionJobListener>();
   readonly #noticeListeners = new Set<SessionNoticeListener>();
@@ -231,6 +234,80 @@ export class Session {
   }
 
   /**
+   * The model's blob records from the service, newest first, every page (or the newest
+   * `limit`), when it declares `blob-list` (CONTRACT: Extensions); else the records of
+   * this session's own blobs, newest first. `tag` and `name` filter exactly.
+   */
+  async modelBlobs(options: BlobListOptions & CallOptions = {}): Promise<BlobRecord[]> {
+    if (!this.#declares("blob-list")) {
+      return this.blobs()
+        .map((b) => b.record)
+        .filter(
+          (r) =>
+            (options.name === undefined || r.name === options.name) &&
+            (options.tag === undefined || r.tags.includes(options.tag)),
+        )
+        .reverse()
+        .slice(0, options.limit);
+    }
+    const { limit, ...rest } = options;
+    const out: BlobRecord[] = [];
+    let cursor = options.cursor;
+    do {
+      const page = await this.client.blobs.list({
+        ...rest,
+        cursor,
+        limit: limit === undefined ? 1000 : Math.min(1000, limit - out.length),
+      });
+      out.push(...page.items);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && (limit === undefined || out.length < limit));
+    return out;
+  }
+
+  /**
+   * The model's jobs from the service, newest first, every page (or the newest `limit`),
+   * when it declares `job-list` (CONTRACT: Extensions); else the jobs this session sent,
+   * newest first. `status` filters exactly. The records carry no events.
+   */
+  async jobs(options: JobListOptions & CallOptions = {}): Promise<Job[]> {
+    if (!this.#declares("job-list")) {
+      return [...this.#jobs].reverse().slice(0, options.limit);
+    }
+    const { limit, ...rest } = options;
+    const out: Job[] = [];
+    let cursor = options.cursor;
+    do {
+      const page = await this.client.jobs.list({
+        ...rest,
+        cursor,
+        limit: limit === undefined ? 1000 : Math.min(1000, limit - out.length),
+      });
+      out.push(...page.items.map((record) => new Job(this.#ctx, record.id, { record })));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && (limit === undefined || out.length < limit));
+    return out;
+  }
+
+  /**
+   * A fresh one-time login link to the portal (CONTRACT: Application portal), for a
+   * `Session.local()` session. A connected session cannot make one: the portal is the
+   * service operator's tool, and its link comes from them (`mdps admin portal-link`).
+   */
+  portalUrl(): string {
+    if (!this.#local) {
+      throw new ConfigError(
+        `This session is connected to ${this.baseUrl}, so it cannot make a portal link: the portal link comes from the service's operator (\`mdps admin portal-link --data-dir <dir>\` on the service's machine). Session.local() sessions have portalUrl().`,
+      );
+    }
+    return this.#local.portalLink();
+  }
+
+  #declares(extension: string): boolean {
+    return this.#local !== undefined || this.#capabilities?.includes(extension) === true;
+  }
+
+  /**
    * Uploads `input` if needed and sends a preprocessing job. Resolves once the job
    * is accepted (queued), with its handle: `await job.wait()` or `await job.dataframe()`.
    * `params` are checked per `type` at compile time and before anything is sent.
@@ -376,6 +453,7 @@ export class Session {
   }
 
   #announce<J extends Job>(job: J): J {
+    this.#jobs.push(job);
     for (const listener of [...this.#jobListeners]) {
       try {
         listener(job);
