@@ -57,7 +57,7 @@ function preprocessing(
     model_id: modelId,
     input_blob_id: blobId,
     preprocessing_type: type,
-    feature_columns: FEATURES as string[],
+    feature_columns: FEATURES,
     request_timeout_seconds: 120,
     output: [
       { name: outputName, record_type: "csv", access_tier: DEFAULT_ACCESS_TIER, tags: ["demo", `transform=${type}`] },

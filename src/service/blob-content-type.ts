@@ -5,7 +5,6 @@ import { CONTENT_TYPES, type RecordType } from "../contract/index.js";
  * to a reader of the record type, so they are plain octets.
  */
 export function contentTypeOf(recordType: string, encrypted: boolean): string {
-  return encrypted
-    ? "application/octet-stream"
-    : (CONTENT_TYPES[recordType as RecordType] ?? "application/octet-stream");
+  if (encrypted || !Object.hasOwn(CONTENT_TYPES, recordType)) return "application/octet-stream";
+  return CONTENT_TYPES[recordType as RecordType];
 }

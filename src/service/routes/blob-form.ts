@@ -1,4 +1,5 @@
-import type { MultipartFile, MultipartValue } from "@fastify/multipart";
+import { finished } from "node:stream/promises";
+import type { MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
@@ -98,7 +99,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
         if (part.file.truncated) throw tooLarge(request);
         continue;
       }
-      const field = part as MultipartValue<unknown>;
+      const field = part;
       if (!(BLOB_FORM_PART_NAMES as readonly string[]).includes(field.fieldname)) {
         addError(field.fieldname, `is not a known part; the parts are ${BLOB_FORM_PART_NAMES.join(", ")}`);
       } else if (field.fieldname === P.file) {
@@ -144,9 +145,9 @@ function tooManyParts(): HttpProblem {
 }
 
 async function drain(part: MultipartFile): Promise<void> {
-  for await (const _ of part.file) {
-    // discard
-  }
+  // Read and discard: the parser reaches the next part only once this one is consumed.
+  part.file.resume();
+  await finished(part.file);
 }
 
 function mergeErrors(a: FieldErrors, b: FieldErrors): FieldErrors {
