@@ -66,7 +66,7 @@ function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-async function registerBlobRoutes(app: FastifyInstance): Promise<void> {
+function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { blobs, files, blobLocks, db } = app.store;
   const base = "/api/model/:modelId/shared/blob";
@@ -220,6 +220,7 @@ async function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       });
     },
   );
+  return Promise.resolve();
 }
 
 export const blobRoutes = fp(registerBlobRoutes, {

@@ -57,7 +57,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 /** POST /api/authorization/exchange: the OAuth 2.0 client credentials grant. */
-async function registerTokenRoutes(app: FastifyInstance): Promise<void> {
+function registerTokenRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: 16 * 1024 },
@@ -177,6 +177,7 @@ async function registerTokenRoutes(app: FastifyInstance): Promise<void> {
       .headers({ "cache-control": "no-store", pragma: "no-cache" })
       .send({ access_token: token, token_type: "Bearer", expires_in: ttl, scope: scopes.join(" ") });
   });
+  return Promise.resolve();
 }
 
 export const tokenRoutes = fp(registerTokenRoutes, {
