@@ -69,16 +69,6 @@ try {
   for (const entry of ["LICENSE", "LICENCE", "LICENSE.md"]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry));
   }
-  // The bundled danfo lives at node_modules/mdps/node_modules/danfojs-node in a user's project,
-  // where TypeScript can name its types only through mdps: without this re-export, tslab (which
-  // emits declarations per cell) rejects `const df = await job.dataframe()` with TS2742 ("cannot
-  // be named without a reference to mdps/node_modules/danfojs-node"). Type-only: danfo still
-  // loads lazily. A no-op once src/index.ts exports them itself.
-  const indexTypes = join(stage, "dist/src/index.d.ts");
-  const declared = readFileSync(indexTypes, "utf8");
-  if (!/from "danfojs-node"/.test(declared)) {
-    writeFileSync(indexTypes, `${declared}export type { DataFrame, Series } from "danfojs-node";\n`);
-  }
   const stagedDanfo = join(stage, "node_modules/danfojs-node");
   mkdirSync(stagedDanfo, { recursive: true });
   for (const entry of ["dist", "README.md", "LICENSE"]) {

@@ -13,6 +13,9 @@ export {
 export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
 export type { RequestOptions } from "./session/request-options.js";
 export { Job } from "./session/job.js";
+// danfo's frame types, so a notebook cell can name what job.dataframe() returns: tslab
+// refuses an inferred type it can reach only through mdps's own node_modules (TS2742).
+export type { DataFrame, Series } from "danfojs-node";
 export { Transformer } from "./session/transformer.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
