@@ -8,9 +8,25 @@ export function jobDuration(job: TrackedJob, now = Date.now()): string {
 
 export const jobsCommand: Command = {
   name: "jobs",
-  description: "List the jobs started in this session, with status, phase and time.",
-  usage: "/jobs",
-  action(ctx) {
+  description: "List the jobs started in this session, with status, phase and time; --all: every job of the model.",
+  usage: "/jobs [--all]",
+  details: ["--all lists the model's jobs from the service, newest first (other sessions' too)."],
+  flags: { all: "boolean" },
+  async action(ctx, args) {
+    if (args.flags.has("all")) {
+      const all = await ctx.workspace.session.jobs({ signal: ctx.signal });
+      if (all.length === 0) return message("The model has no jobs yet.", "muted");
+      return {
+        type: "table",
+        columns: ["type", "status", "created", "id"],
+        rows: all.map((j) => [
+          j.record?.job_type ?? j.type ?? "",
+          j.record?.status ?? "",
+          j.record?.created_at ?? "",
+          j.id,
+        ]),
+      };
+    }
     const jobs = ctx.workspace.jobs.jobs;
     if (jobs.length === 0)
       return message(

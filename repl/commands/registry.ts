@@ -11,6 +11,7 @@ import { healthCommand } from "./health.js";
 import { helpCommand } from "./help.js";
 import { histCommand } from "./hist.js";
 import { jobsCommand } from "./jobs.js";
+import { portalCommand } from "./portal.js";
 import { loadCommand } from "./load.js";
 import { logsCommand } from "./logs.js";
 import { preprocessCommand } from "./preprocess.js";
@@ -41,6 +42,7 @@ export const COMMANDS: readonly Command[] = [
   histCommand,
   saveCommand,
   healthCommand,
+  portalCommand,
   usageCommand,
   rmCommand,
   clearCommand,
