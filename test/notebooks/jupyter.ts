@@ -36,7 +36,7 @@ function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS
       { ...options, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, killSignal: "SIGKILL" },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        done({ code, stdout: String(stdout), stderr: String(stderr) + (error && code !== 1 && code !== 2 ? `\n${error.message}` : "") });
+        done({ code, stdout, stderr: stderr + (error && code !== 1 && code !== 2 ? `\n${error.message}` : "") });
       },
     );
   });

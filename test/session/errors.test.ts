@@ -30,8 +30,9 @@ interface App {
   clientSecret: string;
 }
 
-let dir: ReturnType<typeof tempDir>;
-let service: RunningService;
+let dir: ReturnType<typeof tempDir> | undefined;
+/** Undefined until beforeAll has started it (and after a beforeAll that failed). */
+let service: RunningService | undefined;
 let full: App;
 let healthOnly: App;
 
@@ -60,7 +61,7 @@ afterAll(async () => {
 });
 
 const connect = (app: App, extra: object = {}) =>
-  Session.connect({ baseUrl: service.url, ...app, env: {}, configFile: false, ...extra });
+  Session.connect({ baseUrl: service!.url, ...app, env: {}, configFile: false, ...extra });
 
 describe("errors from the real service", () => {
   it("ConfigError lists what is missing", async () => {
@@ -88,7 +89,7 @@ describe("errors from the real service", () => {
       const app = makeApp(otherDir.path, ALL);
       const client = MdpsClient.create({
         ...app,
-        baseUrl: service.url,
+        baseUrl: service!.url,
         authUrl: other.url,
         env: {},
         configFile: false,
