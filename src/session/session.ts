@@ -17,6 +17,7 @@ import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
+import { PortalLink } from "../notebook/portal-link.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
 import { localValidationError } from "./local-validation.js";
@@ -301,6 +302,11 @@ export class Session {
       );
     }
     return this.#local.portalLink();
+  }
+
+  /** `portalUrl()` as a link that a notebook shows as one ("Open the portal"). */
+  portalLink(): PortalLink {
+    return new PortalLink(this.portalUrl());
   }
 
   #declares(extension: string): boolean {

@@ -42,6 +42,11 @@ describe("a local session", () => {
     const two = second.portalUrl();
     expect(one).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?token=/);
     expect(two).not.toBe(one);
+    const link = second.portalLink();
+    expect(link.toHTML()).toMatch(
+      /<a href="http:\/\/127\.0\.0\.1:\d+\/login\?token=[^"]+" target="_blank" rel="noopener noreferrer">Open the portal<\/a>/,
+    );
+    expect(String(link)).toBe(link.url);
   });
 });
 
