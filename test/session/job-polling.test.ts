@@ -32,7 +32,7 @@ describe("pollUntilTerminal", () => {
     ];
     let i = 0;
     const seen: string[] = [];
-    const final = await pollUntilTerminal("j", async () => script[Math.min(i++, script.length - 1)]!, {
+    const final = await pollUntilTerminal("j", () => Promise.resolve(script[Math.min(i++, script.length - 1)]!), {
       onUpdate: (r) => seen.push(`${r.status}:${r.phase}:${r.progress}`),
       pollIntervalMs: 30,
     });
@@ -61,7 +61,7 @@ describe("pollUntilTerminal", () => {
     };
     let i = 0;
     const seen: string[] = [];
-    await pollUntilTerminal("j", async () => (i++ === 0 ? first : done), {
+    await pollUntilTerminal("j", () => Promise.resolve(i++ === 0 ? first : done), {
       onUpdate: (r) => seen.push(`${r.status}:${r.phase}`),
     });
     expect(seen).toEqual(["queued:queued", "running:reading", "running:fitting", "succeeded:done"]);
@@ -69,7 +69,7 @@ describe("pollUntilTerminal", () => {
 
   it("times out with a TimeoutError that says the job goes on", async () => {
     const started = Date.now();
-    const err = await pollUntilTerminal("j1", async () => record("running", 0.5, "fitting"), {
+    const err = await pollUntilTerminal("j1", () => Promise.resolve(record("running", 0.5, "fitting")), {
       timeoutMs: 200,
       pollIntervalMs: 50,
     }).catch((e: unknown) => e);
@@ -81,7 +81,7 @@ describe("pollUntilTerminal", () => {
   it("stops on abort during the pause between polls", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const err = await pollUntilTerminal("j", async () => record("running", 0, null), {
+    const err = await pollUntilTerminal("j", () => Promise.resolve(record("running", 0, null)), {
       signal: controller.signal,
       pollIntervalMs: 10_000,
     }).catch((e: unknown) => e);
