@@ -29,7 +29,7 @@ export function sampleFrame(rows: number, seed = 1): DataFrame {
 }
 
 export function column(df: DataFrame, name: string): unknown[] {
-  return df[name].values as unknown[];
+  return df.column(name).values;
 }
 
 /** Population mean and standard deviation, skipping missing values, as scikit-learn's StandardScaler. */
