@@ -134,7 +134,7 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
   if (error instanceof MdpsError) return { type: "error", title: error.message };
   // Errors thrown by typed JavaScript come from the vm context's realm: not `instanceof Error`.
   if (error instanceof Error || types.isNativeError(error)) {
-    const { name, message } = error as Error;
+    const { name, message } = error;
     return { type: "error", title: `${name || "Error"}: ${message}` };
   }
   return { type: "error", title: `Error: ${String(error)}` };

@@ -122,7 +122,7 @@ export class Workspace {
 
   columnNames(name: string): string[] {
     const entry = this.#frames.get(name);
-    return entry ? (entry.df.columns as string[]) : [];
+    return entry ? entry.df.columns : [];
   }
 
   /** Lists `blob` under the next `b` ref; a blob listed already keeps its ref and takes the new description. */
@@ -348,7 +348,7 @@ function show(value: unknown, width: number): string {
 
 function seriesTable(series: Series): Table {
   const values = series.values as unknown[];
-  const name = String((series as unknown as { columns?: string[] }).columns?.[0] ?? "value");
+  const name = (series as unknown as { columns?: string[] }).columns?.[0] ?? "value";
   const numeric = values.every((v) => typeof v === "number" || v === null || v === undefined);
   const column: Column = numeric
     ? { name, kind: "number", values: Float64Array.from(values, (v) => (typeof v === "number" ? v : NaN)) }
