@@ -15,7 +15,7 @@ export interface RunReporter {
 
 /** Chains streams so an error anywhere (say, a wrong key) surfaces at the reading end. */
 function chain(source: Readable, step: Transform): Readable {
-  return pipeline(source, step, () => {}) as unknown as Readable;
+  return pipeline(source, step, () => {});
 }
 
 /**

@@ -43,7 +43,7 @@ export async function runInWorker(run: WorkerRun): Promise<WorkerRunResult> {
       if (tempPath === undefined) throw new Error(`no temp path for output ${i}`);
       return {
         name: o.name,
-        recordType: (o.record_type ?? run.inputRecordType) as RecordType,
+        recordType: o.record_type ?? run.inputRecordType,
         tempPath,
         key: keys?.outputs[i] ?? null,
       };
