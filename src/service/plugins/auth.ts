@@ -29,8 +29,9 @@ export function grantOf(request: FastifyRequest): TokenGrant {
  * nothing about the request's shape. Register inside the model API's context.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance) => {
-    app.addHook("onRequest", async (request) => {
+  (app: FastifyInstance, _options, done) => {
+    // A callback hook: a throw is caught by Fastify's hook runner and answered as the error.
+    app.addHook("onRequest", (request, _reply, next) => {
       const header = request.headers.authorization;
       if (!header) {
         throw unauthorized(
@@ -58,7 +59,9 @@ export const authPlugin = fp(
           { body: { required_scope: scope } },
         );
       }
+      next();
     });
+    done();
   },
   { name: "mdps-auth", fastify: "5.x", dependencies: ["mdps-errors", "mdps-store"] },
 );

@@ -13,7 +13,7 @@ declare module "fastify" {
 
 /** The job runner: starts with the app (after restart recovery), stops before the store closes. */
 export const jobsPlugin = fp(
-  async (app: FastifyInstance) => {
+  (app: FastifyInstance, _options, done) => {
     const options = app.serviceOptions;
     const runner = new JobRunner({
       store: app.store,
@@ -31,9 +31,13 @@ export const jobsPlugin = fp(
       waiters.close();
       done();
     });
-    app.addHook("onReady", async () => runner.start());
+    app.addHook("onReady", (ready) => {
+      runner.start();
+      ready();
+    });
     // preClose runs before every onClose hook, so the database is still open while workers stop.
-    app.addHook("preClose", async () => runner.close());
+    app.addHook("preClose", () => runner.close());
+    done();
   },
   { name: "mdps-jobs", fastify: "5.x", dependencies: ["mdps-store"] },
 );

@@ -69,7 +69,7 @@ function clientIdOf(request: FastifyRequest): string {
   return colon < 0 ? "" : decoded.slice(0, Math.min(colon, 256));
 }
 
-const LIMITS: Record<Kind, { max(limits: ResolvedRateLimit): number; key(request: FastifyRequest): string }> = {
+const LIMITS: Record<Kind, { max: (limits: ResolvedRateLimit) => number; key: (request: FastifyRequest) => string }> = {
   // Each token request runs scrypt, so this bounds both guessing and CPU use per client.
   token: { max: (l) => l.tokenPerWindow, key: (request) => `${request.ip} ${clientIdOf(request)}` },
   // The same per address alone: a caller inventing a client_id per attempt still pays.

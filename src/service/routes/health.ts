@@ -28,7 +28,7 @@ export const CAPABILITIES = [
 ];
 
 /** GET /api/shared/health: the availability check, with what was checked and the extensions offered. */
-async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
+function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () => void): void {
   const version = packageVersion();
   const startedAt = Date.now();
 
@@ -60,6 +60,7 @@ async function registerHealthRoutes(app: FastifyInstance): Promise<void> {
       capabilities: CAPABILITIES,
     };
   });
+  done();
 }
 
 export const healthRoutes = fp(registerHealthRoutes, {

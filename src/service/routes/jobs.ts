@@ -25,14 +25,14 @@ const getParams = z.object({
  * Job endpoints. The generic `/api/job/...` and the preprocessing
  * `/api/ml/preprocessing/job/...` read endpoints share handlers: they see the same jobs.
  */
-async function registerJobRoutes(app: FastifyInstance): Promise<void> {
+function registerJobRoutes(app: FastifyInstance, _options: unknown, done: () => void): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { jobs } = app.store;
   const send = { config: { scope: ENDPOINT_SCOPES.jobSend } };
   const read = { scope: ENDPOINT_SCOPES.jobRead };
 
-  api.post("/api/ml/preprocessing/job/send", send, async (request) => sendPreprocessing(app, request));
-  api.post("/api/job/send", send, async (request) => sendJob(app, request));
+  api.post("/api/ml/preprocessing/job/send", send, (request) => sendPreprocessing(app, request));
+  api.post("/api/job/send", send, (request) => sendJob(app, request));
 
   for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
     api.get(
@@ -63,7 +63,7 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
     api.get(
       `${prefix}/:id/logs`,
       { schema: { params: idParams, querystring: limitParams }, config: read },
-      async (request) => {
+      (request) => {
         const row = jobs.get(grantOf(request).modelId, request.params.id);
         if (!row) throw notFound("job", request.params.id);
         return jobs.logs(row, request.query.limit);
@@ -71,7 +71,7 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
     );
 
     // Extension (CONTRACT: Extensions): queued or running -> cancelled, whichever process runs it.
-    api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, async (request) => {
+    api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, (request) => {
       const row = jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);
       const outcome = app.jobRunner.cancel(row.id);
@@ -86,7 +86,7 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
       return jobs.record(outcome.row, 1000);
     });
 
-    api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, async (request) => {
+    api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, (request) => {
       const row = jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as unknown;
@@ -109,6 +109,7 @@ async function registerJobRoutes(app: FastifyInstance): Promise<void> {
       );
     });
   }
+  done();
 }
 
 export const jobRoutes = fp(registerJobRoutes, {
