@@ -19,7 +19,7 @@ import {
 } from "../contract/index.js";
 import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
 import { sampleCsv } from "./demo-data.js";
-import { demoHttp, exchangeToken, type DemoHttp } from "./demo-http.js";
+import { demoHttp, exchangeToken, type DemoHttp, type Reply } from "./demo-http.js";
 import { detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
 
 const FEATURES = ["age", "income", "tenure_months", "monthly_spend"];
@@ -30,7 +30,10 @@ const COMPLETE_FEATURES = ["age", "tenure_months", "monthly_spend"];
 async function waitForJob(http: DemoHttp, jobId: string, print: boolean): Promise<JobRecord> {
   let last = "";
   for (let i = 0; i < 6000; i++) {
-    const { body: job } = await http.json<JobRecord>("GET", `/api/ml/preprocessing/job/${jobId}/get?limit=1`);
+    const { body: job } = (await http.json(
+      "GET",
+      `/api/ml/preprocessing/job/${jobId}/get?limit=1`,
+    )) as Reply<JobRecord>;
     const line = `${job.status} · ${job.phase ?? "-"} ${Math.round(job.progress * 100)}%`;
     if (print && line !== last) detail(line);
     last = line;
@@ -87,13 +90,13 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 
     const csv = Buffer.from(sampleCsv());
     const blobs = `/api/model/${modelId}/shared/blob`;
-    const up = await http.upload<BlobRecord>("POST", `${blobs}/upload`, csv, {
+    const up = (await http.upload("POST", `${blobs}/upload`, csv, {
       Name: "customers.csv",
       Description: "demo customers",
       RecordType: "csv",
       AccessTier: DEFAULT_ACCESS_TIER,
       Tags: ["demo", "source=generated"],
-    });
+    })) as Reply<BlobRecord>;
     expectStatus("upload", up.status, 200, up.body);
     const input = up.body;
     step(
@@ -102,25 +105,25 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     );
     detail(firstLines(csv.toString("utf8"), 4));
 
-    const sent = await http.json<JobRecord>(
+    const sent = (await http.json(
       "POST",
       "/api/ml/preprocessing/job/send",
       preprocessing(modelId, input.id, "StandardScaler", "customers-standardized.csv"),
-    );
+    )) as Reply<JobRecord>;
     expectStatus("preprocessing send", sent.status, 200, sent.body);
     step("preprocess", `StandardScaler on ${FEATURES.join(", ")} -> job ${sent.body.id}`);
     const job = await waitForJob(http, sent.body.id, true);
     if (job.status !== "succeeded")
       throw new Error(`the StandardScaler job ended ${job.status}: ${JSON.stringify(job.error)}`);
 
-    const logs = await http.json<JobExecutionLogDetails>("GET", `/api/ml/preprocessing/job/${job.id}/logs`);
+    const logs = (await http.json("GET", `/api/ml/preprocessing/job/${job.id}/logs`)) as Reply<JobExecutionLogDetails>;
     step("logs", `${logs.body.messages.length} lines${logs.body.truncated ? " (truncated)" : ""}`);
     for (const m of logs.body.messages)
       detail(
         `${m.timestamp} ${m.level.padEnd(7)} [${m.container.replicaName} pid ${m.container.processId}] ${m.message}`,
       );
 
-    const result = await http.json<JobResult>("GET", `/api/ml/preprocessing/job/${job.id}/result`);
+    const result = (await http.json("GET", `/api/ml/preprocessing/job/${job.id}/result`)) as Reply<JobResult>;
     expectStatus("result", result.status, 200, result.body);
     const output = result.body.outputs[0]!;
     step(
@@ -144,11 +147,11 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
           feature_columns: COMPLETE_FEATURES,
         }),
       };
-      const sentJob = await http.json<JobRecord>("POST", "/api/job/send", body);
+      const sentJob = (await http.json("POST", "/api/job/send", body)) as Reply<JobRecord>;
       expectStatus(`${type} send`, sentJob.status, 200, sentJob.body);
       const done = await waitForJob(http, jobId, false);
       if (done.status === "succeeded") {
-        const r = await http.json<JobResult>("GET", `/api/job/${jobId}/result`);
+        const r = (await http.json("GET", `/api/job/${jobId}/result`)) as Reply<JobResult>;
         detail(`${type.padEnd(20)} succeeded  ${fittedSummary(r.body.fitted)}`);
       } else {
         throw new Error(`${type} ended ${done.status}: ${done.error?.title}: ${done.error?.detail}`);
@@ -158,7 +161,7 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     await encryptedRoundTrip(http, blobs, modelId, csv);
     await blobLifecycle(http, blobs, input, csv);
 
-    const health = await http.json<Health>("GET", "/api/shared/health");
+    const health = (await http.json("GET", "/api/shared/health")) as Reply<Health>;
     expectStatus("health", health.status, 200, health.body);
     const checks = Object.entries(health.body.checks)
       .map(([k, v]) => `${k} ${(v as { status: string }).status}`)
@@ -178,22 +181,21 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 async function encryptedRoundTrip(http: DemoHttp, blobs: string, modelId: string, csv: Buffer): Promise<void> {
   const inputKey = generateEncryptionKey();
   const outputKey = generateEncryptionKey();
-  const up = await http.upload<BlobRecord>(
-    "POST",
-    `${blobs}/upload`,
-    encryptBuffer(parseEncryptionKey(inputKey), csv),
-    { Name: "customers.csv.enc", RecordType: "csv", AccessTier: "cool" },
-  );
+  const up = (await http.upload("POST", `${blobs}/upload`, encryptBuffer(parseEncryptionKey(inputKey), csv), {
+    Name: "customers.csv.enc",
+    RecordType: "csv",
+    AccessTier: "cool",
+  })) as Reply<BlobRecord>;
   expectStatus("encrypted upload", up.status, 200, up.body);
   const body = preprocessing(modelId, up.body.id, "StandardScaler", "customers-standardized.csv.enc", {
     input_encryption_key: inputKey,
   });
   body.output[0] = { ...body.output[0]!, encryption_key: outputKey } as (typeof body.output)[0];
-  const sent = await http.json<JobRecord>("POST", "/api/ml/preprocessing/job/send", body);
+  const sent = (await http.json("POST", "/api/ml/preprocessing/job/send", body)) as Reply<JobRecord>;
   expectStatus("encrypted send", sent.status, 200, sent.body);
   const done = await waitForJob(http, sent.body.id, false);
   if (done.status !== "succeeded") throw new Error(`encrypted job ended ${done.status}: ${JSON.stringify(done.error)}`);
-  const result = await http.json<JobResult>("GET", `/api/ml/preprocessing/job/${done.id}/result`);
+  const result = (await http.json("GET", `/api/ml/preprocessing/job/${done.id}/result`)) as Reply<JobResult>;
   const out = result.body.outputs[0]!;
   const cipher = await http.download(`${blobs}/${out.id}/download`);
   const plain = decryptBuffer(parseEncryptionKey(outputKey), cipher.bytes);
@@ -225,21 +227,21 @@ async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, c
     AccessTier: "cool",
     Tags: ["demo", "version=2"],
   };
-  const updated = await http.upload<BlobRecord>("PUT", `${blobs}/${input.id}/update`, updatedCsv, fields, {
+  const updated = (await http.upload("PUT", `${blobs}/${input.id}/update`, updatedCsv, fields, {
     "if-match": `"${input.sha256}"`,
-  });
+  })) as Reply<BlobRecord>;
   expectStatus("update", updated.status, 200, updated.body);
   step(
     "update",
     `If-Match current ETag -> 200: ${updated.body.size_bytes} bytes, access tier ${updated.body.access_tier}, tags ${updated.body.tags.join(", ")}`,
   );
-  const stale = await http.upload<ProblemDetails>("PUT", `${blobs}/${input.id}/update`, csv, fields, {
+  const stale = (await http.upload("PUT", `${blobs}/${input.id}/update`, csv, fields, {
     "if-match": `"${input.sha256}"`,
-  });
+  })) as Reply<ProblemDetails>;
   expectStatus("stale update", stale.status, 412, stale.body);
   detail(`If-Match old ETag -> ${stale.status} ${stale.body.title}: ${stale.body.detail}`);
 
-  const deleted = await http.json<BlobDeleted>("DELETE", `${blobs}/${input.id}/delete`);
+  const deleted = (await http.json("DELETE", `${blobs}/${input.id}/delete`)) as Reply<BlobDeleted>;
   expectStatus("delete", deleted.status, 200, deleted.body);
   const gone = await http.download(`${blobs}/${input.id}/download`);
   step("delete", `${JSON.stringify(deleted.body)}; download afterwards -> ${gone.status}`);

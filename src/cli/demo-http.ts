@@ -2,15 +2,24 @@
  * The few HTTP calls the demo makes, with plain fetch: the demo shows the wire API
  * itself, and never prints a secret (the token stays in this closure).
  */
+/**
+ * A JSON reply. The body is unparsed JSON (`unknown`): the caller states what the reference
+ * service sends there, as `Reply<ItsRecord>`.
+ */
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+}
+
 export interface DemoHttp {
-  json<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  upload<T>(
+  json(method: string, path: string, body?: unknown): Promise<Reply>;
+  upload(
     method: string,
     path: string,
     file: Uint8Array,
     fields: Record<string, string | string[]>,
     headers?: Record<string, string>,
-  ): Promise<{ status: number; body: T }>;
+  ): Promise<Reply>;
   download(
     path: string,
     headers?: Record<string, string>,
@@ -47,28 +56,28 @@ export async function exchangeToken(
 export function demoHttp(baseUrl: string, token: string): DemoHttp {
   const auth = { authorization: `Bearer ${token}` };
   return {
-    async json<T>(method: string, path: string, body?: unknown) {
+    async json(method: string, path: string, body?: unknown): Promise<Reply> {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: body === undefined ? auth : { ...auth, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: response.status, body: (await response.json()) as T };
+      return { status: response.status, body: await response.json() };
     },
-    async upload<T>(
+    async upload(
       method: string,
       path: string,
       file: Uint8Array,
       fields: Record<string, string | string[]>,
       headers: Record<string, string> = {},
-    ) {
+    ): Promise<Reply> {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) {
         for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
       }
       form.append("File", new Blob([file]), fields.Name as string);
       const response = await fetch(`${baseUrl}${path}`, { method, headers: { ...auth, ...headers }, body: form });
-      return { status: response.status, body: (await response.json()) as T };
+      return { status: response.status, body: await response.json() };
     },
     async download(path: string, headers: Record<string, string> = {}) {
       const response = await fetch(`${baseUrl}${path}`, { headers: { ...auth, ...headers } });
