@@ -11,7 +11,12 @@ import { AbortError } from "../../src/client/errors.js";
 const outputs: string[] = [];
 const display = { html: (s: string) => outputs.push(s), text: (s: string) => outputs.push(s) };
 let dir = "";
-let session: Session;
+// Undefined when beforeAll failed: afterAll still runs then.
+let session: Session | undefined;
+function opened(): Session {
+  if (!session) throw new Error("beforeAll did not open the session");
+  return session;
+}
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mdps-wire-"));
   session = await Session.local({ dataDir: dir });
@@ -25,11 +30,11 @@ afterAll(async () => {
 it("job.wait() shows the live status in a notebook, nothing outside", async () => {
   const df = new dfd.DataFrame({ a: [1, 2, 3, 4], b: [2, 4, 6, 9] });
   setNotebookKernel(null);
-  const quiet = await session.preprocess(df, { type: "StandardScaler" });
+  const quiet = await opened().preprocess(df, { type: "StandardScaler" });
   await quiet.wait();
   expect(outputs).toHaveLength(0);
   setNotebookKernel({ newDisplay: () => display, display });
-  const job = await session.preprocess(df, { type: "StandardScaler" });
+  const job = await opened().preprocess(df, { type: "StandardScaler" });
   await job.wait();
   expect(outputs.at(-1)).toContain("succeeded");
   expect(outputs.at(-1)).toContain("StandardScaler · job");
@@ -38,13 +43,13 @@ it("job.wait() shows the live status in a notebook, nothing outside", async () =
   expect(outputs).toHaveLength(n);
   expect(inspect(job)).toContain("Job {");
   expect(outputs.at(-1)).toContain("mdps Job");
-  expect(inspect(session)).toContain("Session {");
+  expect(inspect(opened())).toContain("Session {");
   expect(outputs.at(-1)).toContain("mdps Session");
   const chart = await job.compare();
   expect(chart.svg).toContain("<svg");
   // An uploaded blob, so that the service (not the pre-flight check) refuses it.
-  const negative = await session.upload(new dfd.DataFrame({ x: [-1, 2] }));
-  const failing = await session.preprocess(negative, {
+  const negative = await opened().upload(new dfd.DataFrame({ x: [-1, 2] }));
+  const failing = await opened().preprocess(negative, {
     type: "PowerTransformer",
     params: { method: "box-cox" },
   });
@@ -60,7 +65,7 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
     a: Array.from({ length: n }, (_, i) => Math.sin(i) * 10 + i / n),
     b: Array.from({ length: n }, (_, i) => (i % 97) / 7),
   });
-  const job = await session.preprocess(df, { type: "PowerTransformer" });
+  const job = await opened().preprocess(df, { type: "PowerTransformer" });
   const waiting = job.wait().catch((e: unknown) => e);
   // The wait listens from the next turn of the event loop (see kernel-interrupt.ts).
   await new Promise((r) => setImmediate(r));
@@ -84,7 +89,7 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
   const onWarning = (w: Error) => warnings.push(w);
   process.on("warning", onWarning);
   const many = await Promise.all(
-    Array.from({ length: 12 }, () => session.preprocess(df, { type: "PowerTransformer" })),
+    Array.from({ length: 12 }, () => opened().preprocess(df, { type: "PowerTransformer" })),
   );
   const all = many.map((j) => j.wait({ progress: false }).catch((e: unknown) => e));
   await new Promise((r) => setImmediate(r));
@@ -99,7 +104,7 @@ it("a kernel interrupt (SIGINT in tslab) stops job.wait(), shows it, and leaves 
 
   // Outside a notebook a wait never listens for SIGINT (Ctrl+C must still end a script).
   setNotebookKernel(null);
-  const plain = await session.preprocess(new dfd.DataFrame({ a: [1, 2, 3] }), { type: "MaxAbsScaler" });
+  const plain = await opened().preprocess(new dfd.DataFrame({ a: [1, 2, 3] }), { type: "MaxAbsScaler" });
   const pending = plain.wait();
   expect(process.listenerCount("SIGINT")).toBe(listeners);
   await pending;
@@ -128,7 +133,9 @@ it("a kernel interrupt stops an upload and a download, says what became of the d
   // 64 MiB: still on its way when the interrupt comes.
   const big = new Uint8Array(64 << 20).fill(0x31);
 
-  const uploading = session.upload(big, { recordType: "csv", name: "big.csv" }).catch((e: unknown) => e);
+  const uploading = opened()
+    .upload(big, { recordType: "csv", name: "big.csv" })
+    .catch((e: unknown) => e);
   await turnsUntil(() => process.listenerCount("SIGINT") === listeners + 1);
   process.emit("SIGINT");
   const uploadError = await uploading;
@@ -141,7 +148,7 @@ it("a kernel interrupt stops an upload and a download, says what became of the d
   await expect.poll(async () => tempFiles(dir), { timeout: 5000 }).toEqual([]);
   expect(await blobFiles()).toEqual(before);
 
-  const blob = await session.upload(big, { recordType: "csv", name: "big.csv" });
+  const blob = await opened().upload(big, { recordType: "csv", name: "big.csv" });
   const downloading = blob.bytes().catch((e: unknown) => e);
   await turnsUntil(() => process.listenerCount("SIGINT") === listeners + 1);
   process.emit("SIGINT");
