@@ -70,7 +70,7 @@ function transformerCommand(direction: Direction): Command {
       const transformer = await handle.transformer({ signal: ctx.signal }).catch((error: unknown) => {
         throw ws.waitStopped(error, job.ref, ctx);
       });
-      const missing = transformer.featureNames.filter((f) => !(df.columns as string[]).includes(f));
+      const missing = transformer.featureNames.filter((f) => !df.columns.includes(f));
       if (missing.length > 0) {
         throw new ReplError(
           `${frame} has no column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: ${job.ref}'s ${transformer.type} was fitted on ${transformer.featureNames.join(", ")}.`,

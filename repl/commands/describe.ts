@@ -21,7 +21,7 @@ export const describeCommand: Command = {
       items: [
         message(`${name}: ${shapeText(table)}, from ${info.origin}`),
         previewTable(table, 5),
-        statsTable(table, (df.dtypes as string[]).map(displayedDtype)),
+        statsTable(table, df.dtypes.map(displayedDtype)),
       ],
     };
   },

@@ -33,7 +33,9 @@ export const fetchCommand: Command = {
     const ws = ctx.workspace;
     const { job, handle } = ws.findJob(text);
     const source = ws.jobSource(job.ref);
-    const suffix = RESULT_SUFFIX[source?.type as PreprocessingType] ?? "result";
+    // A job typed at the REPL may carry a type mdps has no suffix for.
+    const suffixes: Partial<Record<string, string>> = RESULT_SUFFIX;
+    const suffix = (source === undefined ? undefined : suffixes[source.type]) ?? "result";
     const name = checkFrameName(given ?? uniqueName(`${source?.frame ?? "result"}_${suffix}`, (n) => ws.hasFrame(n)));
     if (job.finishedAt === undefined) ctx.emit(message(`Waiting for ${job.ref} (${job.label})…`, "muted"));
     const df = await handle.dataframe({ signal: ctx.signal }).catch((error: unknown) => {

@@ -92,7 +92,7 @@ export const preprocessCommand: Command = {
     }
     const job = await ws.session.preprocess(reused ?? frame ?? blob!.blob, {
       type,
-      params: params as never,
+      params,
       columns,
       jobTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
       encrypt: encrypt ? true : undefined,

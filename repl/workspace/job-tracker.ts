@@ -5,7 +5,7 @@
  * hook needs); listeners hear about every change and, separately, about finishes.
  */
 import type { JobRecord } from "../../src/index.js";
-import { isTerminalStatus } from "../../src/internal/index.js";
+import { isTerminalStatus, raceAbort } from "../../src/internal/index.js";
 import { JobFailedError } from "../../src/index.js";
 import { isAbort } from "../errors.js";
 import type { JobUpdateSource } from "./session-port.js";
@@ -129,10 +129,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     if (done === undefined) throw new Error(`No job ${ref} in this session.`);
     if (signal === undefined) return done;
     signal.throwIfAborted();
-    return await Promise.race([
-      done,
-      new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })),
-    ]);
+    return await raceAbort(done, signal);
   }
 
   /** Stops watching (the jobs keep running on the service). */

@@ -347,7 +347,8 @@ function show(value: unknown, width: number): string {
 }
 
 function seriesTable(series: Series): Table {
-  const values = series.values as unknown[];
+  // A Series' cells: strings, numbers and booleans, with null or undefined where missing.
+  const values = series.values as (string | number | boolean | null | undefined)[];
   const name = (series as unknown as { columns?: string[] }).columns?.[0] ?? "value";
   const numeric = values.every((v) => typeof v === "number" || v === null || v === undefined);
   const column: Column = numeric

@@ -4,8 +4,12 @@
  * this caller stops waiting for it.
  */
 export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  // The signal's reason and the promise's own rejection pass through unchanged: they are
+  // whatever the caller aborted or the promise failed with, Error or not.
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the abort reason through as given
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the abort reason through as given
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
@@ -15,6 +19,7 @@ export function raceAbort<T>(promise: PromiseLike<T>, signal: AbortSignal): Prom
       },
       (e: unknown) => {
         signal.removeEventListener("abort", onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the promise's rejection through as given
         reject(e);
       },
     );

@@ -151,11 +151,13 @@ export class Transport {
 
   /** Sends the call and hands back the response body as a stream, unread. */
   async stream(spec: RequestSpec): Promise<StreamResponse> {
-    return this.#send({ ...spec, transfer: true }, async (res) => ({
-      status: res.status,
-      headers: res.headers,
-      body: res.body,
-    }));
+    return this.#send({ ...spec, transfer: true }, (res) =>
+      Promise.resolve({
+        status: res.status,
+        headers: res.headers,
+        body: res.body,
+      }),
+    );
   }
 
   async close(): Promise<void> {
@@ -187,7 +189,7 @@ export class Transport {
         const body = target.body?.();
         // A failing body (unreadable file, encryption error) must surface as itself,
         // not as the connection error undici reports when the upload stops.
-        let bodyError: unknown;
+        let bodyError: Error | undefined;
         if (body instanceof Readable) body.once("error", (error) => (bodyError ??= error));
         let raw: Dispatcher.ResponseData;
         try {
@@ -256,7 +258,6 @@ export class Transport {
       } finally {
         attempt.done(spec.transfer === true && outcome?.kind === "done");
       }
-      if (outcome === undefined) continue; // unreachable: every path above sets it or leaves
       if (outcome.kind === "done") return outcome.value;
       this.#onRetry?.({ call, retry: retry + 1, delayMs: outcome.delayMs, reason: outcome.reason });
       try {

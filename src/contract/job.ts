@@ -4,7 +4,7 @@ import { timestamp, uuid } from "./common.js";
 import { normalizeJobRecord, normalizeJobResult, normalizeLogDetails } from "./normalize.js";
 import { jobWarning } from "./job-warning.js";
 import { paramsSchemas } from "./params.js";
-import { PREPROCESSING_TYPES, type PreprocessingType } from "./transform-types.js";
+import { PREPROCESSING_TYPES } from "./transform-types.js";
 
 /** What a running job is doing; a free string on the wire, these are the reference service's. */
 export const JOB_PHASES = [
@@ -65,15 +65,15 @@ const createPreprocessingRequestShape = z.strictObject({
  * its `preprocessing_type` and replaced by the parsed (defaults filled) parameters.
  */
 export const createPreprocessingRequest = createPreprocessingRequestShape.transform((req, ctx) => {
-  const schema = paramsSchemas[req.preprocessing_type as PreprocessingType];
+  const schema = paramsSchemas[req.preprocessing_type];
   const parsed = schema.safeParse(req.preprocessing_params);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      ctx.addIssue({ ...issue, path: ["preprocessing_params", ...issue.path] } as never);
+      ctx.addIssue({ ...issue, path: ["preprocessing_params", ...issue.path] });
     }
     return z.NEVER;
   }
-  return { ...req, preprocessing_params: parsed.data as Record<string, unknown> };
+  return { ...req, preprocessing_params: parsed.data };
 });
 export type CreatePreprocessingRequest = z.input<typeof createPreprocessingRequestShape>;
 export type ParsedPreprocessingRequest = z.output<typeof createPreprocessingRequest>;

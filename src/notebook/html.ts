@@ -67,8 +67,10 @@ export function formatValue(value: unknown): string {
   if (typeof value === "string") return value;
   if (typeof value === "boolean" || typeof value === "bigint") return String(value);
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition, @typescript-eslint/no-base-to-string -- JSON.stringify returns undefined for a function or a symbol (its type says string); those show as String() writes them
     return JSON.stringify(value) ?? String(value);
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON cannot write (a cycle, a BigInt inside) shows as String() writes it
     return String(value);
   }
 }

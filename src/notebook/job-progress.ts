@@ -67,6 +67,7 @@ export class JobProgress {
         this.#again = false;
         const logs = await this.#logsOrUndefined();
         if (logs && this.#latest) this.live.update(this.#latest, logs);
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- #refreshLogs() sets it again while the await above is pending
       } while (this.#again);
     })().finally(() => {
       this.#inFlight = undefined;

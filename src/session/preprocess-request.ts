@@ -130,7 +130,7 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
     input_blob_id: input.blobId,
     ...(input.key ? { input_encryption_key: input.key.reveal() } : {}),
     preprocessing_type: options.type,
-    preprocessing_params: (options.params ?? {}) as Record<string, unknown>,
+    preprocessing_params: options.params ?? {},
     feature_columns: [...(options.columns ?? [])],
     ...(timeoutSeconds !== undefined ? { request_timeout_seconds: timeoutSeconds } : {}),
     output: outputs.map((o, i) => ({
@@ -139,12 +139,12 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
       record_type: o.recordType ?? input.recordType,
       ...(o.accessTier !== undefined ? { access_tier: o.accessTier } : {}),
       ...(o.tags !== undefined ? { tags: [...o.tags] } : {}),
-      ...(outputKeys[i] ? { encryption_key: outputKeys[i]!.reveal() } : {}),
+      ...(outputKeys[i] ? { encryption_key: outputKeys[i].reveal() } : {}),
     })),
   };
   const parsed = createPreprocessingRequest.safeParse(request);
   if (!parsed.success) {
-    throw localValidationError(fieldErrorsOf(parsed.error.issues, callerPath), `${String(options.type)} options`);
+    throw localValidationError(fieldErrorsOf(parsed.error.issues, callerPath), `${options.type} options`);
   }
   // Checked in mdps's words; sent in the service's where the caller gave them.
   const wire: CreatePreprocessingRequest = {

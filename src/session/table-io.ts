@@ -91,8 +91,9 @@ export async function uploadSource(
         ],
       });
     }
-    const info = await stat(data).catch((error: NodeJS.ErrnoException) => {
-      throw localValidationError({ path: [`cannot read ${data}: ${error.code ?? error.message}`] });
+    const info = await stat(data).catch((error: unknown) => {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw localValidationError({ path: [`cannot read ${data}: ${code ?? message}`] });
     });
     if (!info.isFile()) throw localValidationError({ path: [`${data} is not a file`] });
     const base = data.split(/[\\/]/).pop() ?? data;

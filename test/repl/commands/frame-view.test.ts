@@ -75,7 +75,10 @@ describe("/save", () => {
       "id,segment,age,income,spend,visits,rating",
     );
     await run(saveCommand, ctx, "small", "out.json");
-    expect(JSON.parse(readFileSync(join(t.dir, "out.json"), "utf8"))[5]).toEqual({ x: null, label: "b" });
+    expect((JSON.parse(readFileSync(join(t.dir, "out.json"), "utf8")) as unknown[])[5]).toEqual({
+      x: null,
+      label: "b",
+    });
     await expect(run(saveCommand, ctx, "small", "out.xlsx")).rejects.toThrow("Cannot tell the format");
   });
 });
