@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { didYouMean, isPreprocessingType } from "../../src/internal/index.js";
+import { didYouMean, isPreprocessingType, preflightRows, PREFLIGHT_HEADER } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { splitList } from "./args.js";
 import { columnList, dataFiles, transforms } from "./completers.js";
@@ -56,18 +56,8 @@ export const checkCommand: Command = {
       {
         type: "table",
         title: `${source}: ${report.rows} rows${type ? `, checked for ${type}` : ""} (nothing was sent)`,
-        columns: ["column", "dtype", "missing", "constant", "id-like", "min", "max", "feature", "notes"],
-        rows: report.columns.map((c) => [
-          c.name,
-          c.dtype,
-          String(c.missing),
-          c.constant ? "yes" : "",
-          c.idLike ? "yes" : "",
-          c.min === null ? "" : String(c.min),
-          c.max === null ? "" : String(c.max),
-          c.feature ? "yes" : "",
-          c.notes.join("; "),
-        ]),
+        columns: PREFLIGHT_HEADER,
+        rows: preflightRows(report),
         numeric: [false, false, true, false, false, true, true, false, false],
       },
       ...report.warnings.map((w) => message(w.message, "warning")),

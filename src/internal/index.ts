@@ -19,4 +19,11 @@ export { checkParams } from "../contract/param-issues.js";
 export { PANDAS_CSV, readCsv } from "../formats/csv.js";
 export { CSV_DELIMITERS, describeReport, emptyCsvReadReport, isContractClean } from "../formats/csv-dialect.js";
 export type { CsvDelimiter } from "../formats/csv-dialect.js";
-export { formatPreflight, preflight, PreflightError, type PreflightReport } from "../session/preflight.js";
+export {
+  formatPreflight,
+  preflight,
+  preflightRows,
+  PREFLIGHT_HEADER,
+  PreflightError,
+  type PreflightReport,
+} from "../session/preflight.js";

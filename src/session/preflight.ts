@@ -264,10 +264,11 @@ export function assertPreflight(report: PreflightReport): PreflightReport {
   return report;
 }
 
-/** The report as a plain-text table (the REPL and `console.log`). */
-export function formatPreflight(report: PreflightReport): string {
-  const header = ["column", "dtype", "missing", "constant", "id-like", "min", "max", "feature", "notes"];
-  const rows = report.columns.map((c) => [
+/** The report's table: its column titles and one row of text cells per column checked. */
+export const PREFLIGHT_HEADER = ["column", "dtype", "missing", "constant", "id-like", "min", "max", "feature", "notes"];
+
+export function preflightRows(report: PreflightReport): string[][] {
+  return report.columns.map((c) => [
     c.name,
     c.dtype,
     String(c.missing),
@@ -278,6 +279,12 @@ export function formatPreflight(report: PreflightReport): string {
     c.feature ? "yes" : "",
     c.notes.join("; "),
   ]);
+}
+
+/** The report as a plain-text table (the REPL and `console.log`). */
+export function formatPreflight(report: PreflightReport): string {
+  const header = PREFLIGHT_HEADER;
+  const rows = preflightRows(report);
   const widths = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] as string).length)));
   const line = (cells: string[]) =>
     cells

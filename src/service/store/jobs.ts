@@ -364,22 +364,7 @@ export class JobStore {
       this.db,
       "SELECT timestamp, status, phase, progress, message FROM (SELECT * FROM job_events WHERE job_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
     ).all(row.id, limit) as JobRecord["events"];
-    return {
-      id: row.id,
-      model_id: row.model_id,
-      job_type: row.job_type,
-      status: row.status,
-      progress: row.progress,
-      phase: row.phase,
-      created_at: row.created_at,
-      started_at: row.started_at,
-      finished_at: row.finished_at,
-      attempts: row.attempts,
-      error: row.error ? (JSON.parse(row.error) as JobRecord["error"]) : null,
-      request: JSON.parse(row.request) as unknown,
-      revision: row.revision,
-      events,
-    };
+    return { ...jobFields(row), events };
   }
 
   logs(row: JobRow, limit: number): JobExecutionLogDetails {
@@ -435,4 +420,23 @@ function allows(row: JobRow, guard: FinishGuard): boolean {
         row.lease_expires_at < guard.unleasedAt ||
         (row.lease_owner !== null && row.lease_owner === guard.deadOwner)))
   );
+}
+
+/** A job's record without its `events`: what job get adds them to and job list returns. */
+export function jobFields(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    model_id: row.model_id,
+    job_type: row.job_type,
+    status: row.status,
+    progress: row.progress,
+    phase: row.phase,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    attempts: row.attempts,
+    error: row.error ? (JSON.parse(row.error) as JobRecord["error"]) : null,
+    request: JSON.parse(row.request) as unknown,
+    revision: row.revision,
+  };
 }

@@ -1,4 +1,4 @@
-import type { BlobListQuery, JobListQuery, JobRecord, JobStatus } from "../../contract/index.js";
+import type { BlobListQuery, JobListQuery, JobStatus } from "../../contract/index.js";
 import { z } from "zod";
 import { blobListQuery, jobListQuery } from "../../contract/index.js";
 import type { BlobRow } from "./blobs.js";
@@ -83,7 +83,7 @@ function page<Row extends { created_at: string }>(
   if (more) rows.length = limit;
   const last = rows[rows.length - 1];
   return {
-    // The records are made field by field (toBlobRecord, toJobListItem): list_rowid stays here.
+    // The records are made field by field (toBlobRecord, jobFields): list_rowid stays here.
     rows,
     next_cursor: more && last ? encodeListCursor({ created_at: last.created_at, rowid: last.list_rowid }) : null,
   };
@@ -116,29 +116,4 @@ export function listJobs(db: Db, modelId: string, query: ParsedJobQuery): Page<J
     params.status = query.status satisfies JobStatus;
   }
   return page<JobRow>(db, "jobs", where, params, query.limit, query.cursor);
-}
-
-/** A job list item: the job record without its `events`. */
-export function toJobListItem(row: JobRow): Omit<JobRecord, "events"> {
-  return {
-    id: row.id,
-    model_id: row.model_id,
-    job_type: row.job_type,
-    status: row.status,
-    progress: row.progress,
-    phase: row.phase,
-    created_at: row.created_at,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    attempts: row.attempts,
-    error: row.error ? (JSON.parse(row.error) as JobRecord["error"]) : null,
-    request: JSON.parse(row.request) as unknown,
-    // `revision` came with job get's `wait`; a store from before it has none.
-    ...revisionOf(row),
-  };
-}
-
-function revisionOf(row: JobRow): { revision?: number } {
-  const revision = (row as unknown as Record<string, unknown>).revision;
-  return typeof revision === "number" ? { revision } : {};
 }
