@@ -41,6 +41,25 @@ async function cliJson<S extends z.ZodType>(schema: S, args: string[]): Promise<
   return schema.parse(JSON.parse(run.stdout));
 }
 
+async function createModel(dataDir: string, name: string): Promise<string> {
+  const created = await cliJson(createdModel, [
+    "admin",
+    "create-model",
+    "--data-dir",
+    dataDir,
+    "--name",
+    name,
+    "--json",
+  ]);
+  return created.model_id;
+}
+
+async function addApp(app: { dataDir: string; modelId: string; name: string; scopes: string }) {
+  const { dataDir, modelId, name, scopes } = app;
+  const args = ["admin", "add-app", "--data-dir", dataDir, "--model", modelId, "--name", name, "--scopes", scopes];
+  return cliJson(addedApp, [...args, "--json"]);
+}
+
 describe("mdps serve and mdps admin", () => {
   it("prints one listening line, works with the admin commands while running, stops on SIGTERM", async () => {
     const dataDir = await tempDir();
@@ -48,28 +67,8 @@ describe("mdps serve and mdps admin", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.url.endsWith(":0")).toBe(false);
 
-    const { model_id: modelId } = await cliJson(createdModel, [
-      "admin",
-      "create-model",
-      "--data-dir",
-      dataDir,
-      "--name",
-      "churn",
-      "--json",
-    ]);
-    const app = await cliJson(addedApp, [
-      "admin",
-      "add-app",
-      "--data-dir",
-      dataDir,
-      "--model",
-      modelId,
-      "--name",
-      "nb",
-      "--scopes",
-      "shared.health.read shared.blob.upload",
-      "--json",
-    ]);
+    const modelId = await createModel(dataDir, "churn");
+    const app = await addApp({ dataDir, modelId, name: "nb", scopes: "shared.health.read shared.blob.upload" });
     expect(app.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
     const token = await tokenFor(server.url, creds);
@@ -128,28 +127,8 @@ describe("mdps serve and mdps admin", () => {
       "--token-address-rate-limit",
       "2",
     ]);
-    const { model_id: modelId } = await cliJson(createdModel, [
-      "admin",
-      "create-model",
-      "--data-dir",
-      dataDir,
-      "--name",
-      "m",
-      "--json",
-    ]);
-    const app = await cliJson(addedApp, [
-      "admin",
-      "add-app",
-      "--data-dir",
-      dataDir,
-      "--model",
-      modelId,
-      "--name",
-      "a",
-      "--scopes",
-      "shared.health.read",
-      "--json",
-    ]);
+    const modelId = await createModel(dataDir, "m");
+    const app = await addApp({ dataDir, modelId, name: "a", scopes: "shared.health.read" });
     const exchanged = await exchange(server.url, {
       grant_type: "client_credentials",
       client_id: app.client_id,
@@ -239,28 +218,8 @@ describe("crash safety", () => {
   it("kill -9 during an upload leaves a consistent store: no row, no orphan, earlier blobs intact", async () => {
     const dataDir = await tempDir();
     const server = await serve(["--data-dir", dataDir]);
-    const { model_id: modelId } = await cliJson(createdModel, [
-      "admin",
-      "create-model",
-      "--data-dir",
-      dataDir,
-      "--name",
-      "m",
-      "--json",
-    ]);
-    const app = await cliJson(addedApp, [
-      "admin",
-      "add-app",
-      "--data-dir",
-      dataDir,
-      "--model",
-      modelId,
-      "--name",
-      "a",
-      "--scopes",
-      "shared.blob.upload shared.blob.download",
-      "--json",
-    ]);
+    const modelId = await createModel(dataDir, "m");
+    const app = await addApp({ dataDir, modelId, name: "a", scopes: "shared.blob.upload shared.blob.download" });
     const creds = { modelId, clientId: app.client_id, clientSecret: app.client_secret };
     const token = await tokenFor(server.url, creds);
     const api = new Api(server.url, token, modelId);
