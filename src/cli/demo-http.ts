@@ -2,6 +2,8 @@
  * The few HTTP calls the demo makes, with plain fetch: the demo shows the wire API
  * itself, and never prints a secret (the token stays in this closure).
  */
+import { SESSION_SCOPES } from "../client/auth.js";
+
 /**
  * A JSON reply. The body is unparsed JSON (`unknown`): the caller states what the reference
  * service sends there, as `Reply<ItsRecord>`.
@@ -38,7 +40,8 @@ export async function exchangeToken(
       grant_type: "client_credentials",
       client_id: clientId,
       client_secret: clientSecret,
-      scope: "",
+      // The interface asks for the scopes in the request; our service would grant all for an empty one.
+      scope: SESSION_SCOPES.join(" "),
     }),
   });
   const body = (await response.json()) as {

@@ -33,7 +33,7 @@ export interface ConfigOptions {
   readonly clientId?: string | undefined;
   readonly clientSecret?: string | Secret | undefined;
   readonly modelId?: string | undefined;
-  /** Scopes to request; empty (the default) asks for every scope assigned to the app. */
+  /** Scopes to request; empty (the default): the Session's scopes (`SESSION_SCOPES` in ./auth.ts). */
   readonly scopes?: string | readonly string[] | undefined;
   readonly profile?: string | undefined;
   /** Path of the config file (overrides $MDPS_CONFIG); `false` reads no file. */

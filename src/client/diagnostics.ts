@@ -4,9 +4,10 @@
  * allow it (`whoami`); then whether each address answers and health's region matches,
  * each failing line with its remedy (`doctor`).
  */
-import type { Scope } from "../contract/scopes.js";
 import type { TokenResponse } from "../contract/auth.js";
+import type { Scope } from "../contract/scopes.js";
 import type { MdpsClient } from "./client.js";
+import { WORKFLOW_SCOPES } from "./auth.js";
 import { oauthAdvice } from "./error-factory.js";
 import { APIError, MdpsError, OAuthError, PermissionDeniedError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
@@ -47,12 +48,12 @@ export interface WhoAmI {
   readonly clientId: string;
   readonly modelId: string;
   readonly profile: string | undefined;
-  /** The scopes asked for in the token request; empty: none named (the service decides). */
+  /** The scopes asked for in the token request. */
   readonly requestedScopes: readonly string[];
   /** The scopes granted (the token response's `scope`, or the token's own claims); undefined when neither says. */
   readonly grantedScopes: readonly string[] | undefined;
   /** Where `grantedScopes` came from. */
-  readonly scopesFrom: "token response" | "token claims" | "requested (the service did not say)" | "unknown";
+  readonly scopesFrom: "token response" | "token claims" | "requested (the service did not say)";
   readonly tokenType: string;
   readonly expiresInSeconds: number;
   readonly expiresAt: string;
@@ -67,11 +68,12 @@ export async function whoami(
   const { config } = client;
   const issued = Date.now();
   const token = await client.auth.exchange();
+  const requested = client.auth.requestedScopes;
   const granted = grantedScopes(token);
-  const scopes = granted?.scopes ?? (config.scopes.length > 0 ? config.scopes : undefined);
+  const scopes = granted?.scopes ?? requested;
   const endpoints = INTERFACE_ENDPOINTS.map((e) => ({
     ...e,
-    allowed: scopes === undefined ? undefined : scopes.includes(e.scope),
+    allowed: scopes.includes(e.scope),
   }));
   return {
     baseUrl: config.baseUrl,
@@ -82,9 +84,9 @@ export async function whoami(
     clientId: config.clientId,
     modelId: config.modelId,
     profile: config.profile,
-    requestedScopes: config.scopes,
+    requestedScopes: requested,
     grantedScopes: granted?.scopes,
-    scopesFrom: granted?.from ?? (config.scopes.length > 0 ? "requested (the service did not say)" : "unknown"),
+    scopesFrom: granted?.from ?? "requested (the service did not say)",
     tokenType: token.token_type,
     expiresInSeconds: token.expires_in,
     expiresAt: new Date(issued + token.expires_in * 1000).toISOString(),
@@ -133,14 +135,6 @@ export interface DoctorReport {
   /** Who the token says you are, when a token could be had. */
   readonly whoami: WhoAmI | undefined;
 }
-
-/** The scopes the Session's workflow needs: upload, send, read, download. */
-const WORKFLOW_SCOPES: readonly Scope[] = [
-  "shared.blob.upload",
-  "shared.blob.download",
-  "ml.preprocessing.execute",
-  "ml.preprocessing.read",
-];
 
 /**
  * Each address answers, the token can be had, health answers and its region matches
@@ -234,16 +228,9 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
   }
 
   if (me !== undefined) {
-    const scopes = me.grantedScopes ?? (me.requestedScopes.length > 0 ? me.requestedScopes : undefined);
-    const missing = scopes === undefined ? undefined : WORKFLOW_SCOPES.filter((s) => !scopes.includes(s));
-    if (missing === undefined) {
-      add(
-        "scopes",
-        "warning",
-        "the service did not say which scopes it granted, and none were requested",
-        `Name them (MDPS_SCOPES or the scopes option): this interface needs the preprocessing scopes in the request. The workflow needs ${WORKFLOW_SCOPES.join(", ")}.`,
-      );
-    } else if (missing.length > 0) {
+    const scopes = me.grantedScopes ?? me.requestedScopes;
+    const missing = WORKFLOW_SCOPES.filter((s) => !scopes.includes(s));
+    if (missing.length > 0) {
       add(
         "scopes",
         "failed",
@@ -251,7 +238,7 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
         "Assign them to the application in the portal and list them in MDPS_SCOPES (or the scopes option).",
       );
     } else {
-      add("scopes", "ok", `${scopes!.length} scope(s) (${me.scopesFrom}) cover upload, send, read and download`);
+      add("scopes", "ok", `${scopes.length} scope(s) (${me.scopesFrom}) cover upload, send, read and download`);
     }
   }
   me = me && { ...me, serviceRegion };

@@ -8,6 +8,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SESSION_SCOPES, WORKFLOW_SCOPES } from "../../src/client/auth.js";
 import { MdpsClient } from "../../src/client/client.js";
 import { doctor } from "../../src/client/diagnostics.js";
 import { caCertificates, proxySettings } from "../../src/client/network.js";
@@ -172,7 +173,7 @@ describe("whoami and doctor", () => {
     });
   });
 
-  it("against the foreign service: scopes as requested, region not reported, no scopes asked is a warning", async () => {
+  it("against the foreign service: scopes as requested, region not reported; unconfigured scopes are asked for explicitly", async () => {
     const service = await start();
     const session = await connectTo(service, { region: "uk1" });
     cleanups.push(() => session.close());
@@ -184,12 +185,27 @@ describe("whoami and doctor", () => {
     expect(report.checks.find((c) => c.check === "model API answers")?.detail).toContain("declares no extensions");
     expect(report.ok).toBe(true);
 
+    // No scopes configured: the token request still names them (the interface asks for that).
     const unscoped = await connectTo(service, { scopes: [] });
     cleanups.push(() => unscoped.close());
-    const unscopedReport = await unscoped.doctor();
-    expect(unscopedReport.checks.find((c) => c.check === "scopes")).toMatchObject({
-      status: "warning",
-      remedy: expect.stringContaining("MDPS_SCOPES") as string,
-    });
+    expect((await unscoped.whoami()).requestedScopes).toEqual(SESSION_SCOPES);
+    expect((await unscoped.doctor()).checks.find((c) => c.check === "scopes")?.status).toBe("ok");
   });
+
+  it("an application without every Session scope gets a token for the workflow's scopes", async () => {
+    const service = await start({ assignedScopes: [...WORKFLOW_SCOPES, "shared.health.read"] });
+    const session = await connectTo(service, { scopes: [] });
+    cleanups.push(() => session.close());
+    expect((await session.whoami()).requestedScopes).toEqual(WORKFLOW_SCOPES);
+    const { output } = await runWorkflow(session);
+    expect(output.columns).toEqual(["a", "label", "b"]);
+  });
+
+  it("an application without the workflow's scopes is told which scopes it needs", async () => {
+    const service = await start({ assignedScopes: ["shared.blob.upload", "shared.health.read"] });
+    await expect(connectTo(service, { scopes: [] })).rejects.toThrow(
+      /refused the scopes of the preprocessing workflow \(shared\.blob\.upload shared\.blob\.download ml\.preprocessing\.execute ml\.preprocessing\.read\)/,
+    );
+  });
+
 });
