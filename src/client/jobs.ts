@@ -19,6 +19,19 @@ export interface ListOptions extends CallOptions {
   readonly limit?: number | undefined;
 }
 
+export interface GetOptions extends ListOptions {
+  /**
+   * Hold the answer until the job's `revision` is greater than `since`, at most this many
+   * ms (job get's `wait`, CONTRACT: Extensions; only where the service declares `wait`).
+   */
+  readonly waitMs?: number | undefined;
+  /** The revision already seen; with `waitMs`, the answer comes once the job has a later one. */
+  readonly since?: number | undefined;
+}
+
+/** Added to a held read's `waitMs` for the attempt's timeout: the answer itself still has to arrive. */
+const HELD_READ_SLACK_MS = 30_000;
+
 /**
  * Job reads shared by /api/job/... and /api/ml/preprocessing/job/... (the same
  * jobs are visible through both).
@@ -36,11 +49,26 @@ class JobReads {
     this.#capabilities = capabilities;
   }
 
-  /** GET .../{id}/get: the job record with its newest `limit` events. */
-  async get(id: string, options: ListOptions = {}): Promise<JobRecord> {
-    const { limit, ...call } = options;
+  /**
+   * GET .../{id}/get: the job record with its newest `limit` events. With `waitMs` and
+   * `since`, the service answers once the job changed (or after `waitMs`); the wire's
+   * `wait` is in seconds.
+   */
+  async get(id: string, options: GetOptions = {}): Promise<JobRecord> {
+    const { limit, waitMs, since, ...call } = options;
+    const held = waitMs !== undefined && since !== undefined;
+    const query = held ? { limit, wait: (Math.max(0, waitMs) / 1000).toFixed(3), since } : { limit };
+    const timeoutMs = held ? Math.max(call.timeoutMs ?? 0, waitMs + HELD_READ_SLACK_MS) : call.timeoutMs;
     return this.#transport.json(
-      { method: "GET", url: this.#url(id, "get"), query: { limit }, idempotent: true, tokens: this.#tokens, ...call },
+      {
+        method: "GET",
+        url: this.#url(id, "get"),
+        query,
+        idempotent: true,
+        tokens: this.#tokens,
+        ...call,
+        timeoutMs,
+      },
       jobRecord,
     );
   }

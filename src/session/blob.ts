@@ -1,6 +1,12 @@
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
-import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../contract/blob.js";
+import {
+  DEFAULT_ACCESS_TIER,
+  RECORD_TYPES,
+  type AccessTier,
+  type BlobRecord,
+  type RecordType,
+} from "../contract/blob.js";
 import type { JobStatusVocabulary } from "../contract/job-status.js";
 import type { MdpsClient } from "../client/client.js";
 import { ConfigError } from "../client/errors.js";
@@ -26,6 +32,7 @@ import { inspectRich } from "../notebook/rich-inspect.js";
 import { blobHtml } from "../notebook/render-records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
+import type { ServiceProfile } from "./service-profile.js";
 
 /**
  * The metadata of a blob the session stores: an upload, an update, a job output.
@@ -66,12 +73,16 @@ export interface UploadOptions extends BlobMetadataOptions, CallOptions, ReadOpt
 export interface BlobContext {
   readonly client: MdpsClient;
   readonly wireFormat: RecordType;
+  /** The service's words for record types and access tiers (and what else the session assumes); default mdps's own. */
+  readonly profile?: ServiceProfile | undefined;
   /** Longest pause between job polls unless the caller says: short for a local service. */
   readonly pollIntervalMs: number;
   /** Remembers a blob made in the session (uploads and job outputs) for `session.blobs()`. */
   readonly track: (blob: Blob) => void;
   /** The service's job status words read by meaning; default the built-in synonyms. */
   readonly statuses?: JobStatusVocabulary | undefined;
+  /** Whether the service offers an extension (CONTRACT: Extensions); absent: the interface alone. */
+  readonly declares?: ((extension: string) => Promise<boolean>) | undefined;
 }
 
 /** Where a Blob handle's bytes come from when not the blob download endpoint. */
@@ -122,8 +133,7 @@ export class Blob {
             accessTier: options.accessTier,
             description: options.description,
             tags: options.tags,
-            recordTypeWord: options.recordTypeWord,
-            accessTierWord: options.accessTierWord,
+            ...serviceWords(ctx.profile, { ...options, recordType: source.recordType }),
           },
           key ? encrypted(source.open, key) : source.open,
           { signal, timeoutMs: options.timeoutMs },
@@ -149,7 +159,10 @@ export class Blob {
     return this.#knownRecordType() ?? "csv";
   }
   #knownRecordType(): RecordType | undefined {
-    const word = this.#record.record_type?.toLowerCase();
+    const sent = this.#record.record_type;
+    const mapped = sent === undefined ? undefined : this.#ctx.profile?.recordTypeOf(sent);
+    if (mapped !== undefined) return mapped;
+    const word = sent?.toLowerCase();
     if (word !== undefined && (RECORD_TYPES as readonly string[]).includes(word)) return word as RecordType;
     return this.#source.recordType ?? recordTypeOfPath(this.#record.name ?? "");
   }
@@ -253,9 +266,12 @@ export class Blob {
             name: options.name ?? this.name,
             recordType: source.recordType,
             accessTier: options.accessTier,
-            // Unless told otherwise, the blob keeps its tier in the service's own word.
-            accessTierWord: options.accessTierWord ?? (options.accessTier ? undefined : this.#record.access_tier),
-            recordTypeWord: options.recordTypeWord,
+            ...serviceWords(this.#ctx.profile, {
+              ...options,
+              recordType: source.recordType,
+              // Unless told otherwise, the blob keeps its tier in the service's own word.
+              accessTierWord: options.accessTierWord ?? (options.accessTier ? undefined : this.#record.access_tier),
+            }),
             description: options.description ?? this.#record.description ?? undefined,
             tags: options.tags ?? this.#record.tags,
           },
@@ -314,4 +330,19 @@ export function keyOf(encrypt: UploadOptions["encrypt"]): Secret | undefined {
         : encrypt;
   parseEncryptionKey(key.reveal());
   return key;
+}
+
+/**
+ * The words an upload or update sends for its record type and access tier: the
+ * caller's own words, else the session profile's map for the canonical values, else
+ * nothing (the client sends mdps's words).
+ */
+export function serviceWords(
+  profile: ServiceProfile | undefined,
+  options: BlobMetadataOptions & { readonly recordType: RecordType },
+): { recordTypeWord: string | undefined; accessTierWord: string | undefined } {
+  return {
+    recordTypeWord: options.recordTypeWord ?? profile?.recordTypeWord(options.recordType),
+    accessTierWord: options.accessTierWord ?? profile?.accessTierWord(options.accessTier ?? DEFAULT_ACCESS_TIER),
+  };
 }

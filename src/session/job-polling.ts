@@ -1,6 +1,8 @@
 /**
- * Waiting on a job and following its logs: polls with a growing interval, reports
- * every change, and stops on a terminal status, the caller's signal or a timeout.
+ * Waiting on a job and following its logs: asks the service to answer when the job
+ * changes (job get's `wait`/`since`, where the service declares `wait`), else polls with
+ * a growing interval; reports every change, and stops on a terminal status, the
+ * caller's signal or a timeout.
  * Every duration is in milliseconds and named `…Ms`; the older names `timeout`
  * (seconds) and `pollInterval` are deprecated aliases, and the new name wins when
  * both are given.
@@ -37,6 +39,35 @@ export interface WaitOptions {
 
 const FIRST_POLL_MS = 25;
 
+/** Longest single `wait` asked of the service: well under proxies' idle timeouts. */
+export const LONG_POLL_MS = 20_000;
+
+/**
+ * A `wait` answer sooner than this share of the time asked, with the revision unchanged,
+ * means the service ignored `wait`: from then on the client polls with backoff instead.
+ */
+const IGNORED_WAIT_SHARE = 0.5;
+
+/** What one read asks the service to wait for: an answer once the revision passes `since`, at most `waitMs`. */
+export interface ChangeWait {
+  readonly since: number;
+  readonly waitMs: number;
+}
+
+/** Reads the job once; with `change`, the service holds the answer until the job changes. */
+export type JobFetch = (signal: AbortSignal | undefined, change?: ChangeWait) => Promise<JobRecord>;
+
+export interface PollOptions extends WaitOptions {
+  /** Whether a status ends the job; default the canonical terminal statuses. */
+  readonly isTerminal?: ((status: string) => boolean) | undefined;
+  /** The service declares `wait` (CONTRACT: Extensions): read changes as they happen instead of polling. */
+  readonly changeWait?: boolean | undefined;
+  /** The revision already seen (e.g. the send's record): the first read waits for a later one. */
+  readonly since?: number | undefined;
+  /** Clock, ms (tests). */
+  readonly now?: (() => number) | undefined;
+}
+
 /** A wait's durations in ms, from the `…Ms` names or else their deprecated aliases. */
 export function waitDurations(options: WaitOptions): {
   timeoutMs: number | undefined;
@@ -57,17 +88,21 @@ export function pollDelayMs(n: number, max: number): number {
 }
 
 /**
- * Polls `fetch` until the job's status is terminal (`isTerminal`, default the canonical
- * terminal statuses; a Session passes its vocabulary, which knows the service's words).
+ * Reads the job with `fetch` until its status is terminal (`isTerminal`, default the
+ * canonical terminal statuses; a Session passes its vocabulary, which knows the service's
+ * words). With `changeWait`, each read asks the service to answer once the record's
+ * revision passes the last one seen, so a change arrives one round trip after it
+ * happens and nothing is read in between. Without it, or once the service shows it
+ * ignores `wait` (an unchanged revision answered well before the time asked, or a
+ * record without `revision`), it polls: at once, then after 25 ms growing 1.5x up to
+ * `pollIntervalMs`.
  */
-export async function pollUntilTerminal(
-  jobId: string,
-  fetch: (signal: AbortSignal | undefined) => Promise<JobRecord>,
-  options: WaitOptions & { readonly isTerminal?: ((status: string) => boolean) | undefined } = {},
-): Promise<JobRecord> {
+export async function pollUntilTerminal(jobId: string, fetch: JobFetch, options: PollOptions = {}): Promise<JobRecord> {
   const isTerminal = options.isTerminal ?? isTerminalStatus;
+  const now = options.now ?? (() => performance.now());
   const { timeoutMs, pollIntervalMs } = waitDurations(options);
   const max = Math.max(FIRST_POLL_MS, pollIntervalMs ?? 1000);
+  const deadline = timeoutMs === undefined ? undefined : now() + timeoutMs;
   const timeoutSignal = timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.max(0, Math.ceil(timeoutMs)));
   const signal = combine(options.signal, timeoutSignal);
   let last = "";
@@ -78,17 +113,24 @@ export async function pollUntilTerminal(
     last = key;
     options.onUpdate?.(record);
   };
-  for (let n = 0; ; n++) {
+  let changeWait = options.changeWait === true;
+  let since = options.since;
+  for (let polls = 0; ;) {
+    const change: ChangeWait | undefined =
+      changeWait && since !== undefined
+        ? { since, waitMs: Math.max(0, Math.min(LONG_POLL_MS, deadline === undefined ? Infinity : deadline - now())) }
+        : undefined;
+    const askedAt = now();
     let record: JobRecord;
     try {
-      record = await fetch(signal);
+      record = await fetch(signal, change);
     } catch (error) {
       throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
     }
     if (options.onUpdate) {
-      // Changes between two polls are in the job's event history: replay them in
-      // order, so every status and phase is reported even when a poll missed it.
-      // A service without a status history (no `events`) reports what each poll sees.
+      // Changes between two reads are in the job's event history: replay them in
+      // order, so every status and phase is reported even when a read missed it.
+      // A service without a status history (no `events`) reports what each read sees.
       const events = record.events ?? [];
       const keys = events.map((e) => `${e.timestamp}|${e.status}|${e.phase ?? ""}|${e.progress ?? ""}`);
       const start = newStart(seenEvents, keys);
@@ -99,8 +141,19 @@ export async function pollUntilTerminal(
       report(record);
     }
     if (isTerminal(record.status)) return record;
+    if (changeWait) {
+      const revision = record.revision;
+      const ignored =
+        change !== undefined && revision === change.since && now() - askedAt < change.waitMs * IGNORED_WAIT_SHARE;
+      if (revision === undefined || ignored) {
+        changeWait = false; // this service does not hold the answer: never read it flat out
+      } else {
+        since = revision;
+        continue;
+      }
+    }
     try {
-      await sleep(pollDelayMs(n, max), undefined, signal ? { signal } : undefined);
+      await sleep(pollDelayMs(polls++, max), undefined, signal ? { signal } : undefined);
     } catch (error) {
       throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
     }

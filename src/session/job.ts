@@ -158,13 +158,15 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
           then: "The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.",
         },
         options.signal,
-        (signal) =>
-          pollUntilTerminal(
+        async (signal) => {
+          const changeWait = (await this.#ctx.declares?.("wait")) === true;
+          const seen = this.#record;
+          return pollUntilTerminal(
             this.id,
-            async (callSignal) => {
-              // A few events are enough to replay what happened between two polls.
+            async (callSignal, change) => {
+              // A few events are enough to replay what happened between two reads.
               this.#record = readRecord(
-                await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal }),
+                await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal, ...change }),
                 vocabularyOf(this.#ctx),
               );
               return this.#record;
@@ -172,6 +174,10 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
             {
               ...options,
               signal,
+              changeWait,
+              // The send's record is already a read: wait for the next change at once,
+              // unless it ended (then one plain read fetches its final record).
+              since: seen && !vocabularyOf(this.#ctx).isTerminal(seen.status) ? seen.revision : undefined,
               isTerminal: (status) => vocabularyOf(this.#ctx).isTerminal(status),
               pollIntervalMs: waitDurations(options).pollIntervalMs ?? this.#ctx.pollIntervalMs,
               onUpdate: (r) => {
@@ -179,7 +185,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
                 progress?.onUpdate(r);
               },
             },
-          ),
+          );
+        },
       );
     } catch (error) {
       progress?.stopped(error instanceof Error ? error.message : String(error));

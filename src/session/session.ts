@@ -9,6 +9,7 @@ import type { CreatePreprocessingRequest } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
 import { resolveConfig } from "../client/config.js";
+import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
 import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
@@ -27,20 +28,25 @@ import {
   requestTimeoutOf,
   type PreprocessOptions,
 } from "./preprocess-request.js";
-import type { Uploadable } from "./table-io.js";
+import type { FrameShape, Uploadable } from "./table-io.js";
 import { checkParams } from "../contract/param-issues.js";
 import { CheckReport } from "./check-report.js";
 import { PreflightError } from "./preflight-error.js";
 import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
+import { Pipeline } from "./pipeline.js";
+import type { AnyPipelineStep } from "./pipeline-steps.js";
+import { ServiceProfile } from "./service-profile.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
 export type SessionNoticeListener = (message: string) => void;
 
-export interface SessionOptions extends JobStatusVocabularyOptions {
-  /** Record type of DataFrames on the wire: `arrow` (default, fastest) or `csv`/`json` for a service that needs it. */
-  readonly wireFormat?: RecordType | undefined;
-}
+/**
+ * What the Session may assume of the service (./service-profile.ts): `wireFormat`
+ * (default `arrow` where the service declares it, else `csv`), `capabilities` to rely
+ * on beyond those declared, and the service's words for record types and access tiers.
+ */
+export interface SessionOptions extends JobStatusVocabularyOptions, ServiceSettings {}
 
 export interface ConnectOptions extends ClientOptions, SessionOptions {
   /** Check the service's health (and region) while connecting. Default true. */
@@ -74,6 +80,8 @@ export interface SendJobOptions extends CallOptions {
 export class Session {
   readonly client: MdpsClient;
   readonly wireFormat: RecordType;
+  /** What this session assumes of its service: declared capabilities, settings, defaults. */
+  readonly profile: ServiceProfile;
   /** The region the service reported, when health was read. */
   readonly region: string | undefined;
   readonly #local: LocalService | undefined;
@@ -95,19 +103,29 @@ export class Session {
     capabilities?: readonly string[],
   ) {
     this.client = client;
-    this.#capabilities = local ? ["idempotent-job-send"] : capabilities;
-    this.wireFormat = options.wireFormat ?? "arrow";
+    this.#capabilities = local ? local.capabilities : capabilities;
+    this.profile = new ServiceProfile({
+      declared: this.#capabilities,
+      settings: mergeServiceSettings(options, client.config.service),
+    });
+    this.wireFormat = this.profile.wireFormat;
     this.region = region;
     this.#local = local;
     // Polling the in-process service costs about a millisecond: poll it more often.
     this.#ctx = {
       client,
       wireFormat: this.wireFormat,
+      profile: this.profile,
       pollIntervalMs: local ? 200 : 1000,
       track: (blob) => {
         if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
       },
       statuses: new JobStatusVocabulary(options),
+      // Health as read at connect; not read (verify: false): asked once, when first needed.
+      declares: async (extension) =>
+        this.#capabilities === undefined
+          ? (await client.capabilities.check(extension)) === "declared"
+          : this.#declares(extension),
     };
   }
 
@@ -220,6 +238,7 @@ export class Session {
    * is uploaded and a notice says so (`onNotice`).
    */
   async upload(data: Uploadable | PreparedUpload, options: UploadOptions = {}): Promise<Blob> {
+    this.#assertEnvelope(options);
     // Bytes go exactly as given; a file or DataFrame is read first (./prepared-input.ts).
     const prepared =
       data instanceof Uint8Array ? data : await prepareUpload(data, options.recordType, this.wireFormat, options);
@@ -310,7 +329,7 @@ export class Session {
   }
 
   #declares(extension: string): boolean {
-    return this.#local !== undefined || this.#capabilities?.includes(extension) === true;
+    return this.profile.capabilities.has(extension);
   }
 
   /**
@@ -330,15 +349,18 @@ export class Session {
       throw localValidationError({ jobId: ["must be a lower-case UUID"] });
     }
     const inputKey = input instanceof Blob ? input.encryptionKey : keyOf(options.encrypt);
+    if (inputKey !== undefined || options.outputs !== undefined) this.#assertEnvelope(options);
     const timeoutMs = requestTimeoutOf(options);
     // Read the input once and check it before any byte is sent (./preflight.ts).
     const prepared =
       input instanceof Blob
         ? undefined
         : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {});
+    let features: readonly string[] | undefined;
     if (prepared !== undefined) {
       const report = assertPreflight(preflight(await prepared.table(), options));
       for (const warning of report.warnings) this.#notify(warning.message);
+      features = report.features;
     }
     const blob =
       prepared === undefined
@@ -351,13 +373,17 @@ export class Session {
             signal: options.signal,
             timeoutMs,
           });
-    const built = buildPreprocessingRequest(options, {
-      modelId: this.modelId,
-      blobId: blob.id,
-      name: blob.name,
-      recordType: blob.recordType,
-      key: blob.encrypted ? blob.encryptionKey : undefined,
-    });
+    const built = buildPreprocessingRequest(
+      { ...options, columns: this.#featureColumns({ given: options.columns, read: features, input: blob }) },
+      {
+        modelId: this.modelId,
+        blobId: blob.id,
+        name: blob.name,
+        recordType: blob.recordType,
+        key: blob.encrypted ? blob.encryptionKey : undefined,
+        profile: this.profile,
+      },
+    );
     // The generic endpoint with our own id, where the service declares it idempotent: a
     // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
     // Either way the job's id is the one the service answers with.
@@ -384,6 +410,60 @@ export class Session {
         featureColumns: built.featureColumns,
         endpoint: generic ? "job" : "preprocessing",
       }),
+    );
+  }
+
+  /**
+   * Steps to fit as a chain of jobs, each on the previous job's output (docs/session.md#pipelines).
+   * Transform names and params are checked now; `await pipeline.fit(df)` runs it.
+   *
+   * @example
+   * const fitted = await session.pipeline([{ type: "PowerTransformer" }, { type: "StandardScaler" }]).fit(df);
+   */
+  pipeline(steps: readonly AnyPipelineStep[]): Pipeline {
+    return new Pipeline(
+      {
+        wireFormat: this.wireFormat,
+        upload: (data, options) => this.upload(data, options),
+        preprocess: (input, options) => this.preprocess(input, options),
+        notify: (message) => this.#notify(message),
+      },
+      steps,
+    );
+  }
+
+  /**
+   * The feature columns to send: the caller's, else (where the service has not said that
+   * an empty list means every numeric column) the numeric columns read from the input.
+   */
+  #featureColumns(from: {
+    readonly given: readonly string[] | undefined;
+    readonly read: readonly string[] | undefined;
+    readonly input: Blob;
+  }): readonly string[] | undefined {
+    if (from.given !== undefined && from.given.length > 0) return from.given;
+    if (this.profile.emptyFeatureColumnsMeanAll) return from.given;
+    const known = from.read ?? numericColumnsOf(from.input.shape);
+    if (known !== undefined) return known;
+    throw new PreflightError([
+      {
+        field: "columns",
+        message:
+          `name the feature columns (columns: [...]): the service at ${this.baseUrl} does not declare that an empty ` +
+          `list means every numeric column, and this session has not read blob ${from.input.id} to find them`,
+      },
+    ]);
+  }
+
+  /** Encryption uses mdps's envelope, which only a service that declares `envelope-v1` (or is said to) can read. */
+  #assertEnvelope(options: { readonly encrypt?: unknown; readonly outputs?: unknown }): void {
+    const outputs = options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
+    const asked = options.encrypt !== undefined || outputs.some((o) => (o as { encrypt?: unknown }).encrypt !== undefined);
+    if (!asked || this.profile.declares("envelope-v1")) return;
+    throw new ConfigError(
+      `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +
+        `so it could not read what this session encrypts. Leave out encrypt, or, if the service does read the envelope, ` +
+        `add "envelope-v1" to the capabilities option or the profile's "capabilities".`,
     );
   }
 
@@ -529,4 +609,9 @@ function clientFor(local: LocalService, creds: LocalService["credentials"], opti
     modelId: creds.modelId,
   });
   return new MdpsClient(config, { ...options, connectionHint });
+}
+
+/** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */
+function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
+  return shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
 }

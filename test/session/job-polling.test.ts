@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, TimeoutError, type JobRecord } from "../../src/index.js";
-import { newStart, pollDelayMs, pollUntilTerminal } from "../../src/session/job-polling.js";
+import { newStart, pollDelayMs, pollUntilTerminal, type ChangeWait } from "../../src/session/job-polling.js";
 
 function record(status: string, progress: number, phase: string | null): JobRecord {
   return {
@@ -86,6 +86,77 @@ describe("pollUntilTerminal", () => {
       pollIntervalMs: 10_000,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
+  });
+
+  it("with changeWait, each read waits for a revision after the last one seen, with no pause between reads", async () => {
+    const script = [
+      { ...record("running", 0, "reading"), revision: 3 },
+      { ...record("running", 0.5, "fitting"), revision: 5 },
+      { ...record("succeeded", 1, "done"), revision: 6 },
+    ];
+    const asked: (ChangeWait | undefined)[] = [];
+    const started = performance.now();
+    const final = await pollUntilTerminal(
+      "j",
+      (_signal, change) => {
+        asked.push(change);
+        return Promise.resolve(script[asked.length - 1]!);
+      },
+      { changeWait: true, since: 1, pollIntervalMs: 10_000, timeoutMs: 60_000 },
+    );
+    expect(final.status).toBe("succeeded");
+    expect(asked.map((a) => a?.since)).toEqual([1, 3, 5]);
+    for (const a of asked) expect(a!.waitMs).toBeGreaterThan(15_000);
+    expect(performance.now() - started).toBeLessThan(1000); // a pause would have been 25 ms or more each
+  });
+
+  it("without a known revision, reads once plainly and then waits for changes after it", async () => {
+    const asked: (ChangeWait | undefined)[] = [];
+    await pollUntilTerminal(
+      "j",
+      (_signal, change) => {
+        asked.push(change);
+        return Promise.resolve(
+          asked.length === 1
+            ? { ...record("queued", 0, null), revision: 1 }
+            : { ...record("succeeded", 1, null), revision: 4 },
+        );
+      },
+      { changeWait: true },
+    );
+    expect(asked).toEqual([undefined, { since: 1, waitMs: 20_000 }]);
+  });
+
+  it("falls back to backoff polling when the service answers a wait at once with the same revision (it ignores wait)", async () => {
+    const asked: (ChangeWait | undefined)[] = [];
+    const err = await pollUntilTerminal(
+      "j",
+      (_signal, change) => {
+        asked.push(change);
+        return Promise.resolve({ ...record("running", 0.5, null), revision: 7 });
+      },
+      { changeWait: true, since: 7, timeoutMs: 400, pollIntervalMs: 1000 },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    // Flat out would be thousands of reads in 400 ms; 25 ms x 1.5^n allows at most 8.
+    expect(asked.length).toBeLessThanOrEqual(8);
+    expect(asked[0]).toEqual({ since: 7, waitMs: expect.any(Number) as number });
+    expect(asked.slice(1).every((a) => a === undefined)).toBe(true);
+  });
+
+  it("falls back to polling when the records carry no revision", async () => {
+    const asked: (ChangeWait | undefined)[] = [];
+    const err = await pollUntilTerminal(
+      "j",
+      (_signal, change) => {
+        asked.push(change);
+        return Promise.resolve(record("running", 0.5, null));
+      },
+      { changeWait: true, timeoutMs: 300 },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(asked.every((a) => a === undefined)).toBe(true);
+    expect(asked.length).toBeLessThanOrEqual(7);
   });
 
   it("polls with a growing interval, capped", () => {
