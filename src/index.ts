@@ -17,6 +17,12 @@ export { Job } from "./session/job.js";
 // refuses an inferred type it can reach only through mdps's own node_modules (TS2742).
 export type { DataFrame, Series } from "danfojs-node";
 export { Transformer } from "./session/transformer.js";
+export { Pipeline, type PipelineFitOptions } from "./session/pipeline.js";
+export { FittedPipeline, type FittedPipelineJson } from "./session/pipeline-fitted.js";
+export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./session/pipeline-run.js";
+export { PipelineStepError } from "./session/pipeline-errors.js";
+export type { PipelineStep, AnyPipelineStep } from "./session/pipeline-steps.js";
+export type { PipelineStepView } from "./notebook/pipeline-card.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";

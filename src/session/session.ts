@@ -36,6 +36,8 @@ import { assertPreflight, preflight, type PreflightOptions } from "./preflight.j
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import { Pipeline } from "./pipeline.js";
 import type { AnyPipelineStep } from "./pipeline-steps.js";
+import { Pipeline } from "./pipeline.js";
+import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
@@ -464,6 +466,25 @@ export class Session {
       `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +
         `so it could not read what this session encrypts. Leave out encrypt, or, if the service does read the envelope, ` +
         `add "envelope-v1" to the capabilities option or the profile's "capabilities".`,
+    );
+  }
+
+  /**
+   * Steps to fit as a chain of jobs, each on the previous job's output (docs/session.md#pipelines).
+   * Transform names and params are checked now; `await pipeline.fit(df)` runs it.
+   *
+   * @example
+   * const fitted = await session.pipeline([{ type: "PowerTransformer" }, { type: "StandardScaler" }]).fit(df);
+   */
+  pipeline(steps: readonly AnyPipelineStep[]): Pipeline {
+    return new Pipeline(
+      {
+        wireFormat: this.wireFormat,
+        upload: (data, options) => this.upload(data, options),
+        preprocess: (input, options) => this.preprocess(input, options),
+        notify: (message) => this.#notify(message),
+      },
+      steps,
     );
   }
 

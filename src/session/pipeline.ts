@@ -1,0 +1,161 @@
+/**
+ * Pipelines: several transforms fitted as one, each step a job on the service that
+ * reads the previous job's output blob. Steps on the same columns chain like
+ * scikit-learn's `Pipeline`; steps on different columns act like its
+ * `ColumnTransformer(remainder="passthrough")`, since every job passes the columns it
+ * does not transform through unchanged. One difference: mdps keeps the input's column
+ * order (each job does), where a ColumnTransformer puts the transformed columns first,
+ * in transformer order, then the remainder (docs/session.md#pipelines).
+ */
+import { inspect } from "node:util";
+import { MdpsError } from "../client/errors.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../notebook/html.js";
+import { PipelineCard } from "../notebook/pipeline-card.js";
+import type { ProgressMode } from "../notebook/live-status.js";
+import { inspectRich } from "../notebook/rich-inspect.js";
+import type { Blob } from "./blob.js";
+import type { Job } from "./job.js";
+import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
+import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
+import { checkSteps, describeStep, type AnyPipelineStep, type PipelineStep } from "./pipeline-steps.js";
+import { loadDanfo, type DataFrame, type Uploadable } from "./table-io.js";
+
+export interface PipelineFitOptions extends PipelineRunOptions {
+  /**
+   * Live status of the chain: `auto` (default) a card with a row per step in a tslab
+   * notebook and nothing elsewhere; `text` lines on stderr; `none`/false nothing.
+   */
+  readonly progress?: ProgressMode | false | undefined;
+}
+
+/**
+ * Steps to fit as a chain of jobs (`session.pipeline(steps)`); checked when made
+ * (transform names and params, with "did you mean"), and against the input's columns
+ * before anything is uploaded.
+ *
+ * @example
+ * const pipeline = session.pipeline([
+ *   { type: "PowerTransformer", columns: ["income", "debt"] },
+ *   { type: "StandardScaler", columns: ["income", "debt"] },
+ *   { type: "QuantileTransformer", params: { n_quantiles: 100 }, columns: ["age"] },
+ * ]);
+ * const fitted = await pipeline.fit(train);
+ * const testScaled = fitted.transform(test);
+ * writeFileSync("pipeline.json", JSON.stringify(fitted));
+ */
+export class Pipeline {
+  readonly steps: readonly PipelineStep[];
+  readonly #host: PipelineHost;
+
+  /** Made by `session.pipeline(steps)`. */
+  constructor(host: PipelineHost, steps: readonly AnyPipelineStep[]) {
+    checkSteps(steps);
+    this.#host = host;
+    this.steps = steps.map((s) => ({
+      type: s.type,
+      ...(s.params !== undefined ? { params: { ...s.params } } : {}),
+      ...(s.columns !== undefined ? { columns: [...s.columns] } : {}),
+    }));
+  }
+
+  /**
+   * Starts fitting on `input` (a DataFrame, a file path, bytes, or a Blob already on the
+   * service) and returns the run at once: its `state` (a view per step), `subscribe`,
+   * `cancel()` and `done`. `fit` is this plus a live card and the fitted pipeline.
+   */
+  start(input: Uploadable | Blob, options: PipelineRunOptions = {}): PipelineRun {
+    return new PipelineRun(this.#host, this.steps, input, options);
+  }
+
+  /**
+   * Fits every step as a job, in order, each on the previous job's output, and returns
+   * the fitted pipeline. A job that fails, times out or is cancelled stops the chain:
+   * this rejects with a PipelineStepError naming the step (no later step is started).
+   * Aborting `signal` (or a notebook kernel interrupt) cancels the running job.
+   */
+  async fit(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<FittedPipeline> {
+    const [result, danfo] = await Promise.all([this.#watched(input, options), loadDanfo()]);
+    return new FittedPipeline(
+      {
+        format: "mdps-pipeline",
+        version: 1,
+        columns: [...result.columns],
+        steps: result.jobs.map((job, i) => {
+          const fitted = job.fitted;
+          if (fitted === undefined) throw noFittedState(job, i);
+          return {
+            type: fitted.type,
+            params: fitted.params,
+            columns: [...fitted.feature_names_in_],
+            job_id: job.id,
+            fitted,
+          };
+        }),
+      },
+      danfo,
+      { jobs: result.jobs, output: result.output },
+    );
+  }
+
+  /** Fits, and returns the last job's output as a DataFrame (the whole chain's output, downloaded once). */
+  async fitTransform(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<DataFrame> {
+    const fitted = await this.fit(input, options);
+    return fitted.output!.download({ numericColumns: fitted.featureNames, signal: options.signal });
+  }
+
+  async #watched(input: Uploadable | Blob, options: PipelineFitOptions) {
+    const run = this.start(input, options);
+    const card =
+      options.progress === false || options.progress === "none"
+        ? undefined
+        : new PipelineCard({ mode: options.progress ?? "auto", heading: `mdps pipeline · ${this.steps.length} steps` });
+    if (card === undefined || card.mode === "none") return run.done;
+    card.update(run.state);
+    const stop = run.subscribe((state) => card.update(state));
+    try {
+      return await run.done;
+    } finally {
+      stop();
+      card.finish(run.state);
+    }
+  }
+
+  /**
+   * A fitted pipeline read back from its JSON (`fitted.toJSON()`, or the text of a file
+   * saved with `JSON.stringify(fitted)`): applied here, no service needed. The JSON is
+   * checked first (zod); a bad file is a ValidationError naming the field.
+   *
+   * @example
+   * const fitted = await Pipeline.fromJSON(readFileSync("pipeline.json", "utf8"));
+   * const scaled = fitted.transform(df);
+   */
+  static async fromJSON(json: unknown): Promise<FittedPipeline> {
+    const parsed = parseFittedPipeline(json);
+    return new FittedPipeline(parsed, await loadDanfo());
+  }
+
+  toString(): string {
+    return `Pipeline(${this.steps.map(describeStep).join(" | ")})`;
+  }
+
+  toHTML(): string {
+    const items = this.steps
+      .map(
+        (s) => `<li><b>${escapeHtml(s.type)}</b> on ${escapeHtml(describeStep(s).slice(s.type.length + 1, -1))}</li>`,
+      )
+      .join("");
+    return `<div style="${BOX_STYLE}"><b>mdps Pipeline</b> <span style="${MUTED_STYLE}">not fitted yet: await pipeline.fit(df)</span><ol style="margin:2px 0">${items}</ol></div>`;
+  }
+
+  [inspect.custom](depth: number, options: { depth?: number | null }): string {
+    return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
+  }
+}
+
+function noFittedState(job: Job, i: number): MdpsError {
+  return new MdpsError(
+    "no_fitted_state",
+    `Pipeline step ${i + 1}: job ${job.id}'s result has no fitted state (the service returned none), so there is no ` +
+      `pipeline to apply here. The chain's output is there: pipeline.start(df).done gives its blob.`,
+  );
+}
