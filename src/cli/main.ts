@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `mdps` command: serve, admin, demo, repl, start, whoami and doctor. Only light modules are
+ * The `mdps` command: serve, admin, demo, repl, start, whoami, doctor and configure. Only light modules are
  * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
  * React) when it runs, so `mdps repl` against a remote service never loads the service.
  */
@@ -8,6 +8,7 @@ import { Command } from "commander";
 import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";
 import { registerAdmin } from "./admin-commands.js";
+import { registerConfigure } from "./configure-command.js";
 import { registerDemo } from "./demo-command.js";
 import { registerDiagnose } from "./diagnose-commands.js";
 import { registerRepl } from "./repl-command.js";
@@ -21,6 +22,7 @@ registerDemo(program);
 registerRepl(program);
 registerStart(program);
 registerDiagnose(program);
+registerConfigure(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -33,13 +33,19 @@ export const WORKFLOW_SCOPES: readonly Scope[] = [
 /** The token endpoint: the only call that ever carries the client secret. */
 export class AuthResource {
   readonly #transport: Transport;
-  readonly #credentials: ClientCredentials;
+  #credentials: ClientCredentials;
   /** The default scopes still to ask for; narrowed once when the service refuses one. */
   #defaultScopes: readonly string[] = SESSION_SCOPES;
 
   constructor(transport: Transport, credentials: ClientCredentials) {
     this.#transport = transport;
     this.#credentials = credentials;
+  }
+
+  /** Asks with `credentials` from the next exchange on (a regenerated secret); the default scopes start over. */
+  useCredentials(credentials: ClientCredentials): void {
+    this.#credentials = credentials;
+    this.#defaultScopes = SESSION_SCOPES;
   }
 
   /** The scopes the next token request asks for: the configured ones, else the Session's. */

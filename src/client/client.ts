@@ -3,6 +3,7 @@ import { AuthResource } from "./auth.js";
 import { BlobsResource } from "./blobs.js";
 import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
+import { ConfigError } from "./errors.js";
 import { HealthResource } from "./health.js";
 import { JobsResource, PreprocessingResource } from "./jobs.js";
 import { TokenCache } from "./token-cache.js";
@@ -19,7 +20,6 @@ export interface ClientOptions extends ConfigOptions, TransportOptions {}
  * const record = await client.jobs.get(jobId);
  */
 export class MdpsClient {
-  readonly config: ClientConfig;
   readonly auth: AuthResource;
   readonly tokens: TokenCache;
   readonly blobs: BlobsResource;
@@ -29,9 +29,10 @@ export class MdpsClient {
   /** The extensions the service declares in health (read once, when one is first used). */
   readonly capabilities: Capabilities;
   readonly #transport: Transport;
+  #config: ClientConfig;
 
   constructor(config: ClientConfig, transportOptions: TransportOptions = {}) {
-    this.config = config;
+    this.#config = config;
     this.#transport = new Transport(transportOptions);
     this.auth = new AuthResource(this.#transport, config);
     this.tokens = new TokenCache(this.auth.provider());
@@ -47,8 +48,30 @@ export class MdpsClient {
     return new MdpsClient(resolveConfig(options), options);
   }
 
+  get config(): ClientConfig {
+    return this.#config;
+  }
+
   get modelId(): string {
     return this.config.modelId;
+  }
+
+  /**
+   * Uses `next`'s client id, secret and scopes from the next token on (a regenerated
+   * secret) and drops the cached token. The addresses and model must stay: the
+   * resources, and the jobs and blobs made through them, belong to those.
+   */
+  useCredentials(next: ClientConfig): void {
+    const fixed = (["baseUrl", "authUrl", "modelId"] as const).filter((key) => next[key] !== this.#config[key]);
+    if (fixed.length > 0) {
+      throw new ConfigError(
+        `The new settings change ${fixed.join(", ")} (${fixed.map((k) => `${this.#config[k]} -> ${next[k]}`).join("; ")}): ` +
+          `only the credentials can change in a running client. Connect anew for another service or model.`,
+      );
+    }
+    this.#config = next;
+    this.auth.useCredentials(next);
+    this.tokens.clear();
   }
 
   async close(): Promise<void> {

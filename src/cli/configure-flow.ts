@@ -1,0 +1,266 @@
+/**
+ * The steps of `mdps configure`: gather the settings (flags, else questions at the
+ * terminal, else the profile's current values), check them against the service the way
+ * `mdps doctor` does, and only when the checks pass write the profile (../client/config-file.ts).
+ * The secret comes from a hidden prompt or stdin, never from a flag, and is never printed.
+ */
+import { SESSION_SCOPES } from "../client/auth.js";
+import { MdpsClient } from "../client/client.js";
+import { writeProfile, readConfigFile, type ProfileEntry } from "../client/config-file.js";
+import { defaultConfigPath, resolveConfig } from "../client/config.js";
+import { doctor } from "../client/diagnostics.js";
+import { ConfigError } from "../client/errors.js";
+import { uuid } from "../contract/common.js";
+import { SCOPES, isScope } from "../contract/scopes.js";
+import { doctorText } from "../notebook/render-diagnostics.js";
+import type { ConfigureFlags } from "./configure-command.js";
+import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
+
+/** Per attempt; an address that does not answer in this time is reported, not waited on. */
+const CHECK_TIMEOUT_MS = 15_000;
+
+export interface ConfigureIO {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A setting's answer, checked: the normalised value, or what is wrong with it. */
+type Checked = { readonly value: string } | { readonly problem: string };
+
+interface Setting {
+  readonly flag: "baseUrl" | "authUrl" | "appUrl" | "region" | "modelId" | "clientId";
+  readonly key: Exclude<keyof ProfileEntry, "client_secret" | "scopes">;
+  readonly question: string;
+  readonly optional?: boolean;
+  readonly check: (answer: string) => Checked;
+}
+
+const httpUrl = (answer: string): Checked => {
+  try {
+    const url = new URL(answer);
+    if (url.protocol === "http:" || url.protocol === "https:") return { value: answer.replace(/\/+$/, "") };
+  } catch {
+    // Reported below, with what a URL looks like.
+  }
+  return { problem: `${JSON.stringify(answer)} is not an http(s) URL (e.g. https://uk1.example.com)` };
+};
+
+const SETTINGS: readonly Setting[] = [
+  { flag: "baseUrl", key: "base_url", question: "Model API URL (base_url)", check: httpUrl },
+  { flag: "authUrl", key: "auth_url", question: "Authentication URL (auth_url)", check: httpUrl },
+  { flag: "appUrl", key: "app_url", question: "Portal URL (app_url)", check: httpUrl },
+  {
+    flag: "region",
+    key: "region",
+    question: "Region (e.g. uk1; empty: not checked)",
+    optional: true,
+    check: (answer) => ({ value: answer }),
+  },
+  {
+    flag: "modelId",
+    key: "model_id",
+    question: "Model ID (a UUID, in the model's settings)",
+    check: (answer) => {
+      const id = answer.toLowerCase();
+      return uuid.safeParse(id).success ? { value: id } : { problem: `${JSON.stringify(answer)} is not a UUID` };
+    },
+  },
+  {
+    flag: "clientId",
+    key: "client_id",
+    question: "Client ID",
+    check: (answer) => (answer === "" ? { problem: "the client id cannot be empty" } : { value: answer }),
+  },
+];
+
+function checkScopes(answer: string): { value: string[] } | { problem: string } {
+  const scopes = [...new Set(answer.split(/[\s,]+/).filter((s) => s !== ""))];
+  const unknown = scopes.filter((s) => !isScope(s));
+  return unknown.length > 0
+    ? { problem: `unknown scope(s) ${unknown.join(", ")}; known: ${SCOPES.join(", ")}` }
+    : { value: scopes };
+}
+
+/** Runs `mdps configure`; resolves with the exit code. */
+export async function runConfigure(
+  flags: ConfigureFlags,
+  io: ConfigureIO = { stdin: process.stdin, stdout: process.stdout, env: process.env },
+): Promise<number> {
+  const path = defaultConfigPath(io.env);
+  const existing = await readConfigFile(path);
+  const name = flags.profile ?? (io.env.MDPS_PROFILE || undefined) ?? existing?.default_profile ?? "default";
+  const current = existing?.profiles[name] ?? {};
+  const currentText = (key: string): string | undefined => {
+    const value = current[key];
+    if (Array.isArray(value)) return value.join(" ");
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const firstProfile = existing?.default_profile === undefined && Object.keys(existing?.profiles ?? {}).length === 0;
+
+  if (flags.clientSecretStdin && io.stdin.isTTY) {
+    throw new ConfigError(
+      "--client-secret-stdin reads the secret from a pipe, but stdin is this terminal, where it would show as you type. " +
+        "Leave the flag out to be asked with hidden input, or pipe the secret in.",
+    );
+  }
+  if (!flags.clientSecretStdin && !io.stdin.isTTY) {
+    throw new ConfigError(
+      "stdin is not a terminal, so mdps configure cannot ask for the secret with hidden input. " +
+        "Pass the settings as flags and pipe the secret in with --client-secret-stdin (see mdps configure --help).",
+    );
+  }
+  const prompter = flags.clientSecretStdin ? undefined : terminalPrompter(io.stdin, io.stdout);
+  try {
+    const answers: Record<string, string> = {};
+    for (const setting of SETTINGS) {
+      const fallback =
+        currentText(setting.key) ??
+        (setting.key === "auth_url" || setting.key === "app_url" ? answers.base_url : undefined);
+      const value = await settle(setting, flags[setting.flag], fallback, prompter);
+      if (value !== "") answers[setting.key] = value;
+    }
+    const scopes = await settleScopes(flags.scopes, currentText("scopes"), prompter);
+    const clientSecret = prompter
+      ? await askSecret(prompter, currentText("client_secret"))
+      : await secretFromStdin(io.stdin);
+    const makeDefault =
+      flags.setDefault ??
+      (firstProfile && (prompter ? await askYes(prompter, `Make "${name}" the default profile?`) : true));
+
+    const config = resolveConfig({
+      env: {},
+      configFile: false,
+      baseUrl: answers.base_url,
+      authUrl: answers.auth_url,
+      appUrl: answers.app_url,
+      region: answers.region,
+      modelId: answers.model_id,
+      clientId: answers.client_id,
+      clientSecret,
+      scopes,
+    });
+    io.stdout.write(`Checking: a token from ${config.authUrl}, then health from ${config.baseUrl}...\n`);
+    const client = new MdpsClient(config, { retry: { maxRetries: 1 }, timeoutMs: CHECK_TIMEOUT_MS });
+    let requested: readonly string[];
+    try {
+      const report = await doctor(client);
+      io.stdout.write(`${doctorText(report)}\n`);
+      if (!report.ok) {
+        io.stdout.write(`Nothing was written to ${path}: fix what failed and run mdps configure again.\n`);
+        return 1;
+      }
+      // Without configured scopes the check asked for the Session's and may have narrowed
+      // them: the profile keeps what the service granted, so every later request names them.
+      requested = client.auth.requestedScopes;
+    } finally {
+      await client.close();
+    }
+
+    await writeProfile({
+      path,
+      name,
+      makeDefault,
+      profile: {
+        base_url: config.baseUrl,
+        auth_url: config.authUrl === config.baseUrl ? undefined : config.authUrl,
+        app_url: config.appUrl === config.baseUrl ? undefined : config.appUrl,
+        region: config.region,
+        model_id: config.modelId,
+        client_id: config.clientId,
+        client_secret: clientSecret,
+        scopes: requested,
+      },
+    });
+    io.stdout.write(
+      `Wrote profile "${name}" to ${path} (mode 0600)${makeDefault ? "; it is the default profile" : ""}.\n` +
+        `Use it with Session.connect(${makeDefault ? "" : `{ profile: "${name}" }`}), ` +
+        `mdps repl${makeDefault ? "" : ` (MDPS_PROFILE=${name})`} or mdps doctor${makeDefault ? "" : ` --profile ${name}`}.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof PromptCancelled) {
+      io.stdout.write(`\nCancelled: nothing was written to ${path}.\n`);
+      return 130;
+    }
+    throw error;
+  } finally {
+    prompter?.close();
+  }
+}
+
+/** A flag's value (checked), else the answer to the question (asked again until valid), else the fallback. */
+async function settle(
+  setting: Setting,
+  flag: string | undefined,
+  fallback: string | undefined,
+  prompter: Prompter | undefined,
+): Promise<string> {
+  const label = `--${setting.flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  if (flag !== undefined || prompter === undefined) {
+    const answer = (flag ?? fallback ?? "").trim();
+    if (answer === "") {
+      if (setting.optional) return "";
+      throw new ConfigError(`Missing ${label}: ${setting.question}. Without a terminal every setting is a flag.`);
+    }
+    const checked = setting.check(answer);
+    if ("problem" in checked) throw new ConfigError(`${label}: ${checked.problem}.`);
+    return checked.value;
+  }
+  for (;;) {
+    const answer = await prompter.ask(setting.question, { defaultValue: fallback });
+    if (answer === "") {
+      if (setting.optional) return "";
+      prompter.say(`  ${setting.question} is needed.`);
+      continue;
+    }
+    const checked = setting.check(answer);
+    if ("value" in checked) return checked.value;
+    prompter.say(`  ${checked.problem}.`);
+  }
+}
+
+async function settleScopes(
+  flag: string | undefined,
+  fallback: string | undefined,
+  prompter: Prompter | undefined,
+): Promise<string[]> {
+  if (flag !== undefined || prompter === undefined) {
+    const checked = checkScopes(flag ?? fallback ?? "");
+    if ("problem" in checked) throw new ConfigError(`--scopes: ${checked.problem}.`);
+    return checked.value;
+  }
+  const question = `Scopes, space-separated (empty: the ones a Session uses, ${SESSION_SCOPES.length} of them)`;
+  for (;;) {
+    const checked = checkScopes(await prompter.ask(question, { defaultValue: fallback }));
+    if ("value" in checked) return checked.value;
+    prompter.say(`  ${checked.problem}.`);
+  }
+}
+
+async function askSecret(prompter: Prompter, current: string | undefined): Promise<string> {
+  const question = `Client secret (hidden${current === undefined ? "" : "; empty: keep the current one"})`;
+  for (;;) {
+    const answer = await prompter.ask(question, { hidden: true, defaultValue: current });
+    if (answer !== "") return answer;
+    prompter.say(
+      "  The client secret is needed: the portal shows it when the application is made or its secret regenerated.",
+    );
+  }
+}
+
+async function askYes(prompter: Prompter, question: string): Promise<boolean> {
+  const answer = (await prompter.ask(`${question} [Y/n]`)).toLowerCase();
+  return answer === "" || answer === "y" || answer === "yes";
+}
+
+async function secretFromStdin(stdin: NodeJS.ReadStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  const secret = Buffer.concat(chunks).toString("utf8").trim();
+  if (secret === "") throw new ConfigError("--client-secret-stdin: stdin was empty; pipe the client secret in.");
+  if (/[\r\n]/.test(secret)) {
+    throw new ConfigError("--client-secret-stdin: stdin held more than one line; pipe in the client secret alone.");
+  }
+  return secret;
+}
