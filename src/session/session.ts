@@ -14,6 +14,7 @@ import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
+import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
@@ -96,6 +97,8 @@ export class Session {
   /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */
   readonly #capabilities: readonly string[] | undefined;
   #closed = false;
+  /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
+  #connectOptions: ConnectOptions | undefined;
 
   private constructor(
     client: MdpsClient,
@@ -170,7 +173,9 @@ export class Session {
         );
       }
     }
-    return new Session(client, options, region, undefined, capabilities);
+    const session = new Session(client, options, region, undefined, capabilities);
+    session.#connectOptions = options;
+    return session;
   }
 
   /**
@@ -209,6 +214,27 @@ export class Session {
   /** The data dir of a local session. */
   get dataDir(): string | undefined {
     return this.#local?.dataDir;
+  }
+
+  /**
+   * Picks up a regenerated secret: the settings are resolved again as `connect` resolved
+   * them (options, then MDPS_* variables, then the config-file profile, e.g. as rewritten
+   * by `mdps configure`), the cached token is dropped and a new one is asked for with them.
+   * Jobs, blobs and earlier `Job` handles go on working. Only the client id, secret and
+   * scopes may change; the service and model stay.
+   *
+   * @example
+   * // after `mdps configure --profile uk1` with the new secret:
+   * await session.reloadCredentials();
+   */
+  async reloadCredentials(): Promise<CredentialsReload> {
+    if (this.#connectOptions === undefined) {
+      throw new ConfigError(
+        "Session.local() keeps its own application's credentials: there is nothing to reload. " +
+          "reloadCredentials() is for sessions opened with Session.connect().",
+      );
+    }
+    return reloadCredentials(this.client, this.#connectOptions);
   }
 
   async health(options: CallOptions = {}): Promise<Health> {
