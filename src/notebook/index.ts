@@ -1,12 +1,19 @@
 /**
- * mdps in tslab notebooks: rich HTML for sessions, blobs, jobs, results and DataFrames,
- * a live job status, and before/after distribution plots. Nothing here imports tslab;
- * see kernel-display.ts for how the kernel's own display is found.
+ * mdps in notebooks (tslab or Deno's kernel): rich HTML for sessions, blobs, jobs, results
+ * and DataFrames, a live job status, and before/after distribution plots. Nothing here
+ * imports tslab; see kernel-display.ts for how the kernel's own display is found.
  */
 export { findKernel, inNotebook, newKernelDisplay, setNotebookKernel } from "./kernel-display.js";
 export type { NotebookDisplay, NotebookKernel } from "./kernel-display.js";
-export { INSPECT_CUSTOM, displayRich, inspectRich } from "./rich-inspect.js";
-export type { RichOutput } from "./rich-inspect.js";
+export {
+  INSPECT_CUSTOM,
+  JUPYTER_DISPLAY,
+  displayRich,
+  inspectRich,
+  jupyterBundle,
+  withJupyterDisplay,
+} from "./rich-inspect.js";
+export type { MimeBundle, RichOutput } from "./rich-inspect.js";
 export { show, toHTML, toText, richOutput } from "./show.js";
 export {
   blobHtml,

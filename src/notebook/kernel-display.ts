@@ -1,13 +1,15 @@
 /**
- * Finding the running tslab kernel's own display, without importing tslab.
+ * Finding the running notebook kernel's own display: tslab's, without importing tslab,
+ * or Deno's (deno-kernel.ts).
  *
  * Importing `tslab` from this package would load a second copy whose display is never
  * connected to the kernel ("Not ready"). The kernel itself publishes its module loader
  * on `globalThis.__tslab__.require`, and that loader answers `require("tslab")` with
  * the kernel's own instance (tslab's executor hooks exactly that name). So inside a
- * tslab cell we borrow that instance; anywhere else (plain Node, vitest, the REPL)
- * there is none and callers fall back to text.
+ * tslab cell we borrow that instance; inside Deno's kernel we use `Deno.jupyter`;
+ * anywhere else (plain Node, vitest, the REPL) there is none and callers fall back to text.
  */
+import { findDenoKernel } from "./deno-kernel.js";
 
 /** The part of tslab's `Display` mdps uses: one output that can be replaced in place. */
 export interface NotebookDisplay {
@@ -16,10 +18,12 @@ export interface NotebookDisplay {
   svg?(svg: string): void;
 }
 
-/** The part of the `tslab` module mdps uses. */
+/** The part of the `tslab` module mdps uses (Deno's kernel is adapted to it). */
 export interface NotebookKernel {
   newDisplay(): NotebookDisplay;
   display: NotebookDisplay;
+  /** Prints text in the cell, for a kernel that does not forward process.stdout (Deno's). */
+  print?(text: string): void;
 }
 
 interface TslabGlobal {
@@ -34,12 +38,7 @@ function isKernel(value: unknown): value is NotebookKernel {
   return typeof candidate.newDisplay === "function" && typeof candidate.display === "object";
 }
 
-/**
- * The tslab kernel this code runs in, or undefined outside a notebook.
- * Never throws: a broken or unfamiliar kernel counts as "no notebook".
- */
-export function findKernel(): NotebookKernel | undefined {
-  if (override !== undefined) return override ?? undefined;
+function findTslabKernel(): NotebookKernel | undefined {
   const tslab = (globalThis as { __tslab__?: TslabGlobal }).__tslab__;
   if (typeof tslab?.require !== "function") return undefined;
   try {
@@ -50,7 +49,16 @@ export function findKernel(): NotebookKernel | undefined {
   }
 }
 
-/** True when running inside a tslab notebook cell. */
+/**
+ * The notebook kernel this code runs in (tslab or Deno), or undefined outside a notebook.
+ * Never throws: a broken or unfamiliar kernel counts as "no notebook".
+ */
+export function findKernel(): NotebookKernel | undefined {
+  if (override !== undefined) return override ?? undefined;
+  return findTslabKernel() ?? findDenoKernel();
+}
+
+/** True when running inside a notebook cell (tslab or Deno). */
 export function inNotebook(): boolean {
   return findKernel() !== undefined;
 }

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { escapeHtml } from "./html.js";
-import { inspectRich } from "./rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
 
 /**
  * A one-time portal login link (`session.portalLink()`): a link in a notebook, the URL
@@ -24,5 +24,9 @@ export class PortalLink {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), `PortalLink ${this.url}`, depth, options);
+  }
+
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), `PortalLink ${this.url}`);
   }
 }

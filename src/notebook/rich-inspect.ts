@@ -1,5 +1,9 @@
 /**
- * Rich output for values left as the last expression of a tslab cell.
+ * Rich output for values left as the last expression of a notebook cell.
+ *
+ * Deno's kernel has a protocol for it: a value with a `[Symbol.for("Jupyter.display")]()`
+ * method shows the MIME bundle the method returns (`jupyterBundle` builds it from the same
+ * renderer, so both kernels show the same HTML).
  *
  * tslab has no rich-display protocol for values: it prints the last expression with
  * `console.log`, i.e. through `util.inspect`. So a class opts in by implementing
@@ -12,6 +16,9 @@ import { findKernel } from "./kernel-display.js";
 
 /** Node's well-known symbol for custom inspection (no import of node:util needed). */
 export const INSPECT_CUSTOM: unique symbol = Symbol.for("nodejs.util.inspect.custom");
+
+/** Deno's symbol for a value's rich display (`Deno.jupyter.$display`), no Deno types needed. */
+export const JUPYTER_DISPLAY: unique symbol = Symbol.for("Jupyter.display");
 
 /** What a value shows richly: HTML, or an SVG picture. */
 export interface RichOutput {
@@ -63,4 +70,46 @@ export function inspectRich(
     }
   }
   return text;
+}
+
+/** A Jupyter MIME bundle: what a `[Symbol.for("Jupyter.display")]()` method returns. */
+export interface MimeBundle {
+  readonly "text/plain": string;
+  readonly "text/html"?: string;
+  readonly "image/svg+xml"?: string;
+}
+
+/**
+ * The body of a class's `[Symbol.for("Jupyter.display")]()`: the rich form and its text.
+ * A renderer that throws leaves the text, as in `inspectRich`.
+ *
+ * @example
+ * [Symbol.for("Jupyter.display")](): MimeBundle {
+ *   return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+ * }
+ */
+export function jupyterBundle(render: () => RichOutput, text: string): MimeBundle {
+  try {
+    const output = render();
+    if (output.svg !== undefined) return { "image/svg+xml": output.svg, "text/plain": text };
+    if (output.html !== undefined) return { "text/html": output.html, "text/plain": text };
+  } catch {
+    // Rendering failed: the text still shows.
+  }
+  return { "text/plain": text };
+}
+
+/**
+ * Gives a plain record (a job's result, its fitted state) a rich display as a Deno cell's
+ * value. The method is a non-enumerable symbol, so JSON, spreads and key lists do not see it.
+ */
+export function withJupyterDisplay<T extends object>(value: T, html: (v: T) => string, text: (v: T) => string): T {
+  if (JUPYTER_DISPLAY in value || !Object.isExtensible(value)) return value;
+  Object.defineProperty(value, JUPYTER_DISPLAY, {
+    value: () => jupyterBundle(() => ({ html: html(value) }), text(value)),
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
+  return value;
 }

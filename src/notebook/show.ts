@@ -6,6 +6,7 @@
  */
 import { inspect } from "node:util";
 import type { BlobRecord, FittedStateJson, JobRecord, JobResult } from "../contract/index.js";
+import { findKernel } from "./kernel-display.js";
 import { displayRich, type RichOutput } from "./rich-inspect.js";
 import { fittedHtml } from "./render-fitted.js";
 import {
@@ -128,7 +129,7 @@ export function toText(value: unknown, options: TableHtmlOptions = {}): string {
 }
 
 /**
- * Shows a value: rich in a tslab notebook, as text on stdout elsewhere.
+ * Shows a value: rich in a notebook (tslab or Deno), as text on stdout elsewhere.
  *
  * @example
  * show(await job.dataframe(), { maxRows: 6 });
@@ -136,5 +137,8 @@ export function toText(value: unknown, options: TableHtmlOptions = {}): string {
 export function show(value: unknown, options: TableHtmlOptions = {}): void {
   const rich = richOutput(value, options);
   if (rich && displayRich(rich)) return;
-  process.stdout.write(`${toText(value, options)}\n`);
+  const text = toText(value, options);
+  const kernel = findKernel();
+  if (kernel?.print) kernel.print(text);
+  else process.stdout.write(`${text}\n`);
 }

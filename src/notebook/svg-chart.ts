@@ -1,6 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import { escapeHtml } from "./html.js";
-import { INSPECT_CUSTOM, displayRich, inspectRich } from "./rich-inspect.js";
+import {
+  INSPECT_CUSTOM,
+  JUPYTER_DISPLAY,
+  displayRich,
+  inspectRich,
+  jupyterBundle,
+  type MimeBundle,
+} from "./rich-inspect.js";
 import type { VegaLiteSpec } from "./vega-svg.js";
 
 /**
@@ -37,7 +44,7 @@ export class SvgChart {
   }
 
   /**
-   * Shows the chart inline in a tslab notebook; does nothing elsewhere (use `save`).
+   * Shows the chart inline in a notebook (tslab or Deno); does nothing elsewhere (use `save`).
    * Returns nothing, so it prints nothing as the last line of a cell.
    */
   show(): void {
@@ -56,5 +63,11 @@ export class SvgChart {
   [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
     const { width, height } = this.size;
     return inspectRich(() => ({ html: this.html() }), `SvgChart(${width}×${height})`, depth, options);
+  }
+
+  /** A Deno notebook cell's value: the picture, as the same `<img>` tslab shows. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    const { width, height } = this.size;
+    return jupyterBundle(() => ({ html: this.html() }), `SvgChart(${width}×${height})`);
   }
 }

@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { inspectRich } from "../notebook/rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { preflightHtml } from "../notebook/render-preflight.js";
 import {
   formatPreflight,
@@ -46,5 +46,10 @@ export class CheckReport implements PreflightReport {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
+  }
+
+  /** A Deno notebook cell's value: the same table as in tslab. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

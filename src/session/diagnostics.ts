@@ -6,7 +6,7 @@ import type { MdpsClient } from "../client/client.js";
 import { doctor, whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
 import type { TransportOptions } from "../client/transport.js";
 import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../notebook/render-diagnostics.js";
-import { INSPECT_CUSTOM, inspectRich } from "../notebook/rich-inspect.js";
+import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../notebook/rich-inspect.js";
 
 /** A report that prints as its table and renders as HTML in a notebook. */
 export type Rendered<T> = T & { toHTML(): string; toString(): string };
@@ -18,8 +18,13 @@ function rendered<T extends object>(value: T, html: (v: T) => string, text: (v: 
     toString: () => text(value),
     [INSPECT_CUSTOM]: (depth: number, options: { depth?: number | null }) =>
       inspectRich(() => ({ html: html(value) }), text(value), depth, options),
+    [JUPYTER_DISPLAY]: () => jupyterBundle(() => ({ html: html(value) }), text(value)),
   };
-  for (const [key, fn] of [...Object.entries(methods), [INSPECT_CUSTOM, methods[INSPECT_CUSTOM]] as const]) {
+  const symbols = [
+    [INSPECT_CUSTOM, methods[INSPECT_CUSTOM]],
+    [JUPYTER_DISPLAY, methods[JUPYTER_DISPLAY]],
+  ] as const;
+  for (const [key, fn] of [...Object.entries(methods), ...symbols]) {
     Object.defineProperty(out, key, { value: fn, enumerable: false });
   }
   return out;

@@ -1,0 +1,82 @@
+/**
+ * Deno's Jupyter kernel (`deno jupyter`) seen as a NotebookKernel, so everything that
+ * draws into a tslab cell (show, the live job status, charts) draws into a Deno cell too.
+ *
+ * Deno publishes its display function on `Deno.jupyter`, a getter that throws outside the
+ * kernel. An output replaced in place is a `display_data` message with a display id,
+ * then `update_display_data` messages with the same id (the Jupyter protocol's way;
+ * frontends and nbclient replace the output that carries the id).
+ */
+import { randomUUID } from "node:crypto";
+import type { NotebookDisplay, NotebookKernel } from "./kernel-display.js";
+
+type MimeData = Record<string, string>;
+
+interface DisplayOptions {
+  raw: true;
+  display_id?: string;
+  update?: boolean;
+}
+
+/** The part of `Deno.jupyter` mdps uses. */
+interface DenoJupyter {
+  display(bundle: MimeData, options: DisplayOptions): Promise<void>;
+}
+
+function isDenoJupyter(value: unknown): value is DenoJupyter {
+  return typeof value === "object" && value !== null && typeof (value as Partial<DenoJupyter>).display === "function";
+}
+
+/** `Deno.jupyter` inside Deno's kernel, undefined anywhere else (Node, `deno run`). */
+function denoJupyter(): DenoJupyter | undefined {
+  const deno = (globalThis as { Deno?: { readonly jupyter?: unknown } }).Deno;
+  if (typeof deno !== "object") return undefined;
+  try {
+    const jupyter = deno.jupyter;
+    return isDenoJupyter(jupyter) ? jupyter : undefined;
+  } catch {
+    // "Deno.jupyter is only available in `deno jupyter` subcommand"
+    return undefined;
+  }
+}
+
+function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions, "raw">): void {
+  // Not awaited: the message must leave while the cell still runs (a later send could land
+  // after the cell ended), and a kernel that cannot display must never fail the caller.
+  jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
+}
+
+/** Each write adds an output; with an id, the first write adds it and later ones replace it. */
+function denoDisplay(jupyter: DenoJupyter, displayId?: string): NotebookDisplay {
+  let shown = false;
+  const put = (data: MimeData) => {
+    send(jupyter, data, displayId === undefined ? {} : { display_id: displayId, update: shown });
+    shown = true;
+  };
+  return {
+    html: (html) => {
+      put({ "text/html": html });
+    },
+    text: (text) => {
+      put({ "text/plain": text });
+    },
+    svg: (svg) => {
+      put({ "image/svg+xml": svg });
+    },
+  };
+}
+
+/** The Deno kernel this code runs in, or undefined. Never throws. */
+export function findDenoKernel(): NotebookKernel | undefined {
+  const jupyter = denoJupyter();
+  if (!jupyter) return undefined;
+  const display = denoDisplay(jupyter);
+  return {
+    display,
+    newDisplay: () => denoDisplay(jupyter, randomUUID()),
+    // Deno's kernel forwards console output to the cell, but not writes to process.stdout.
+    print: (text) => {
+      display.text(text);
+    },
+  };
+}
