@@ -21,8 +21,15 @@ import { Transformer } from "./transformer.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
-import { inspectRich } from "../notebook/rich-inspect.js";
-import { jobHtml } from "../notebook/render-records.js";
+import {
+  JUPYTER_DISPLAY,
+  inspectRich,
+  jupyterBundle,
+  withJupyterDisplay,
+  type MimeBundle,
+} from "../notebook/rich-inspect.js";
+import { jobHtml, resultHtml, resultText } from "../notebook/render-records.js";
+import { fittedHtml } from "../notebook/render-fitted.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
 
 export interface JobInit<T extends PreprocessingType> {
@@ -202,7 +209,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
         record,
       });
     }
-    this.#result ??= await this.#ctx.client.jobs.result(this.id, { signal: options.signal });
+    this.#result ??= displayableResult(await this.#ctx.client.jobs.result(this.id, { signal: options.signal }));
     return record;
   }
 
@@ -309,6 +316,17 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), `Job ${inspect(this.toJSON())}`, depth, options);
   }
+
+  /** A Deno notebook cell's value: the same card as `show(job)`. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+  }
+}
+
+/** The result, and its fitted state, render as a Deno notebook cell's value as `show()` draws them. */
+function displayableResult(result: JobResult): JobResult {
+  if (result.fitted) withJupyterDisplay(result.fitted, fittedHtml, (fitted) => `${fitted.type} fitted state`);
+  return withJupyterDisplay(result, resultHtml, resultText);
 }
 
 /** The message of the event that ended the job (e.g. who cancelled it), if the service gave one. */
