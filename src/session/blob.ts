@@ -28,7 +28,7 @@ import {
   type Uploadable,
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
-import { inspectRich } from "../notebook/rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { blobHtml } from "../notebook/render-records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -316,6 +316,11 @@ export class Blob {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), `Blob ${inspect(this.toJSON())}`, depth, options);
+  }
+
+  /** A Deno notebook cell's value: the same card as `show(blob)`. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }
 
