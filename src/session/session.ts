@@ -18,7 +18,7 @@ import { reloadCredentials, type CredentialsReload } from "./credentials-reload.
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
-import { inspectRich } from "../notebook/rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { PortalLink } from "../notebook/portal-link.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
@@ -485,8 +485,10 @@ export class Session {
 
   /** Encryption uses mdps's envelope, which only a service that declares `envelope-v1` (or is said to) can read. */
   #assertEnvelope(options: { readonly encrypt?: unknown; readonly outputs?: unknown }): void {
-    const outputs = options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
-    const asked = options.encrypt !== undefined || outputs.some((o) => (o as { encrypt?: unknown }).encrypt !== undefined);
+    const outputs =
+      options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
+    const asked =
+      options.encrypt !== undefined || outputs.some((o) => (o as { encrypt?: unknown }).encrypt !== undefined);
     if (!asked || this.profile.declares("envelope-v1")) return;
     throw new ConfigError(
       `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +
@@ -638,6 +640,11 @@ export class Session {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), `Session ${inspect(this.toJSON())}`, depth, options);
+  }
+
+  /** A Deno notebook cell's value: the same card as `show(session)`; never a secret. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }
 
