@@ -4,6 +4,7 @@ import { AdminError } from "./admin-error.js";
 import { blobFileName } from "./blob-files.js";
 import { AppStore, type ModelListing } from "./store/apps.js";
 import { openDatabase } from "./store/database.js";
+import type { SqliteDriverName } from "./store/sqlite.js";
 import { pruneRows, storeUsage, type PruneRows, type StoreUsage } from "./store/housekeeping.js";
 import { PortalStore } from "./store/portal.js";
 
@@ -63,8 +64,8 @@ export interface Admin {
  * const { client_id, client_secret } = admin.addApp({ modelId: model_id, name: "nb", scopes: ["shared.health.read"] });
  * admin.close();
  */
-export function openAdmin(dataDir: string): Admin {
-  const db = openDatabase(dataDir);
+export function openAdmin(dataDir: string, options: { sqliteDriver?: SqliteDriverName } = {}): Admin {
+  const db = openDatabase(dataDir, { driver: options.sqliteDriver });
   const apps = new AppStore(db);
   return {
     createModel: (name) => apps.createModel(name),

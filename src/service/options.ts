@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { chooseSqliteDriver, type SqliteDriverName } from "./store/sqlite.js";
 
 export interface ServiceOptions {
   /** Where the SQLite database and the blob files live; created if missing. */
@@ -32,6 +33,13 @@ export interface ServiceOptions {
    * address (each runs scrypt), 6000 model API calls per minute per access token.
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * The SQLite driver: `"node-sqlite"` (the runtime's built-in node:sqlite: Node 22.13+,
+   * Deno) or `"better-sqlite3"` (the native addon, Node 20). Default: the
+   * `MDPS_SQLITE_DRIVER` environment variable, else node-sqlite where the runtime has
+   * it, else better-sqlite3. A driver asked for that cannot load is an error.
+   */
+  sqliteDriver?: SqliteDriverName;
 }
 
 export interface RateLimitOptions {
@@ -70,6 +78,7 @@ export interface ResolvedOptions {
   logger: boolean;
   logDestination: { write(line: string): unknown } | undefined;
   rateLimit: ResolvedRateLimit;
+  sqliteDriver: SqliteDriverName;
 }
 
 export const GiB = 1024 ** 3;
@@ -123,5 +132,6 @@ export function resolveOptions(options: ServiceOptions): ResolvedOptions {
     logger: options.logger ?? false,
     logDestination: options.logDestination,
     rateLimit: resolveRateLimit(options.rateLimit),
+    sqliteDriver: chooseSqliteDriver(options.sqliteDriver),
   };
 }

@@ -52,8 +52,9 @@ function newIdentity(): ProcessIdentity {
  */
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
-    const { dataDir, region, jobLeaseMs } = options.service;
-    const db = openDatabase(dataDir);
+    const { dataDir, region, jobLeaseMs, sqliteDriver } = options.service;
+    const db = openDatabase(dataDir, { driver: sqliteDriver });
+    app.log.info({ dataDir, sqliteDriver }, "store opened");
     const me = newIdentity();
     const processes = new ProcessRegistry(db);
     processes.register(me, Date.now());

@@ -1,24 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { MIGRATIONS } from "./migrations.js";
+import { openSqlite, type Db, type SqliteDriverName, type Statement } from "./sqlite.js";
 
-export type Db = Database.Database;
+export type { Db, SqliteDriverName, Statement } from "./sqlite.js";
 
 export const DATABASE_FILE = "mdps.sqlite";
+
+export interface OpenDatabaseOptions {
+  /** The SQLite driver; default: `MDPS_SQLITE_DRIVER`, else node:sqlite where the runtime has it, else better-sqlite3. */
+  driver?: SqliteDriverName | undefined;
+}
 
 /**
  * Opens (creating if needed) the SQLite database of a data dir. WAL and a busy
  * timeout let any number of service processes and the admin commands share the
  * file: readers never block, and a writer waits up to busy_timeout for the lock.
  */
-export function openDatabase(dataDir: string): Db {
+export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Db {
   mkdirSync(dataDir, { recursive: true });
-  const db = newDatabase(join(dataDir, DATABASE_FILE));
-  db.pragma("journal_mode = WAL");
-  db.pragma("busy_timeout = 10000");
-  db.pragma("foreign_keys = ON");
+  const db = openSqlite(join(dataDir, DATABASE_FILE), { driver: options.driver });
+  // First, so that switching to WAL waits for another process opening the file too
+  // (better-sqlite3 opens with a 5 s timeout, node:sqlite with none).
+  db.exec("PRAGMA busy_timeout = 10000");
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA foreign_keys = ON");
   // FULL is the connection's default: every commit fsyncs the WAL, so whatever the
   // service acknowledges (an upload's 200, a job accepted, a terminal state with its
   // outputs) survives an OS crash or power cut. Bookkeeping that may be lost with the
@@ -26,40 +33,21 @@ export function openDatabase(dataDir: string): Db {
   // heartbeats) commits through relaxedWrite(), under NORMAL: its WAL frames are written
   // but not fsynced, and the next FULL commit's fsync of the WAL file makes them durable
   // too (WAL frames are replayed in order, so a durable commit implies every earlier one).
-  db.pragma("synchronous = FULL");
+  db.exec("PRAGMA synchronous = FULL");
   migrate(db);
   return db;
-}
-
-/**
- * In a project that depends on mdps, npm can skip better-sqlite3's install script (its
- * native build): `--strict-allow-scripts` or `--ignore-scripts`, or a project whose
- * `allowScripts` does not allow it. Say what to add instead of the list of paths tried.
- */
-function newDatabase(file: string): Db {
-  try {
-    return new Database(file);
-  } catch (error) {
-    if (error instanceof Error && /Could not locate the bindings file|better_sqlite3\.node/.test(error.message)) {
-      throw new Error(
-        'mdps stores its data with SQLite through better-sqlite3, whose native build has not run: add "allowScripts": { "better-sqlite3": true } to your package.json, then run `npm rebuild better-sqlite3`.',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
 }
 
 function migrate(db: Db): void {
   // IMMEDIATE takes the write lock first, so two processes opening a new data dir
   // at once cannot both run the same migration.
   db.transaction(() => {
-    const current = db.pragma("user_version", { simple: true }) as number;
+    const current = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
     for (let i = current; i < MIGRATIONS.length; i++) {
       db.exec(MIGRATIONS[i]!);
     }
-    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
-  }).immediate();
+    if (current < MIGRATIONS.length) db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+  });
   metaValue(db, "instance_secret", () => randomBytes(32).toString("base64url"));
 }
 
@@ -69,16 +57,16 @@ export function metaValue(db: Db, key: string, create: () => string): string {
   return (prepared(db, "SELECT value FROM meta WHERE key = ?").get(key) as { value: string }).value;
 }
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const statements = new WeakMap<Db, Map<string, Statement>>();
 
 /**
  * The statement for `sql` on `db`, prepared the first time and reused after: preparing
  * costs far more than running a small statement. Callers with SQL built from a list
  * (`IN (?, ?, ...)`) add one entry per list length.
  */
-export function prepared(db: Db, sql: string): Database.Statement {
+export function prepared(db: Db, sql: string): Statement {
   let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map<string, Database.Statement>()));
+  if (!cache) statements.set(db, (cache = new Map<string, Statement>()));
   let statement = cache.get(sql);
   if (!statement) cache.set(sql, (statement = db.prepare(sql)));
   return statement;
@@ -108,7 +96,7 @@ export function relaxedWrite<T>(db: Db, fn: () => T): T {
  * covers waiting for the lock).
  */
 export function writeTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  return db.transaction(fn);
 }
 
 export function nowIso(): string {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { blobListQuery, jobListQuery } from "../../contract/index.js";
 import type { BlobRow } from "./blobs.js";
 import type { Db } from "./database.js";
+import type { SqlValue } from "./sqlite.js";
 import type { JobRow } from "./jobs.js";
 
 /**
@@ -62,12 +63,12 @@ function page<Row extends { created_at: string }>(
   db: Db,
   table: "blobs" | "jobs",
   where: string[],
-  params: Record<string, unknown>,
+  params: Record<string, SqlValue>,
   limit: number,
   after: ListPosition | undefined,
 ): Page<Row> {
   const clauses = ["model_id = @model_id", ...where];
-  const bound: Record<string, unknown> = { ...params, limit: limit + 1 };
+  const bound: Record<string, SqlValue> = { ...params, limit: limit + 1 };
   if (after) {
     clauses.push(AFTER);
     bound.after_created = after.created_at;
@@ -95,7 +96,7 @@ type ParsedJobQuery = Omit<JobListQuery, "cursor"> & { cursor?: ListPosition | u
 /** A page of a model's blobs, newest first; `tag` and `name` match exactly. */
 export function listBlobs(db: Db, modelId: string, query: ParsedBlobQuery): Page<BlobRow> {
   const where: string[] = [];
-  const params: Record<string, unknown> = { model_id: modelId };
+  const params: Record<string, SqlValue> = { model_id: modelId };
   if (query.name !== undefined) {
     where.push("name = @name");
     params.name = query.name;
@@ -110,7 +111,7 @@ export function listBlobs(db: Db, modelId: string, query: ParsedBlobQuery): Page
 /** A page of a model's jobs, newest first, optionally of one status. */
 export function listJobs(db: Db, modelId: string, query: ParsedJobQuery): Page<JobRow> {
   const where: string[] = [];
-  const params: Record<string, unknown> = { model_id: modelId };
+  const params: Record<string, SqlValue> = { model_id: modelId };
   if (query.status !== undefined) {
     where.push("status = @status");
     params.status = query.status satisfies JobStatus;

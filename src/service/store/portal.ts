@@ -149,17 +149,15 @@ export class PortalStore {
     act: () => { value: T; outcome: string },
   ): NonceOutcome<T> {
     const hash = tokenDigest(nonce);
-    return this.db
-      .transaction((): NonceOutcome<T> => {
-        const state = this.nonceState(nonce, action, target);
-        if (state.kind !== "fresh") return state;
-        const { value, outcome } = act();
-        this.db
-          .prepare("UPDATE portal_form_nonces SET used_at = ?, outcome = ? WHERE nonce_hash = ?")
-          .run(nowIso(), outcome, hash);
-        return { kind: "done", value };
-      })
-      .immediate();
+    return this.db.transaction((): NonceOutcome<T> => {
+      const state = this.nonceState(nonce, action, target);
+      if (state.kind !== "fresh") return state;
+      const { value, outcome } = act();
+      this.db
+        .prepare("UPDATE portal_form_nonces SET used_at = ?, outcome = ? WHERE nonce_hash = ?")
+        .run(nowIso(), outcome, hash);
+      return { kind: "done", value };
+    });
   }
 
   /**
