@@ -24,6 +24,9 @@ export { PipelineStepError } from "./session/pipeline-errors.js";
 export type { PipelineStep, AnyPipelineStep } from "./session/pipeline-steps.js";
 export type { PipelineStepView } from "./notebook/pipeline-card.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
+export { PreflightError, type PreflightProblem } from "./session/preflight-error.js";
+export { ServiceProfile, CONTRACT_CAPABILITIES, type Capability, type Assumption } from "./session/service-profile.js";
+export type { ServiceSettings } from "./client/service-settings.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
 export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
@@ -61,6 +64,7 @@ export {
   JobAlreadyEndedError,
   UnsupportedExtensionError,
   UnexpectedResponseError,
+  SendOutcomeUnknownError,
   type FieldErrors,
 } from "./client/errors.js";
 export { DecryptionError, InvalidEncryptionKeyError, generateEncryptionKey } from "./crypto/index.js";

@@ -21,6 +21,7 @@ import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { ConfigError } from "./errors.js";
 import { Secret } from "./secret.js";
+import { serviceSettingsKeys, serviceSettingsOfProfile, type ServiceSettings } from "./service-settings.js";
 
 export interface ConfigOptions {
   readonly baseUrl?: string | undefined;
@@ -54,6 +55,8 @@ export interface ClientConfig {
   readonly modelId: string;
   readonly scopes: readonly string[];
   readonly profile: string | undefined;
+  /** What the profile says of the service (capabilities, value maps, wire format); {} without one. */
+  readonly service: ServiceSettings;
   /** Where each field came from, for `mdps config`-style diagnostics. */
   readonly sources: Readonly<Record<string, ConfigSource>>;
 }
@@ -80,6 +83,7 @@ const profileSchema = z.looseObject({
   client_secret: z.string().optional(),
   model_id: z.string().optional(),
   scopes: z.union([z.string(), z.array(z.string())]).optional(),
+  ...serviceSettingsKeys,
 });
 const configFileSchema = z.looseObject({
   default_profile: z.string().optional(),
@@ -111,7 +115,7 @@ export function resolveConfig(options: ConfigOptions = {}): ClientConfig {
     const fromFile = profile.values?.[FIELDS[field].key];
     if (fromFile !== undefined && fromFile !== "") {
       sources[field] = "config file";
-      return fromFile as string | string[];
+      return fromFile;
     }
     return undefined;
   };
@@ -172,6 +176,7 @@ export function resolveConfig(options: ConfigOptions = {}): ClientConfig {
     modelId: modelId!,
     scopes,
     profile: profile.values ? profile.name : undefined,
+    service: serviceSettingsOfProfile(profile.values),
     sources,
   };
 }
@@ -185,7 +190,7 @@ function parseScopes(value: string | readonly string[] | undefined): string[] {
 interface LoadedProfile {
   readonly path: string;
   readonly name: string | undefined;
-  readonly values: Record<string, unknown> | undefined;
+  readonly values: z.infer<typeof profileSchema> | undefined;
 }
 
 function loadProfile(options: ConfigOptions, env: Readonly<Record<string, string | undefined>>): LoadedProfile {

@@ -234,3 +234,14 @@ export class JobAlreadyEndedError extends ConflictError {
     this.jobStatus = init.jobStatus;
   }
 }
+
+/**
+ * A job send whose answer was lost (a gateway's 5xx, a dropped connection, a timeout)
+ * at a service that does not declare an idempotent send: the job may or may not exist.
+ * mdps does not send it again, so there is at most one; `cause` is the failure.
+ */
+export class SendOutcomeUnknownError extends MdpsError {
+  constructor(message: string, options: MdpsErrorOptions = {}) {
+    super("send_outcome_unknown", message, options);
+  }
+}

@@ -1,5 +1,6 @@
 /** The reference Model Data Preprocessing Service (`mdps serve`) and its admin operations. */
 export { startService, type RunningService } from "./server.js";
+export { CAPABILITIES } from "./routes/health.js";
 export type { RateLimitOptions, ServiceOptions } from "./options.js";
 export {
   openAdmin,

@@ -44,6 +44,8 @@ export interface LocalService {
   readonly service: RunningService;
   readonly dataDir: string;
   readonly credentials: LocalCredentials;
+  /** The extensions the service declares in health (CONTRACT: Extensions). */
+  readonly capabilities: readonly string[];
   /** Replaces lost credentials (e.g. the database was reset) with a new application. */
   renewCredentials(): LocalCredentials;
   /** A fresh one-time login link to the portal of this service (CONTRACT: Application portal). */
@@ -67,6 +69,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     service,
     dataDir,
     credentials,
+    capabilities: mod.CAPABILITIES,
     renewCredentials: () => {
       rmSync(join(dataDir, CREDENTIALS_FILE), { force: true });
       return createCredentials(mod, dataDir);

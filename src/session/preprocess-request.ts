@@ -3,7 +3,7 @@
  * zod schema the service uses, so a bad parameter fails here, naming the option the
  * caller wrote (`params.norm`, not `preprocessing_params.norm`).
  */
-import type { RecordType } from "../contract/blob.js";
+import { DEFAULT_ACCESS_TIER, type RecordType } from "../contract/blob.js";
 import { createPreprocessingRequest, type CreatePreprocessingRequest } from "../contract/job.js";
 import type { ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
@@ -11,6 +11,7 @@ import type { Secret } from "../client/secret.js";
 import { keyOf, type BlobMetadataOptions, type UploadOptions } from "./blob.js";
 import { fieldErrorsOf, localValidationError } from "./local-validation.js";
 import type { RequestOptions } from "./request-options.js";
+import type { ServiceProfile } from "./service-profile.js";
 
 /**
  * One output blob of a job. Defaults: `name` `<input name>-<type>` (`-1`, `-2`... with
@@ -103,6 +104,8 @@ export interface InputRef {
   readonly name: string;
   readonly recordType: RecordType;
   readonly key: Secret | undefined;
+  /** The service's words for record types and access tiers; mdps's own without one. */
+  readonly profile?: ServiceProfile | undefined;
 }
 
 /** Checks the options before anything is uploaded (the input blob id is a placeholder). */
@@ -151,10 +154,13 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
     ...request,
     output: request.output.map((o, i) => {
       const given = outputs[i] ?? {};
+      const recordTypeWord = given.recordTypeWord ?? input.profile?.recordTypeWord(o.record_type as RecordType);
+      // Always named: the interface shows the field, and a service may require it.
+      const accessTier = given.accessTier ?? DEFAULT_ACCESS_TIER;
       return {
         ...o,
-        ...(given.recordTypeWord !== undefined ? { record_type: given.recordTypeWord } : {}),
-        ...(given.accessTierWord !== undefined ? { access_tier: given.accessTierWord } : {}),
+        ...(recordTypeWord !== undefined ? { record_type: recordTypeWord } : {}),
+        access_tier: given.accessTierWord ?? input.profile?.accessTierWord(accessTier) ?? accessTier,
       };
     }),
   };

@@ -10,7 +10,15 @@ import type { PreprocessingType } from "../contract/transform-types.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
 import { resolveConfig } from "../client/config.js";
 import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
-import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
+import {
+  APIError,
+  ConfigError,
+  ConnectionError,
+  OAuthError,
+  PermissionDeniedError,
+  SendOutcomeUnknownError,
+  TimeoutError,
+} from "../client/errors.js";
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
@@ -35,8 +43,6 @@ import { CheckReport } from "./check-report.js";
 import { PreflightError } from "./preflight-error.js";
 import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
-import { Pipeline } from "./pipeline.js";
-import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { Pipeline } from "./pipeline.js";
 import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
@@ -415,7 +421,7 @@ export class Session {
     // The generic endpoint with our own id, where the service declares it idempotent: a
     // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
     // Either way the job's id is the one the service answers with.
-    const generic = this.#capabilities?.includes("idempotent-job-send") === true;
+    const generic = this.profile.declares("idempotent-job-send");
     const record = generic
       ? await this.client.jobs.send(
           {
@@ -426,7 +432,9 @@ export class Session {
           },
           { signal: options.signal, timeoutMs },
         )
-      : await this.client.preprocessing.send(built.request, { signal: options.signal, timeoutMs });
+      : await this.#sendOnce(() =>
+          this.client.preprocessing.send(built.request, { signal: options.signal, timeoutMs }),
+        );
     return this.#announce(
       new Job<T>(this.#ctx, record.id, {
         type: options.type,
@@ -458,6 +466,31 @@ export class Session {
       },
       steps,
     );
+  }
+
+  /**
+   * A send that is not idempotent there is made once: when its answer is lost the job
+   * may exist, and a second send could start a duplicate, so the caller is told instead.
+   */
+  async #sendOnce<R>(send: () => Promise<R>): Promise<R> {
+    try {
+      return await send();
+    } catch (error) {
+      const lost =
+        (error instanceof APIError && error.status >= 500) ||
+        // Refused: the request never reached the service.
+        (error instanceof ConnectionError &&
+          !/ECONNREFUSED/.test(String((error.cause as { code?: unknown } | undefined)?.code))) ||
+        error instanceof TimeoutError;
+      if (!lost) throw error;
+      const where = this.#declares("job-list") ? "session.jobs()" : "the service's portal";
+      throw new SendOutcomeUnknownError(
+        `The job send to ${this.baseUrl} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
+          `so the service may have made the job. mdps did not send it again: this service does not declare an ` +
+          `idempotent send, and a second send could start a duplicate. Look for the job in ${where} before sending again.`,
+        { cause: error },
+      );
+    }
   }
 
   /**
@@ -494,25 +527,6 @@ export class Session {
       `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +
         `so it could not read what this session encrypts. Leave out encrypt, or, if the service does read the envelope, ` +
         `add "envelope-v1" to the capabilities option or the profile's "capabilities".`,
-    );
-  }
-
-  /**
-   * Steps to fit as a chain of jobs, each on the previous job's output (docs/session.md#pipelines).
-   * Transform names and params are checked now; `await pipeline.fit(df)` runs it.
-   *
-   * @example
-   * const fitted = await session.pipeline([{ type: "PowerTransformer" }, { type: "StandardScaler" }]).fit(df);
-   */
-  pipeline(steps: readonly AnyPipelineStep[]): Pipeline {
-    return new Pipeline(
-      {
-        wireFormat: this.wireFormat,
-        upload: (data, options) => this.upload(data, options),
-        preprocess: (input, options) => this.preprocess(input, options),
-        notify: (message) => this.#notify(message),
-      },
-      steps,
     );
   }
 

@@ -104,6 +104,11 @@ export class JobRunner {
     this.timers.set(job.id, timers);
   }
 
+  /** The one format this service reads and writes is CSV, under its first record type word. */
+  private get csvWord(): string {
+    return this.settings.recordTypes[0] ?? "Csv";
+  }
+
   private start(job: Job): void {
     this.advance(job, "running", `Job started on ${job.container.replicaName}`);
   }
@@ -124,7 +129,8 @@ export class JobRunner {
     try {
       const input = this.blobs.find(job.modelId, job.spec.inputBlobId);
       if (input === undefined) throw new Error(`input blob ${job.spec.inputBlobId} no longer exists`);
-      if (input.recordType !== "Csv") throw new Error(`input record type ${input.recordType} cannot be preprocessed`);
+      if (input.recordType !== this.csvWord)
+        throw new Error(`input record type ${input.recordType} cannot be preprocessed`);
       const table = parseCsv(input.data.toString("utf8"));
       this.log(job, "Information", `Read ${table.rows.length} rows, ${table.header.length} columns`);
       const result = applyTransform(job.spec.preprocessingType, job.spec.params, table, job.spec.featureColumns);
@@ -138,7 +144,8 @@ export class JobRunner {
   }
 
   private writeOutput(job: Job, output: OutputSpec, csv: string): StoredBlob {
-    if (output.recordType !== "Csv") throw new Error(`output record type ${output.recordType} is not produced here`);
+    if (output.recordType !== this.csvWord)
+      throw new Error(`output record type ${output.recordType} is not produced here`);
     return this.blobs.create(job.modelId, { ...output, data: Buffer.from(csv, "utf8") });
   }
 
@@ -160,8 +167,8 @@ function defaultOutput(input: StoredBlob, job: Job): OutputSpec {
   return {
     name: `${stem}-${job.spec.preprocessingType}.csv`,
     description: `Output of job ${job.id}`,
-    recordType: "Csv",
-    accessTier: "Hot",
+    recordType: input.recordType,
+    accessTier: input.accessTier,
     tags: [],
   };
 }

@@ -58,7 +58,7 @@ export interface ForeignServiceOptions {
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
   readonly requirePreprocessingScopes?: boolean;
-  /** Allowed RecordType / record_type words, case-sensitive; `["Csv"]` by default. */
+  /** Allowed RecordType / record_type words, case-sensitive; `["Csv"]` by default. The first stands for CSV, the only format jobs read and write. */
   readonly recordTypes?: readonly string[];
   /** Allowed AccessTier / access_tier words, case-sensitive; `["Hot", "Cool", "Archive"]` by default. */
   readonly accessTiers?: readonly string[];

@@ -3,7 +3,7 @@
  * foreign service, configured through the MDPS_* environment as a user would.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,25 +59,31 @@ function run(
 }
 
 describe("mdps repl (piped) against the foreign service", () => {
-  it("runs the workflow from JavaScript; /preprocess with the default Arrow upload fails with the service's message", async () => {
+  it("runs the workflow from JavaScript and with /preprocess, in the words a config profile maps", async () => {
     const service = await start();
-    const words = '{ recordType: "csv", recordTypeWord: "Csv", accessTierWord: "Hot" }';
+    // The credentials come from the environment; the service's words from the profile.
+    const configFile = join(dir, "service-words.json");
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { default: { record_types: { csv: "Csv" }, access_tiers: { hot: "Hot" } } } }),
+    );
     const script = [
       "/health",
-      `const pj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age"], upload: ${words}, outputs: ${words} })`,
+      `const pj = await session.preprocess(customers, { type: "StandardScaler", columns: ["age"] })`,
       "/fetch j1 as scaled",
       "/logs j1",
       "/jobs",
       "/preprocess customers StandardScaler --columns age",
     ].join("\n");
-    const { code, stdout } = await run(["repl"], envFor(service), script);
+    const { code, stdout } = await run(["repl"], envFor(service, { MDPS_CONFIG: configFile }), script);
     expect(stdout).toContain("The service is healthy.");
     expect(stdout).toMatch(/j1 StandardScaler on b1 \(JavaScript\): succeeded in /);
     expect(stdout).toContain("Fetched the result of j1 into frame scaled");
     expect(stdout).toContain("Job succeeded");
-    // The REPL's own /preprocess uploads Arrow, which this service refuses: said in its words.
-    expect(stdout).toContain("RecordType 'arrow' is not one of Csv");
-    expect(code).toBe(1);
+    // The REPL's own /preprocess sends CSV in the service's word, as the profile says.
+    expect(stdout).toMatch(/j2 StandardScaler on customers: succeeded in /);
+    expect(service.jobs()).toHaveLength(2);
+    expect(code).toBe(0);
   }, 120_000);
 });
 

@@ -1,13 +1,14 @@
 /** Sessions on the foreign service (test/foreign-service): what a user of another region would pass. */
 import { DataFrame } from "danfojs-node";
-import { SCOPES } from "../../src/contract/index.js";
 import { Session, type ConnectOptions } from "../../src/index.js";
 import type { ForeignService } from "../foreign-service/index.js";
 
 /**
- * The connection a user of that service configures: its addresses and credentials, the
- * scopes asked for explicitly (it grants the preprocessing scopes only when asked), CSV
- * on the wire (its only record type), and quick retries.
+ * The connection a user of that service configures: its addresses and credentials, and
+ * its words for record types and access tiers (`Csv`, `Hot`). Everything else is the
+ * Session's default for a service that declares nothing: the token request names the
+ * Session's scopes (it grants the preprocessing scopes only when asked), CSV on the
+ * wire, the interface's preprocessing send. Quick retries for the tests.
  */
 export function connectTo(service: ForeignService, options: Partial<ConnectOptions> = {}): Promise<Session> {
   return Session.connect({
@@ -16,8 +17,8 @@ export function connectTo(service: ForeignService, options: Partial<ConnectOptio
     clientId: service.clientId,
     clientSecret: service.clientSecret,
     modelId: service.modelId,
-    scopes: [...SCOPES],
-    wireFormat: "csv",
+    recordTypes: { csv: "Csv" },
+    accessTiers: { hot: "Hot" },
     configFile: false,
     env: {},
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
@@ -42,14 +43,10 @@ export interface WorkflowOutcome {
   readonly job: Awaited<ReturnType<Session["preprocess"]>>;
 }
 
-/** connect, upload, preprocess, wait, dataframe, logs: the whole workflow, as a notebook would run it. */
+/** connect, upload, preprocess, wait, dataframe, logs: the whole workflow, as a notebook would run it, in mdps's own words. */
 export async function runWorkflow(session: Session, options: { timeoutMs?: number } = {}): Promise<WorkflowOutcome> {
-  const input = await session.upload(inputFrame(), { name: "input.csv", ...FOREIGN_WORDS });
-  const job = await session.preprocess(input, {
-    type: "StandardScaler",
-    columns: ["a", "b"],
-    outputs: { name: "scaled.csv", ...FOREIGN_WORDS },
-  });
+  const input = await session.upload(inputFrame(), { name: "input.csv" });
+  const job = await session.preprocess(input, { type: "StandardScaler", outputs: { name: "scaled.csv" } });
   await job.wait({ pollIntervalMs: 20, progress: "none", timeoutMs: options.timeoutMs ?? 20_000 });
   const output = await job.dataframe();
   const logs = await job.logs();

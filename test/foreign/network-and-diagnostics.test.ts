@@ -207,5 +207,4 @@ describe("whoami and doctor", () => {
       /refused the scopes of the preprocessing workflow \(shared\.blob\.upload shared\.blob\.download ml\.preprocessing\.execute ml\.preprocessing\.read\)/,
     );
   });
-
 });

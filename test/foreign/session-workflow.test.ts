@@ -4,7 +4,14 @@
  * message it calls for.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { InternalServerError, JobFailedError, OAuthError, TimeoutError, type Session } from "../../src/index.js";
+import {
+  InternalServerError,
+  JobFailedError,
+  OAuthError,
+  SendOutcomeUnknownError,
+  TimeoutError,
+  type Session,
+} from "../../src/index.js";
 import { useForeignServices } from "../foreign-service/calls.js";
 import type { ForeignServiceOptions } from "../foreign-service/index.js";
 import { connectTo, inputFrame, FOREIGN_WORDS, runWorkflow, SCALED_A } from "./foreign-helpers.js";
@@ -157,8 +164,10 @@ describe("the Session against the foreign service", () => {
 
     const refused = await open({ proxyHtml502: { path: /\/send$/, times: 1 } });
     const error = await runWorkflow(refused.session).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect((error as InternalServerError).status).toBe(502);
+    expect(error).toBeInstanceOf(SendOutcomeUnknownError);
+    expect((error as Error).cause).toBeInstanceOf(InternalServerError);
+    expect(((error as Error).cause as InternalServerError).status).toBe(502);
+    expect((error as Error).message).toContain("mdps did not send it again");
     expect((error as Error).message).toContain("HTML page");
     expect((error as Error).message).toContain("proxy or gateway");
     expect((error as Error).message).toContain("502 Bad Gateway nginx");

@@ -1,0 +1,60 @@
+/**
+ * What a user may tell the client about a service that is not ours: as Session options
+ * (camelCase) or as keys of a config profile (snake_case). The Session resolves them
+ * with health's capabilities into its service profile (src/session/service-profile.ts).
+ */
+import { z } from "zod";
+import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../contract/blob.js";
+
+export interface ServiceSettings {
+  /**
+   * Extensions to rely on although health does not declare them (or cannot be read):
+   * e.g. `["envelope-v1"]` for a service known to read mdps's encryption envelope.
+   * Profile key `capabilities`.
+   */
+  readonly capabilities?: readonly string[] | undefined;
+  /**
+   * The service's word for each record type, e.g. `{ csv: "Csv" }`: sent in uploads and
+   * job outputs, and read back from its records. Profile key `record_types`.
+   */
+  readonly recordTypes?: Readonly<Partial<Record<RecordType, string>>> | undefined;
+  /** The service's word for each access tier, e.g. `{ hot: "Hot" }`. Profile key `access_tiers`. */
+  readonly accessTiers?: Readonly<Partial<Record<AccessTier, string>>> | undefined;
+  /**
+   * How DataFrames travel: default `arrow` where the service declares it, else `csv`
+   * (the one format every service reads). Profile key `wire_format`.
+   */
+  readonly wireFormat?: RecordType | undefined;
+}
+
+const word = z.string().min(1);
+
+/** The profile keys, checked when the config file is read. */
+export const serviceSettingsKeys = {
+  capabilities: z.array(z.string()).optional(),
+  record_types: z.partialRecord(z.enum(RECORD_TYPES), word).optional(),
+  access_tiers: z.partialRecord(z.enum(ACCESS_TIERS), word).optional(),
+  wire_format: z.enum(RECORD_TYPES).optional(),
+};
+
+type ProfileKeys = { [K in keyof typeof serviceSettingsKeys]?: z.infer<(typeof serviceSettingsKeys)[K]> };
+
+export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): ServiceSettings {
+  if (profile === undefined) return {};
+  return {
+    capabilities: profile.capabilities,
+    recordTypes: profile.record_types,
+    accessTiers: profile.access_tiers,
+    wireFormat: profile.wire_format,
+  };
+}
+
+/** Options win over the profile, key by key (a map from options replaces the profile's). */
+export function mergeServiceSettings(options: ServiceSettings, profile: ServiceSettings): ServiceSettings {
+  return {
+    capabilities: options.capabilities ?? profile.capabilities,
+    recordTypes: options.recordTypes ?? profile.recordTypes,
+    accessTiers: options.accessTiers ?? profile.accessTiers,
+    wireFormat: options.wireFormat ?? profile.wireFormat,
+  };
+}

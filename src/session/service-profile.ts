@@ -1,0 +1,146 @@
+/**
+ * What a Session may assume of the service it talks to, resolved once at connect from
+ * health's `capabilities` (CONTRACT: Extensions) and the user's settings. A service that
+ * declares nothing gets the interface alone: CSV on the wire, the interface's
+ * preprocessing send, explicit feature columns, no encryption envelope, and the record
+ * type and access tier words the profile maps (`recordTypes`, `accessTiers`).
+ */
+import type { AccessTier, RecordType } from "../contract/blob.js";
+import type { ServiceSettings } from "../client/service-settings.js";
+
+export type { ServiceSettings };
+
+/** The extensions CONTRACT.md names; a service may declare others, which are kept but unused. */
+export const CONTRACT_CAPABILITIES = [
+  "cancel",
+  "wait",
+  "blob-list",
+  "job-list",
+  "arrow",
+  "parquet",
+  "json",
+  "envelope-v1",
+  "idempotent-job-send",
+  "empty-scope-all",
+] as const;
+export type Capability = (typeof CONTRACT_CAPABILITIES)[number];
+
+export interface ServiceProfileInput {
+  /** Health's `capabilities`; undefined when health was not read (no scope, or `verify: false`). */
+  readonly declared: readonly string[] | undefined;
+  readonly settings?: ServiceSettings | undefined;
+}
+
+/** Where an assumption came from, for `describe()`. */
+export type AssumptionSource = "declared by the service" | "your settings" | "the interface (nothing declared)";
+
+export interface Assumption {
+  readonly assumption: string;
+  readonly value: string;
+  readonly from: AssumptionSource;
+}
+
+export class ServiceProfile {
+  /** Declared by health plus those the settings add. */
+  readonly capabilities: ReadonlySet<string>;
+  readonly wireFormat: RecordType;
+  readonly #declared: ReadonlySet<string>;
+  readonly #settings: ServiceSettings;
+
+  constructor(input: ServiceProfileInput) {
+    this.#settings = input.settings ?? {};
+    this.#declared = new Set(input.declared ?? []);
+    this.capabilities = new Set([...this.#declared, ...(this.#settings.capabilities ?? [])]);
+    this.wireFormat = this.#settings.wireFormat ?? (this.declares("arrow") ? "arrow" : "csv");
+  }
+
+  /** The reference service in this process: every extension, our own words. */
+  static reference(settings: ServiceSettings = {}): ServiceProfile {
+    return new ServiceProfile({ declared: CONTRACT_CAPABILITIES, settings });
+  }
+
+  declares(capability: Capability): boolean {
+    return this.capabilities.has(capability);
+  }
+
+  /**
+   * Whether an empty `feature_columns` means "every numeric column" there: our
+   * contract says so, and a service that declares its extensions follows that
+   * contract. Elsewhere the Session names the columns itself.
+   */
+  get emptyFeatureColumnsMeanAll(): boolean {
+    return CONTRACT_CAPABILITIES.some((c) => this.capabilities.has(c));
+  }
+
+  /** The word sent for `type`: the profile's map, else mdps's own (`csv`). */
+  recordTypeWord(type: RecordType): string {
+    return this.#settings.recordTypes?.[type] ?? type;
+  }
+
+  accessTierWord(tier: AccessTier): string {
+    return this.#settings.accessTiers?.[tier] ?? tier;
+  }
+
+  /** The record type a word of the service's stands for, by the profile's map (exact, then any case). */
+  recordTypeOf(word: string): RecordType | undefined {
+    const entries = Object.entries(this.#settings.recordTypes ?? {}) as Array<[RecordType, string]>;
+    return (
+      entries.find(([, w]) => w === word)?.[0] ?? entries.find(([, w]) => w.toLowerCase() === word.toLowerCase())?.[0]
+    );
+  }
+
+  /** Each assumption, its value and where it came from (docs/session.md, "A service that is not ours"). */
+  describe(): Assumption[] {
+    const from = (capability: Capability): AssumptionSource =>
+      this.#declared.has(capability)
+        ? "declared by the service"
+        : this.capabilities.has(capability)
+          ? "your settings"
+          : "the interface (nothing declared)";
+    const words = (map: Readonly<Record<string, string>> | undefined): string =>
+      map === undefined || Object.keys(map).length === 0
+        ? "mdps's own (csv, hot, ...)"
+        : Object.entries(map)
+            .map(([ours, theirs]) => `${ours} -> ${theirs}`)
+            .join(", ");
+    return [
+      {
+        assumption: "wire format of DataFrames",
+        value: this.wireFormat,
+        from: this.#settings.wireFormat !== undefined ? "your settings" : from("arrow"),
+      },
+      {
+        assumption: "job send",
+        value: this.declares("idempotent-job-send")
+          ? "POST /api/job/send with the client's job id (idempotent: retried)"
+          : "POST /api/ml/preprocessing/job/send (not retried blindly)",
+        from: from("idempotent-job-send"),
+      },
+      {
+        assumption: "feature columns",
+        value: this.emptyFeatureColumnsMeanAll ? "named when known; empty means every numeric column" : "always named",
+        from: this.emptyFeatureColumnsMeanAll ? "declared by the service" : "the interface (nothing declared)",
+      },
+      {
+        assumption: "encryption envelope",
+        value: this.declares("envelope-v1") ? "envelope-v1 when you ask (encrypt)" : "refused: not declared",
+        from: from("envelope-v1"),
+      },
+      {
+        assumption: "record type words",
+        value: words(this.#settings.recordTypes),
+        from: this.#settings.recordTypes ? "your settings" : "the interface (nothing declared)",
+      },
+      {
+        assumption: "access tier words",
+        value: words(this.#settings.accessTiers),
+        from: this.#settings.accessTiers ? "your settings" : "the interface (nothing declared)",
+      },
+      {
+        assumption: "waiting for a job",
+        value: this.declares("wait") ? "job get with wait/since" : "polling with backoff",
+        from: from("wait"),
+      },
+    ];
+  }
+}
