@@ -5,19 +5,15 @@
  * The secret comes from a hidden prompt or stdin, never from a flag, and is never printed.
  */
 import { SESSION_SCOPES } from "../client/auth.js";
-import { MdpsClient } from "../client/client.js";
 import { writeProfile, readConfigFile, type ProfileEntry } from "../client/config-file.js";
 import { defaultConfigPath, resolveConfig } from "../client/config.js";
-import { doctor } from "../client/diagnostics.js";
 import { ConfigError } from "../client/errors.js";
 import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { doctorText } from "../notebook/render-diagnostics.js";
+import { checkProfile } from "./configure-check.js";
 import type { ConfigureFlags } from "./configure-command.js";
 import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
-
-/** Per attempt; an address that does not answer in this time is reported, not waited on. */
-const CHECK_TIMEOUT_MS = 15_000;
 
 export interface ConfigureIO {
   readonly stdin: NodeJS.ReadStream;
@@ -48,8 +44,9 @@ const httpUrl = (answer: string): Checked => {
 
 const SETTINGS: readonly Setting[] = [
   { flag: "baseUrl", key: "base_url", question: "Model API URL (base_url)", check: httpUrl },
-  { flag: "authUrl", key: "auth_url", question: "Authentication URL (auth_url)", check: httpUrl },
-  { flag: "appUrl", key: "app_url", question: "Portal URL (app_url)", check: httpUrl },
+  // Empty (only without a base URL to default to): the base URL, as ../client/config.ts resolves it.
+  { flag: "authUrl", key: "auth_url", question: "Authentication URL (auth_url)", optional: true, check: httpUrl },
+  { flag: "appUrl", key: "app_url", question: "Portal URL (app_url)", optional: true, check: httpUrl },
   {
     flag: "region",
     key: "region",
@@ -113,12 +110,25 @@ export async function runConfigure(
   const prompter = flags.clientSecretStdin ? undefined : terminalPrompter(io.stdin, io.stdout);
   try {
     const answers: Record<string, string> = {};
+    // Without a terminal every bad or missing flag is reported at once.
+    const problems: string[] = [];
     for (const setting of SETTINGS) {
       const fallback =
         currentText(setting.key) ??
         (setting.key === "auth_url" || setting.key === "app_url" ? answers.base_url : undefined);
-      const value = await settle(setting, flags[setting.flag], fallback, prompter);
-      if (value !== "") answers[setting.key] = value;
+      try {
+        const value = await settle(setting, flags[setting.flag], fallback, prompter);
+        if (value !== "") answers[setting.key] = value;
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        problems.push(error.message);
+      }
+    }
+    if (problems.length > 0) {
+      throw new ConfigError(
+        `${problems.join(" ")} Without a terminal the settings come from flags, else the profile's current values ` +
+          `(see mdps configure --help).`,
+      );
     }
     const scopes = await settleScopes(flags.scopes, currentText("scopes"), prompter);
     const clientSecret = prompter
@@ -141,20 +151,11 @@ export async function runConfigure(
       scopes,
     });
     io.stdout.write(`Checking: a token from ${config.authUrl}, then health from ${config.baseUrl}...\n`);
-    const client = new MdpsClient(config, { retry: { maxRetries: 1 }, timeoutMs: CHECK_TIMEOUT_MS });
-    let requested: readonly string[];
-    try {
-      const report = await doctor(client);
-      io.stdout.write(`${doctorText(report)}\n`);
-      if (!report.ok) {
-        io.stdout.write(`Nothing was written to ${path}: fix what failed and run mdps configure again.\n`);
-        return 1;
-      }
-      // Without configured scopes the check asked for the Session's and may have narrowed
-      // them: the profile keeps what the service granted, so every later request names them.
-      requested = client.auth.requestedScopes;
-    } finally {
-      await client.close();
+    const { report, scopes: granted } = await checkProfile(config);
+    io.stdout.write(`${doctorText(report)}\n`);
+    if (!report.ok) {
+      io.stdout.write(`Nothing was written to ${path}: fix what failed and run mdps configure again.\n`);
+      return 1;
     }
 
     await writeProfile({
@@ -169,13 +170,14 @@ export async function runConfigure(
         model_id: config.modelId,
         client_id: config.clientId,
         client_secret: clientSecret,
-        scopes: requested,
+        scopes: granted,
       },
     });
+    const isDefault = makeDefault || existing?.default_profile === name;
     io.stdout.write(
-      `Wrote profile "${name}" to ${path} (mode 0600)${makeDefault ? "; it is the default profile" : ""}.\n` +
-        `Use it with Session.connect(${makeDefault ? "" : `{ profile: "${name}" }`}), ` +
-        `mdps repl${makeDefault ? "" : ` (MDPS_PROFILE=${name})`} or mdps doctor${makeDefault ? "" : ` --profile ${name}`}.\n`,
+      `Wrote profile "${name}" to ${path} (mode 0600)${isDefault ? "; it is the default profile" : ""}.\n` +
+        `Use it with Session.connect(${isDefault ? "" : `{ profile: "${name}" }`}), ` +
+        `mdps repl${isDefault ? "" : ` (MDPS_PROFILE=${name})`} or mdps doctor${isDefault ? "" : ` --profile ${name}`}.\n`,
     );
     return 0;
   } catch (error) {
@@ -201,7 +203,7 @@ async function settle(
     const answer = (flag ?? fallback ?? "").trim();
     if (answer === "") {
       if (setting.optional) return "";
-      throw new ConfigError(`Missing ${label}: ${setting.question}. Without a terminal every setting is a flag.`);
+      throw new ConfigError(`Missing ${label}.`);
     }
     const checked = setting.check(answer);
     if ("problem" in checked) throw new ConfigError(`${label}: ${checked.problem}.`);
