@@ -12,7 +12,9 @@ export {
 } from "./session/session.js";
 export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
 export type { RequestOptions } from "./session/request-options.js";
-export { Job } from "./session/job.js";
+export { Job, type JobOutputOptions } from "./session/job.js";
+export { FrameTooLargeError } from "./session/frame-size.js";
+export type { DownloadedFile } from "./session/columnar-output.js";
 // danfo's frame types, so a notebook cell can name what job.dataframe() returns: tslab
 // refuses an inferred type it can reach only through mdps's own node_modules (TS2742).
 export type { DataFrame, Series } from "danfojs-node";

@@ -25,6 +25,7 @@ import {
   type DataFrame,
   type DecodeOptions,
   type FrameShape,
+  type FrameSizeCheck,
   type Uploadable,
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
@@ -239,10 +240,17 @@ export class Blob {
   }
 
   /** The content as a danfo DataFrame (dtypes of the source DataFrame restored when known). */
-  async download(options: CallOptions & DecodeOptions = {}): Promise<DataFrame> {
+  async download(options: CallOptions & DecodeOptions = {}, check?: FrameSizeCheck): Promise<DataFrame> {
     const shape = this.#shape;
     const [table, danfo] = await Promise.all([this.table({ columns: shape?.columns, ...options }), loadDanfo()]);
-    return toDataFrame(danfo, table, { dtypes: options.dtypes ?? shape?.dtypes });
+    return toDataFrame(danfo, table, { dtypes: options.dtypes ?? shape?.dtypes }, check ?? this.#sizeCheck());
+  }
+
+  #sizeCheck(): FrameSizeCheck {
+    return {
+      what: `Blob ${this.name}`,
+      instead: `Read it with blob.table() (columnar) or blob.stream(), or give Node more heap: node --max-old-space-size=<MiB>.`,
+    };
   }
 
   /**

@@ -18,6 +18,9 @@ import {
 import type { RequestOptions } from "./request-options.js";
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
+import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
+import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
+import type { Table as ArrowTable } from "apache-arrow";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
@@ -31,6 +34,9 @@ import {
 import { jobHtml, resultHtml, resultText } from "../notebook/render-records.js";
 import { fittedHtml } from "../notebook/render-fitted.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
+
+/** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
+export type JobOutputOptions = WaitOptions & RequestOptions & { readonly output?: number | undefined };
 
 export interface JobInit<T extends PreprocessingType> {
   readonly type?: T | undefined;
@@ -255,20 +261,58 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    * Output `output` (default the first) as a DataFrame: the input's column order,
    * feature columns transformed, passthrough columns with the input's dtypes. Waits
    * first: `timeoutMs` limits the wait, `requestTimeoutMs` each attempt of the download.
+   * Throws FrameTooLargeError, before downloading, when the frame would not fit the
+   * JavaScript heap: `table()` and `download(path)` read it without a DataFrame.
    */
-  async dataframe(
-    options: WaitOptions & RequestOptions & DecodeOptions & { output?: number } = {},
-  ): Promise<DataFrame> {
-    const outputs = await this.outputs(options);
-    const blob = outputs[options.output ?? 0];
-    if (blob === undefined)
-      throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
+  async dataframe(options: JobOutputOptions & DecodeOptions = {}): Promise<DataFrame> {
+    const blob = await this.#output(options);
     const result = this.#result!;
+    const what = `Job ${this.id}'s output ${(options.output ?? 0) + 1}`;
+    const instead = jobOutputInstead(this.id);
+    // The result says the size: refuse before a byte is downloaded.
+    if (result.rows !== undefined && result.columns !== undefined) {
+      assertFrameFits({ rows: result.rows, columns: result.columns.length }, what, instead);
+    }
     // From a DataFrame, the input's dtypes say what each column is: read only the
     // features as numbers and restore the rest. From a file, infer as any reader would.
     const numericColumns = this.#inputShape ? this.#features(result) : undefined;
     // `timeoutMs` limited the wait; the download's attempts take `requestTimeoutMs`.
-    return blob.download({ numericColumns, ...options, timeoutMs: options.requestTimeoutMs });
+    return blob.download({ numericColumns, ...options, timeoutMs: options.requestTimeoutMs }, { what, instead });
+  }
+
+  /**
+   * Output `output` (default the first) as an Apache Arrow Table, for outputs that should
+   * not become a DataFrame: columnar, 8 bytes a number, outside the JavaScript heap. Waits first.
+   *
+   * @example
+   * const table = await job.table();
+   * table.numRows; table.getChild("x1")?.toArray(); // a Float64Array
+   */
+  async table(options: JobOutputOptions = {}): Promise<ArrowTable> {
+    const blob = await this.#output(options);
+    return arrowTableOf(blob, { signal: options.signal, timeoutMs: options.requestTimeoutMs });
+  }
+
+  /**
+   * Writes output `output` (default the first) to `path` in the format its extension
+   * names (.csv, .json, .arrow/.feather, and .parquet where the Session writes Parquet),
+   * without a DataFrame; an output already in that format is copied as it streams in.
+   * The file appears whole or not at all. Waits first.
+   *
+   * @example
+   * await job.download("scaled.arrow"); // { path, recordType: "arrow", bytes, copied: true }
+   */
+  async download(path: string, options: JobOutputOptions = {}): Promise<DownloadedFile> {
+    const blob = await this.#output(options);
+    return writeBlobFile(blob, path, { signal: options.signal, timeoutMs: options.requestTimeoutMs });
+  }
+
+  async #output(options: JobOutputOptions): Promise<Blob> {
+    const outputs = await this.outputs(options);
+    const blob = outputs[options.output ?? 0];
+    if (blob === undefined)
+      throw new RangeError(`Job ${this.id} has ${outputs.length} output(s); there is no output ${options.output}.`);
+    return blob;
   }
 
   /** The fitted transform, to apply to new data here with the same engine; waits first. */

@@ -3,16 +3,18 @@
  * streams for upload, and downloaded byte streams back to DataFrames. Every path
  * streams; a DataFrame is held once as a Table while its bytes are produced.
  */
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { rename, rm, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { pipeline, Readable } from "node:stream";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
 import type { RecordType } from "../contract/blob.js";
 import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../crypto/index.js";
 import type { Table } from "../formats/table.js";
 import type { Secret } from "../client/secret.js";
 import { localValidationError } from "./local-validation.js";
+import { assertFrameFits } from "./frame-size.js";
 
 export type { DataFrame };
 
@@ -61,16 +63,19 @@ const EXTENSIONS: Record<string, RecordType> = {
   ".arrow": "arrow",
   ".feather": "arrow",
   ".ipc": "arrow",
+  ".parquet": "parquet",
+  ".pq": "parquet",
 };
 
 export function recordTypeOfPath(path: string): RecordType | undefined {
   return EXTENSIONS[extname(path).toLowerCase()];
 }
 
-/** Arrow IPC files start with "ARROW1"; JSON arrays with "["; anything else is read as CSV. */
+/** Arrow IPC files start with "ARROW1", Parquet files with "PAR1"; JSON arrays with "["; anything else is read as CSV. */
 export function sniffRecordType(bytes: Uint8Array): RecordType {
   const head = Buffer.from(bytes.subarray(0, 8)).toString("latin1");
   if (head.startsWith("ARROW1")) return "arrow";
+  if (head.startsWith("PAR1")) return "parquet";
   if (head.trimStart().startsWith("[")) return "json";
   return "csv";
 }
@@ -87,7 +92,7 @@ export async function uploadSource(
     if (type === undefined) {
       throw localValidationError({
         recordType: [
-          `cannot tell the format of ${data} from its extension: pass recordType ("csv", "json" or "arrow")`,
+          `cannot tell the format of ${data} from its extension: pass recordType ("csv", "json", "arrow" or "parquet")`,
         ],
       });
     }
@@ -161,8 +166,54 @@ export async function decodeTable(
   return options.columns ? reorder(table, options.columns) : table;
 }
 
-export function toDataFrame(danfo: DanfoModule, table: Table, options: DecodeOptions = {}): DataFrame {
+export interface FrameSizeCheck {
+  /** Names the data in a FrameTooLargeError ("Job 1234's output 1"). */
+  readonly what: string;
+  /** What to do instead, when it is too large. */
+  readonly instead: string;
+}
+
+/**
+ * The table as a danfo DataFrame, after checking that the frame fits the heap (else a
+ * FrameTooLargeError, before anything is built).
+ */
+export function toDataFrame(
+  danfo: DanfoModule,
+  table: Table,
+  options: DecodeOptions = {},
+  check: FrameSizeCheck = {
+    what: "The data",
+    instead: "Keep it as a file or an Arrow Table, or give Node more heap: node --max-old-space-size=<MiB>.",
+  },
+): DataFrame {
+  assertFrameFits({ rows: table.rowCount, columns: table.columns.length }, check.what, check.instead);
   return danfo.dataFrameFromTable(table, options.dtypes ? { dtypes: { ...options.dtypes } } : {});
+}
+
+/**
+ * Writes a byte stream to `path` through a temporary file beside it, renamed into place
+ * once whole: a failed or interrupted write leaves no partial file.
+ */
+export async function writeFileAtomically(path: string, bytes: AsyncIterable<Uint8Array>): Promise<number> {
+  const tmp = `${path}.${process.pid}.part`;
+  let size = 0;
+  try {
+    await pipelineAsync(
+      Readable.from(bytes),
+      async function* (chunks: AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunks) {
+          size += chunk.byteLength;
+          yield chunk;
+        }
+      },
+      createWriteStream(tmp),
+    );
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  return size;
 }
 
 /** Puts the columns in `order` (those it names), the rest after in their own order. */
