@@ -185,6 +185,7 @@ describe("a service without cancel", () => {
       clientId: noHealth.clientId,
       clientSecret: noHealth.clientSecret,
       modelId: noHealth.modelId,
+      scopes: ["ml.preprocessing.read", "ml.preprocessing.execute"],
       env: {},
       configFile: false,
     });

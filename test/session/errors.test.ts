@@ -106,7 +106,8 @@ describe("errors from the real service", () => {
   });
 
   it("a missing scope is a PermissionDeniedError naming it", async () => {
-    const session = await connect(healthOnly);
+    // The application has only shared.health.read, so that is what its token request names.
+    const session = await connect(healthOnly, { scopes: ["shared.health.read"] });
     const err = await session.upload(Buffer.from("a\n1\n")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermissionDeniedError);
     expect((err as Error).message).toContain("shared.blob.upload");
