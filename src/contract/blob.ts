@@ -2,7 +2,7 @@ import { z } from "zod";
 import { timestamp } from "./common.js";
 import { normalizeBlobRecord } from "./normalize.js";
 
-export const RECORD_TYPES = ["csv", "json", "arrow"] as const;
+export const RECORD_TYPES = ["csv", "json", "arrow", "parquet"] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const ACCESS_TIERS = ["hot", "cool", "cold", "archive"] as const;
@@ -79,6 +79,7 @@ export const CONTENT_TYPES: Record<RecordType, string> = {
   csv: "text/csv",
   json: "application/json",
   arrow: "application/vnd.apache.arrow.file",
+  parquet: "application/vnd.apache.parquet",
 };
 
 /** A blob record as the reference service sends it: every field of CONTRACT.md present. */

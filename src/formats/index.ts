@@ -1,5 +1,5 @@
 /**
- * Dataset I/O: CSV, JSON records and Arrow IPC <-> the columnar Table, plus the two
+ * Dataset I/O: CSV, JSON records, Arrow IPC and Parquet <-> the columnar Table, plus the two
  * steps a preprocessing job needs around the engine (pick the features, put the
  * transformed columns back). Exact rules: docs/formats.md.
  */
@@ -7,6 +7,7 @@ import { readArrow, writeArrow } from "./arrow.js";
 import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
 import { FormatError } from "./format-error.js";
 import { readJson, writeJson } from "./json.js";
+import { readParquet, writeParquet } from "./parquet.js";
 import type { Source } from "./source.js";
 import type { Column, Table } from "./table.js";
 
@@ -14,10 +15,11 @@ export { FormatError } from "./format-error.js";
 export { readArrow, writeArrow } from "./arrow.js";
 export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
 export { readJson, writeJson, type JsonReadOptions } from "./json.js";
+export { readParquet, writeParquet } from "./parquet.js";
 export type { Source } from "./source.js";
-export { columnNames, findColumn, type Column, type ColumnKind, type Table } from "./table.js";
+export { columnNames, findColumn, type Column, type ColumnKind, type ParquetOriginal, type Table } from "./table.js";
 
-export type TableRecordType = "csv" | "json" | "arrow";
+export type TableRecordType = "csv" | "json" | "arrow" | "parquet";
 
 export interface ReadTableOptions {
   /**
@@ -25,7 +27,7 @@ export interface ReadTableOptions {
    * values are all numbers (or missing). A non-empty list: exactly those (CSV and JSON
    * read every other column as text, so it passes through unchanged; a non-numeric
    * value in a listed column is a FormatError naming column, row and value). Arrow
-   * columns carry their type, so for Arrow the list is only checked by selectFeatures.
+   * and Parquet columns carry their type, so for them the list is only checked by selectFeatures.
    */
   readonly numericColumns?: "auto" | readonly string[] | undefined;
 }
@@ -52,8 +54,10 @@ export async function readTable(
       return readJson(source, { numericColumns: numericOption(options) });
     case "arrow":
       return readArrow(source);
+    case "parquet":
+      return readParquet(source);
     default:
-      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json or arrow`);
+      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json, arrow or parquet`);
   }
 }
 
@@ -70,8 +74,10 @@ export function writeTable(
       return writeJson(table, options);
     case "arrow":
       return writeArrow(table);
+    case "parquet":
+      return writeParquet(table);
     default:
-      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json or arrow`);
+      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json, arrow or parquet`);
   }
 }
 

@@ -10,6 +10,8 @@ export type Column =
       readonly values: Float64Array;
       /** Set when read from an Arrow column of another numeric type (int64, float32...), kept for writing it back. */
       readonly arrow?: ArrowOriginal | undefined;
+      /** Set when read from Parquet, kept for writing the column back as it was stored. */
+      readonly parquet?: ParquetOriginal | undefined;
     }
   | {
       readonly name: string;
@@ -17,8 +19,15 @@ export type Column =
       readonly values: ReadonlyArray<string | null>;
       /** Set for an Arrow column of another type (dates, decimals, lists...): `values` is its text. */
       readonly arrow?: ArrowOriginal | undefined;
+      /** Set when read from Parquet (decimals, dates, timestamps, binary, lists...: `values` is their text). */
+      readonly parquet?: ParquetOriginal | undefined;
     }
-  | { readonly name: string; readonly kind: "boolean"; readonly values: ReadonlyArray<boolean | null> };
+  | {
+      readonly name: string;
+      readonly kind: "boolean";
+      readonly values: ReadonlyArray<boolean | null>;
+      readonly parquet?: ParquetOriginal | undefined;
+    };
 
 export type ColumnKind = Column["kind"];
 
@@ -33,6 +42,20 @@ export interface ArrowOriginal {
   /** apache-arrow's Field and Vector (typed `unknown` so the Table does not depend on apache-arrow). */
   readonly field: unknown;
   readonly vector: unknown;
+}
+
+/**
+ * A Parquet column as the file declared and stored it, so writeParquet gives back the
+ * same type (int widths, decimals, dates, timestamps, nested groups) when the column is
+ * not transformed. The text or numbers of the Column stand in for it everywhere else.
+ */
+export interface ParquetOriginal {
+  /** The type as a dtype, e.g. `INT32 (INT_8)`, `DECIMAL(10,2)`, `TIMESTAMP(MICROS, UTC)`, `LIST`. */
+  readonly typeName: string;
+  /** hyparquet's SchemaElements of the column (a group's own and all below it), typed unknown as `arrow` is. */
+  readonly schema: readonly unknown[];
+  /** The stored values where the Column's values do not give them back exactly (int64, decimals, dates...). */
+  readonly stored?: readonly unknown[] | undefined;
 }
 
 export interface Table {

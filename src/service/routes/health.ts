@@ -21,6 +21,7 @@ export const CAPABILITIES = [
   "blob-list",
   "job-list",
   "arrow",
+  "parquet",
   "json",
   "envelope-v1",
   "idempotent-job-send",

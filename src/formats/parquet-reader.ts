@@ -1,0 +1,212 @@
+/**
+ * Parquet -> Table, with hyparquet (pure JavaScript) and hyparquet-compressors (gzip,
+ * zstd, brotli, lz4; snappy is built in). Number columns (ints of every width, float,
+ * double, float16) become Float64Array, nulls NaN; strings text; booleans booleans.
+ * Every other column (64-bit integers beyond 2^53 aside, decimals, dates, times,
+ * timestamps, binary, lists, maps, structs) passes through: its text stands in for it
+ * in the other formats, and writeParquet gives the column back as stored.
+ */
+import {
+  parquetMetadata,
+  parquetRead,
+  parquetSchema,
+  type AsyncBuffer,
+  type FileMetaData,
+  type SchemaElement,
+  type SchemaTree,
+} from "hyparquet";
+import { compressors } from "hyparquet-compressors";
+import { FormatError } from "./format-error.js";
+import {
+  columnRole,
+  dateText,
+  decimalText,
+  nestedText,
+  parquetTypeName,
+  readsRaw,
+  timeText,
+  timestampText,
+  unscaledOf,
+  type ParquetColumnRole,
+} from "./parquet-types.js";
+import { collectBytes, type Source } from "./source.js";
+import type { Column, ParquetOriginal, Table } from "./table.js";
+
+/** hyparquet's reader over bytes in memory, without copying them first. */
+function asyncBuffer(bytes: Uint8Array): AsyncBuffer {
+  return {
+    byteLength: bytes.byteLength,
+    slice: (start, end) =>
+      bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + (end ?? bytes.byteLength)) as ArrayBuffer,
+  };
+}
+
+/** Dates and timestamps as stored (days, bigint units), so no precision is lost on the way. */
+const STORED_PARSERS = {
+  dateFromDays: (days: number) => days,
+  timestampFromMilliseconds: (stored: bigint) => stored,
+  timestampFromMicroseconds: (stored: bigint) => stored,
+  timestampFromNanoseconds: (stored: bigint) => stored,
+};
+
+/** The metadata with the annotations hyparquet would decode lossily (decimals to floats) taken off the elements. */
+function rawMetadata(metadata: FileMetaData): FileMetaData {
+  const schema: SchemaElement[] = metadata.schema.map((e) =>
+    readsRaw(e) ? { ...e, converted_type: undefined, logical_type: undefined } : e,
+  );
+  return { ...metadata, schema };
+}
+
+/** Whole-file read, gathered per top-level column from hyparquet's per-row-group chunks. */
+async function readColumns(bytes: Uint8Array, metadata: FileMetaData, names: string[], rows: number) {
+  const data = new Map<string, unknown[]>(names.map((n) => [n, new Array<unknown>(rows)]));
+  await parquetRead({
+    file: asyncBuffer(bytes),
+    metadata: rawMetadata(metadata),
+    compressors,
+    utf8: false,
+    geoparquet: false,
+    parsers: STORED_PARSERS,
+    onChunk: ({ columnName, columnData, rowStart }) => {
+      const out = data.get(columnName);
+      if (out === undefined) return;
+      const values = columnData as ArrayLike<unknown>;
+      const n = Math.min(values.length, rows - rowStart);
+      for (let i = 0; i < n; i++) out[rowStart + i] = values[i];
+    },
+  });
+  return data;
+}
+
+const UTF8 = new TextDecoder("utf-8");
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function isMissing(value: unknown): value is null | undefined {
+  return value === null || value === undefined;
+}
+
+function numbers(values: readonly unknown[]): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = isMissing(v) ? NaN : typeof v === "bigint" ? Number(v) : (v as number);
+  }
+  return out;
+}
+
+function texts(values: readonly unknown[], each: (v: never) => string): (string | null)[] {
+  const out = new Array<string | null>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = isMissing(v) ? null : each(v as never);
+  }
+  return out;
+}
+
+/** Unannotated bytes are text when every value is UTF-8 (what most writers of such files mean); else binary. */
+function utf8Texts(values: readonly unknown[]): (string | null)[] | undefined {
+  try {
+    return texts(values, (v: Uint8Array | string) => (typeof v === "string" ? v : STRICT_UTF8.decode(v)));
+  } catch {
+    return undefined;
+  }
+}
+
+function base64(v: Uint8Array): string {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
+}
+
+function toColumn(tree: SchemaTree, role: ParquetColumnRole, values: unknown[], subtree: SchemaElement[]): Column {
+  const name = tree.element.name;
+  const original = (stored?: readonly unknown[]): ParquetOriginal => ({
+    typeName: parquetTypeName(tree),
+    schema: subtree,
+    stored,
+  });
+  switch (role.role) {
+    case "number":
+      // int64 and uint64 keep their stored bigints: beyond 2^53 a double would round them.
+      return { name, kind: "number", values: numbers(values), parquet: original(role.stored ? values : undefined) };
+    case "boolean":
+      return {
+        name,
+        kind: "boolean",
+        values: values.map((v) => (isMissing(v) ? null : Boolean(v))),
+        parquet: original(),
+      };
+    case "text": {
+      const text = texts(values, (v: Uint8Array | string) => (typeof v === "string" ? v : UTF8.decode(v)));
+      return { name, kind: "string", values: text, parquet: original() };
+    }
+    case "decimal":
+      return {
+        name,
+        kind: "string",
+        values: texts(values, (v: number | bigint | Uint8Array) => decimalText(unscaledOf(v), role.scale)),
+        parquet: original(values.map((v) => (isMissing(v) ? null : unscaledOf(v as number | bigint | Uint8Array)))),
+      };
+    case "date":
+      return { name, kind: "string", values: texts(values, dateText), parquet: original(values) };
+    case "timestamp":
+      return {
+        name,
+        kind: "string",
+        values: texts(values, (v: bigint) => timestampText(v, role.unit, role.utc)),
+        parquet: original(values),
+      };
+    case "time":
+      return {
+        name,
+        kind: "string",
+        values: texts(values, (v: bigint | number) => timeText(v, role.unit)),
+        parquet: original(values),
+      };
+    case "binary": {
+      const plain = tree.element.converted_type === undefined && tree.element.logical_type === undefined;
+      const text = plain ? utf8Texts(values) : undefined;
+      if (text !== undefined) return { name, kind: "string", values: text, parquet: original() };
+      return { name, kind: "string", values: texts(values, base64), parquet: original(values) };
+    }
+    case "nested":
+      return { name, kind: "string", values: texts(values, nestedText), parquet: original(values) };
+  }
+}
+
+/** The schema elements of a top-level column: its own and, for a group, all below it, depth first. */
+function flatten(tree: SchemaTree): SchemaElement[] {
+  return [tree.element, ...tree.children.flatMap(flatten)];
+}
+
+/**
+ * Reads a Parquet file (every codec pandas, pyarrow, DuckDB or Spark write). The source is
+ * gathered into one buffer first: Parquet's footer, at the end, says where everything is.
+ *
+ * @example const table = await readParquet(await fs.promises.readFile("data.parquet"));
+ */
+export async function readParquet(source: Source): Promise<Table> {
+  const bytes = await collectBytes(source);
+  let metadata: FileMetaData;
+  try {
+    metadata = parquetMetadata(bytes, { geoparquet: false });
+  } catch (err) {
+    throw new FormatError(`the data is not a readable Parquet file (${(err as Error).message})`);
+  }
+  const rows = Number(metadata.num_rows);
+  const trees = parquetSchema(metadata).children;
+  const names = trees.map((t) => t.element.name);
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) throw new FormatError(`the Parquet schema names column "${name}" twice; names must be unique`);
+    seen.add(name);
+  }
+  let data: Map<string, unknown[]>;
+  try {
+    data = await readColumns(bytes, metadata, names, rows);
+  } catch (err) {
+    throw new FormatError(`the Parquet file could not be read (${(err as Error).message})`);
+  }
+  const columns = trees.map((tree) =>
+    toColumn(tree, columnRole(tree), data.get(tree.element.name) ?? [], flatten(tree)),
+  );
+  return { columns, rowCount: rows };
+}
