@@ -4,14 +4,76 @@ Usage: execute_notebook.py SOURCE DEST --kernel tslab --timeout SECONDS --cwd DI
 
 The executed notebook is written even when a cell fails, so the caller can show the
 failing cell's output. Exit status: 0 all cells ran, 1 a cell failed, 2 the kernel
-died or timed out. Run with the Python that has Jupyter (Debian: /usr/bin/python3).
+died or timed out. The last line of stdout is JSON: {"late_outputs": [...]} lists the
+outputs that arrived after their cell was reported finished (see LateOutputClient).
+Run with the Python that has Jupyter (Debian: /usr/bin/python3).
 """
 import argparse
+import json
 import sys
+import time
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionComplete, CellExecutionError
+from nbclient.util import ensure_async
+
+# How long the kernel must stay quiet after the last cell before it is shut down.
+QUIET_AFTER_LAST_CELL_S = 1.0
+
+
+class LateOutputClient(NotebookClient):
+    """Files an output under its own cell even when it arrives after that cell's idle status.
+
+    Deno's kernel sends a cell's execute_result (the value of its last expression) from a
+    task that can lose the race with the cell's idle status; nbclient stops listening to a
+    cell at idle and drops what comes later (so do Jupyter frontends). The parent header
+    still names the cell, so the output goes there, and each one is reported.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cells_by_msg = {}
+        self.late_outputs = []
+
+    def _file_late(self, msg) -> None:
+        earlier = self.cells_by_msg.get(msg["parent_header"].get("msg_id"))
+        if earlier is None or msg["msg_type"] in ("status", "execute_input"):
+            return
+        cell, index = earlier
+        self.late_outputs.append({"cell": index, "msg_type": msg["msg_type"]})
+        try:
+            self.process_message(msg, cell, index)
+        except CellExecutionComplete:
+            pass
+
+    async def _async_poll_output_msg(self, parent_msg_id, cell, cell_index):
+        self.cells_by_msg[parent_msg_id] = (cell, cell_index)
+        while True:
+            msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=None))
+            if msg["parent_header"].get("msg_id") != parent_msg_id:
+                self._file_late(msg)
+                continue
+            try:
+                self.process_message(msg, cell, cell_index)
+            except CellExecutionComplete:
+                return
+
+    async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
+        result = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
+        if cell_index == len(self.nb.cells) - 1:
+            await self._drain()
+        return result
+
+    async def _drain(self) -> None:
+        """Takes what the kernel still sends for earlier cells, until it stays quiet."""
+        deadline = time.monotonic() + 10 * QUIET_AFTER_LAST_CELL_S
+        while time.monotonic() < deadline:
+            try:
+                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=QUIET_AFTER_LAST_CELL_S))
+            except Exception:  # queue.Empty: quiet long enough
+                return
+            self._file_late(msg)
 
 
 def main() -> int:
@@ -24,7 +86,7 @@ def main() -> int:
     args = ap.parse_args()
 
     nb = nbformat.read(args.source, as_version=4)
-    client = NotebookClient(
+    client = LateOutputClient(
         nb,
         kernel_name=args.kernel,
         timeout=args.timeout,
@@ -43,6 +105,7 @@ def main() -> int:
         status = 2
     finally:
         nbformat.write(nb, args.dest)
+        print(json.dumps({"late_outputs": client.late_outputs}))
     return status
 
 

@@ -155,6 +155,40 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     );
   },
 
+  // Deno's kernel only (deno-notebooks.test.ts): each value left as a cell's value renders as show() draws it.
+  values: (run) => {
+    // A snippet, or a whole cell's source when it is a bare name such as `job`.
+    const value = (snippet: string) => {
+      const whole = run.notebook.cells.findIndex((c) => joinText(c.source).trim() === snippet);
+      const { cell, text } =
+        whole >= 0 ? { cell: run.notebook.cells[whole]!, text: plain(run.texts[whole] ?? "") } : cellWith(run, snippet);
+      const result = (cell.outputs ?? []).find((o) => o.output_type === "execute_result");
+      expect(result?.data?.["text/html"], `${snippet}: no HTML value`).toBeDefined();
+      return { text, plainText: joinText(result?.data?.["text/plain"]) };
+    };
+    const session = value("Session.local()");
+    expect(session.text).toContain("embedded reference service");
+    expect(session.plainText).toMatch(/^Session\(local http:\/\/127\.0\.0\.1:\d+, model [0-9a-f-]{36}\)$/);
+    expect(value("session.upload(frame").text).toContain("xy");
+    const live = cellWith(run, "await watch(job");
+    expect(live.cell.outputs).toHaveLength(1);
+    expect(live.text).toContain("succeeded");
+    expect(live.text).toContain("100%");
+    expect(live.text).not.toContain("elapsed");
+    const job = value("job");
+    expect(job.text).toContain("StandardScaler");
+    expect(job.text).toContain("succeeded");
+    expect(job.plainText).toMatch(/^Job\([0-9a-f-]{36}, succeeded\)$/);
+    expect(value("job.result()").text).toContain("Result of StandardScaler");
+    const fitted = value("result.fitted").text;
+    for (const attribute of ["mean_", "var_", "scale_"]) expect(fitted).toContain(attribute);
+    expect(cellWith(run, "job.dataframe()").text).toContain("6 rows × 2 columns");
+    expect(value("session.check(").text).toContain("PowerTransformer");
+    expect(run.charts).toHaveLength(1);
+    expect(chartTitles(run.charts[0]!)).toEqual(expect.arrayContaining(["x", "y", "before", "after"]));
+    expect(cellWith(run, "show({ plain").text).toContain("plain");
+  },
+
   "05-regional-service+connected": (run) => {
     const config = cellWith(run, "resolveConfig()").text;
     expect(config).toContain("(from the environment)");

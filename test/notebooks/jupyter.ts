@@ -1,7 +1,7 @@
 /**
  * Real Jupyter for the notebook tests: finds a Python with nbclient, installs the tslab
- * kernel into a private prefix (so nothing outside the temp dir changes), executes a
- * notebook headless and reads back what every cell printed or displayed.
+ * or the Deno kernel into a private directory (so nothing outside the temp dir changes),
+ * executes a notebook headless and reads back what every cell printed or displayed.
  */
 import { execFile, spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -52,6 +52,36 @@ export function kernelEnv(home: string): NodeJS.ProcessEnv {
   return { ...env, HOME: home, XDG_DATA_HOME: join(home, ".local/share"), XDG_CONFIG_HOME: join(home, ".config") };
 }
 
+/** The kernels the notebooks run on, by their kernel spec name. */
+export type KernelName = "tslab" | "deno";
+
+export const DENO = join(REPO, "node_modules/.bin/deno");
+
+/** Why Deno cannot run here, or null when it can. */
+export function denoMissing(): string | null {
+  if (!existsSync(DENO)) return `deno is not installed at ${DENO}: run npm ci (deno is a devDependency)`;
+  const probe = spawnSync(DENO, ["--version"], { encoding: "utf8" });
+  return probe.status === 0 ? null : `${DENO} --version failed: ${probe.stderr || String(probe.error)}`;
+}
+
+/**
+ * Installs Deno's kernel spec with `deno jupyter --install` into `dir`; use the returned
+ * path as JUPYTER_PATH. Deno writes the spec under $HOME/.local/share/jupyter (it reads
+ * neither JUPYTER_DATA_DIR nor JUPYTER_PATH), so HOME points into `dir` while it runs.
+ */
+export async function installDenoKernel(dir: string): Promise<string> {
+  const home = join(dir, "home");
+  const result = await run(DENO, ["jupyter", "--install", "--force"], {
+    env: { ...process.env, HOME: home, XDG_DATA_HOME: join(home, ".local/share") },
+    timeoutMs: 60_000,
+  });
+  const jupyterPath = join(home, ".local/share/jupyter");
+  if (result.code !== 0 || !existsSync(join(jupyterPath, "kernels/deno/kernel.json"))) {
+    throw new Error(`deno jupyter --install failed (${result.code}): ${result.stderr}${result.stdout}`);
+  }
+  return jupyterPath;
+}
+
 /** Installs the tslab kernel spec under `prefix`; use `${prefix}/share/jupyter` as JUPYTER_PATH. */
 export async function installTslabKernel(python: string, prefix: string): Promise<string> {
   const tslab = join(REPO, "node_modules/.bin/tslab");
@@ -82,11 +112,18 @@ export interface Cell {
   outputs?: Output[];
 }
 
+/** An output that arrived after the kernel said its cell was finished (see execute_notebook.py). */
+export interface LateOutput {
+  cell: number;
+  msg_type: string;
+}
+
 export interface ExecutedNotebook {
   exitCode: number;
   runnerStderr: string;
   cells: Cell[];
   raw: string;
+  lateOutputs: LateOutput[];
 }
 
 export const joinText = (t: string | string[] | undefined): string => (Array.isArray(t) ? t.join("") : (t ?? ""));
@@ -94,6 +131,7 @@ export const joinText = (t: string | string[] | undefined): string => (Array.isA
 /** Runs every cell of `source` in a fresh kernel; the executed copy goes to `dest`. */
 export async function executeNotebook(options: {
   python: string;
+  kernel: KernelName;
   jupyterPath: string;
   source: string;
   dest: string;
@@ -104,12 +142,14 @@ export async function executeNotebook(options: {
 }): Promise<ExecutedNotebook> {
   const result = await run(
     options.python,
-    [RUNNER, options.source, options.dest, "--kernel", "tslab", "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd],
+    [RUNNER, options.source, options.dest, "--kernel", options.kernel, "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd],
     { cwd: options.cwd, env: { ...options.env, JUPYTER_PATH: options.jupyterPath }, timeoutMs: options.totalTimeoutMs },
   );
   const raw = existsSync(options.dest) ? await readFile(options.dest, "utf8") : "{\"cells\":[]}";
   const cells = (JSON.parse(raw) as { cells: Cell[] }).cells;
-  return { exitCode: result.code, runnerStderr: result.stderr, cells, raw };
+  const summary = result.stdout.trim().split("\n").at(-1) ?? "";
+  const lateOutputs = summary.startsWith("{") ? (JSON.parse(summary) as { late_outputs: LateOutput[] }).late_outputs : [];
+  return { exitCode: result.code, runnerStderr: result.stderr, cells, raw, lateOutputs };
 }
 
 export interface InterruptReport {
