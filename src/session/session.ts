@@ -31,6 +31,7 @@ import { PortalLink } from "../notebook/portal-link.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
 import { localValidationError } from "./local-validation.js";
+import { keepLocalToken } from "./local-token.js";
 import {
   buildPreprocessingRequest,
   checkPreprocessOptions,
@@ -193,13 +194,17 @@ export class Session {
     const local = await startLocalService(options);
     try {
       let client = clientFor(local, local.credentials, options);
+      // A token kept by an earlier run skips the exchange (./local-token.ts); one read checks the service knows it.
+      const kept = keepLocalToken(client, local.dataDir);
       try {
-        await client.tokens.get();
+        if (kept) await client.health.get();
+        else await client.tokens.get();
       } catch (error) {
         // The credentials file outlived its database (reset, copied dir): make new ones.
         if (!(error instanceof OAuthError && error.code === "invalid_client")) throw error;
         await client.close();
         client = clientFor(local, local.renewCredentials(), options);
+        keepLocalToken(client, local.dataDir);
       }
       return new Session(client, options, local.service.region, local);
     } catch (error) {

@@ -75,4 +75,28 @@ describe("TokenCache", () => {
     p.release();
     expect((await other).reveal()).toBe("t1");
   });
+
+  it("uses a primed token until it nears expiry, then fetches; reports each fetched token", async () => {
+    let now = 1_000_000;
+    const p = counter(3600);
+    const cache = new TokenCache(p.provider, () => now);
+    const fresh: number[] = [];
+    cache.onFresh((k) => fresh.push(k.expiresAtMs));
+    cache.prime({ token: new Secret("kept"), expiresAtMs: now + 600_000 });
+    expect(cache.primed).toBe(true);
+    expect((await cache.get()).reveal()).toBe("kept");
+    expect(p.calls()).toBe(0);
+    now += 600_000 - 30_000; // within the refresh margin
+    expect((await cache.get()).reveal()).toBe("t1");
+    expect(cache.primed).toBe(false);
+    expect(fresh).toEqual([now + 3_600_000]);
+  });
+
+  it("ignores an expired primed token", async () => {
+    const p = counter(3600);
+    const cache = new TokenCache(p.provider, () => 5000);
+    cache.prime({ token: new Secret("old"), expiresAtMs: 4000 });
+    expect(cache.primed).toBe(false);
+    expect((await cache.get()).reveal()).toBe("t1");
+  });
 });
