@@ -3,7 +3,7 @@ import { PREPROCESSING_TYPES } from "../../src/index.js";
 import { completePath } from "../input/path-completion.js";
 import type { CompletionContext } from "./types.js";
 
-export const DATA_EXTENSIONS = [".csv", ".json", ".arrow"] as const;
+export const DATA_EXTENSIONS = [".csv", ".json", ".arrow", ".parquet"] as const;
 
 export function framesAndBlobs(ctx: CompletionContext): string[] {
   return [...ctx.frameNames(), ...ctx.blobRefs()];

@@ -21,13 +21,15 @@ import { message, type Command, type Output } from "./types.js";
 export const loadCommand: Command = {
   name: "load",
   aliases: ["read"],
-  description: "Read a CSV, JSON or Arrow file into a named frame.",
+  description: "Read a CSV, JSON, Arrow or Parquet file into a named frame.",
   usage: "/load <file> [as <name>] [--delimiter ;]",
   details: [
     "The name defaults to the file's name (data/sales 2024.csv -> sales_2024).",
     "CSV is read as pandas.read_csv reads it: the separator detected among , ; | and tab (--delimiter",
     "to choose), pandas' missing-value words (NA, N/A, null, NaN, #N/A, ...) and empty fields as missing,",
     "short rows filled with missing values, a UTF-8 BOM dropped. JSON: an array of row objects.",
+    "Parquet (.parquet): any codec; ints and floats are numbers, nulls missing; dates, timestamps, decimals",
+    "and lists are read as their text (a frame has no Parquet types).",
   ],
   flags: { delimiter: "value" },
   complete: (ctx, args, partial) => (args.length === 0 ? dataFiles(ctx, partial) : args.length === 1 ? ["as"] : []),
@@ -38,7 +40,8 @@ export const loadCommand: Command = {
     }
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
-    if (type === undefined) throw new ReplError(`Cannot tell the format of ${file}.`, "Name it .csv, .json or .arrow.");
+    if (type === undefined)
+      throw new ReplError(`Cannot tell the format of ${file}.`, "Name it .csv, .json, .arrow or .parquet.");
     const info = await stat(path).catch(() => undefined);
     if (info === undefined || !info.isFile())
       throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");

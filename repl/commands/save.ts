@@ -13,9 +13,12 @@ import { message, type Command } from "./types.js";
 export const saveCommand: Command = {
   name: "save",
   aliases: ["write"],
-  description: "Write a frame to a CSV, JSON or Arrow file (format from the extension).",
+  description: "Write a frame to a CSV, JSON, Arrow or Parquet file (format from the extension).",
   usage: "/save <frame> <file> [--force]",
-  details: ["An existing file is kept unless --force is given; a failed write leaves no partial file."],
+  details: [
+    "An existing file is kept unless --force is given; a failed write leaves no partial file.",
+    "Parquet is written snappy-compressed: numbers as DOUBLE, text as STRING, booleans as BOOLEAN.",
+  ],
   flags: { force: "boolean" },
   complete: (ctx, args, partial) =>
     args.length === 0 ? ctx.frameNames() : args.length === 1 ? dataFiles(ctx, partial) : [],
@@ -26,7 +29,7 @@ export const saveCommand: Command = {
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
     if (type === undefined)
-      throw new ReplError(`Cannot tell the format of ${file}.`, "End the name in .csv, .json or .arrow.");
+      throw new ReplError(`Cannot tell the format of ${file}.`, "End the name in .csv, .json, .arrow or .parquet.");
     const table = ctx.workspace.table(name);
     if (!args.flags.has("force") && (await stat(path).catch(() => undefined)) !== undefined) {
       throw new ReplError(`${file} exists.`, "Add --force to replace it, or pick another name.");
