@@ -1,65 +1,93 @@
 /**
- * Jupyter's stop button on a cell that waits on a job, in a real kernel: the cell ends,
- * the kernel lives on, the wait stops polling and says why, and the job goes on. (A SIGINT
- * listener added while tslab runs a cell's synchronous part makes the next interrupt kill
- * the kernel: see src/notebook/kernel-interrupt.ts.) Without Jupyter: skipped with an
- * install hint, or a failure in CI (../required-tool.ts).
+ * Jupyter's stop button on a cell that waits on a job, in a real kernel (tslab and
+ * Deno's): the cell ends, the kernel lives on, the wait stops polling and says why, and
+ * the job goes on. Both kernels deliver the button as SIGINT; mdps listens for it while a
+ * wait runs (src/notebook/kernel-interrupt.ts). (In tslab a SIGINT listener added while a
+ * cell's synchronous part runs makes the next interrupt kill the kernel; Deno's kernel
+ * dies on SIGINT when nothing listens.) Without Jupyter or Deno: skipped with an install
+ * hint, or a failure in CI (../required-tool.ts).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, findJupyterPython, installTslabKernel, interruptWaitingCell, kernelEnv, type InterruptReport } from "./jupyter.js";
-import { describeWithTool } from "../required-tool.js";
+import {
+  REPO,
+  denoMissing,
+  findJupyterPython,
+  installDenoKernel,
+  installTslabKernel,
+  interruptWaitingCell,
+  kernelEnv,
+  type InterruptReport,
+  type KernelName,
+} from "./jupyter.js";
+import { describeWithTool, type RequiredTool } from "../required-tool.js";
 
 const jupyter = findJupyterPython();
+const jupyterTool: RequiredTool = { name: "Jupyter", missing: "missing" in jupyter ? jupyter.missing : null };
+const KERNELS: ReadonlyArray<{ kernel: KernelName; tools: RequiredTool[] }> = [
+  { kernel: "tslab", tools: [jupyterTool] },
+  { kernel: "deno", tools: [jupyterTool, { name: "Deno", missing: denoMissing() }] },
+];
 
-describeWithTool(
-  { name: "Jupyter", missing: "missing" in jupyter ? jupyter.missing : null },
-  "interrupting a tslab kernel while a job wait runs",
-  () => {
-  let work = "";
-  let report: InterruptReport;
+for (const { kernel, tools } of KERNELS) {
+  describeWithTool(
+    tools.find((t) => t.missing !== null) ?? jupyterTool,
+    `interrupting a ${kernel} kernel while a job wait runs`,
+    () => {
+      let work = "";
+      let report: InterruptReport;
 
-  beforeAll(async () => {
-    // Only narrows the type: describeWithTool registers this suite only when Jupyter was found.
-    if ("missing" in jupyter) throw new Error(jupyter.missing);
-    if (!existsSync(join(REPO, "dist/src/index.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
-    work = await mkdtemp(join(tmpdir(), "mdps-interrupt-"));
-    const jupyterPath = await installTslabKernel(jupyter.python, join(work, "kernel"));
-    report = await interruptWaitingCell({
-      python: jupyter.python,
-      jupyterPath,
-      cwd: join(REPO, "notebooks"),
-      dataDir: join(work, "data"),
-      env: kernelEnv(join(work, "home")),
-    });
-  }, 240_000);
+      beforeAll(async () => {
+        // Only narrows the type: describeWithTool registers this suite only when Jupyter was found.
+        if ("missing" in jupyter) throw new Error(jupyter.missing);
+        if (!existsSync(join(REPO, "dist/src/index.js")))
+          throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
+        work = await mkdtemp(join(tmpdir(), `mdps-interrupt-${kernel}-`));
+        const jupyterPath =
+          kernel === "deno"
+            ? await installDenoKernel(join(work, "kernel"))
+            : await installTslabKernel(jupyter.python, join(work, "kernel"));
+        report = await interruptWaitingCell({
+          python: jupyter.python,
+          kernel,
+          jupyterPath,
+          cwd: join(REPO, "notebooks"),
+          dataDir: join(work, "data"),
+          env: kernelEnv(join(work, "home")),
+        });
+      }, 240_000);
 
-  afterAll(async () => {
-    if (work) await rm(work, { recursive: true, force: true });
-  });
+      afterAll(async () => {
+        if (work) await rm(work, { recursive: true, force: true });
+      });
 
-  it("ends the cell at once and keeps the kernel alive", () => {
-    expect(report.setup).toBe("ready");
-    expect(report.interrupted_while_running).toBe(true);
-    expect(report.cell_ended_s).not.toBeNull();
-    expect(report.cell_ended_s!).toBeLessThan(5);
-    expect(report.alive).toBe(true);
-  });
+      it("ends the cell at once and keeps the kernel alive", () => {
+        expect(report.setup).toBe("ready");
+        expect(report.interrupted_while_running).toBe(true);
+        expect(report.cell_ended_s).not.toBeNull();
+        expect(report.cell_ended_s!).toBeLessThan(5);
+        expect(report.alive).toBe(true);
+      });
 
-  it("stops the wait with a message, stops polling, and the job goes on", () => {
-    expect(report.outcome).toMatch(
-      /^Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\. The job goes on: `await job\.wait\(\)` follows it again, `await job\.cancel\(\)` stops it\.$/,
-    );
-    // The cell's own output (the live status) says the same.
-    expect(report.cell_output).toMatch(/stopped waiting ?: Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\./);
-    expect(report.cell_output).toContain("The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.");
-    const [before, after] = report.updates_over_1500ms!.split(" ").map(Number);
-    expect(after).toBe(before);
-    expect(report.status_after).toBe("succeeded");
-    expect(report.closed).toBe("closed");
-  });
-},
-);
+      it("stops the wait with a message, stops polling, and the job goes on", () => {
+        expect(report.outcome).toMatch(
+          /^Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\. The job goes on: `await job\.wait\(\)` follows it again, `await job\.cancel\(\)` stops it\.$/,
+        );
+        // The cell's own output (the live status) says the same.
+        expect(report.cell_output).toMatch(
+          /stopped waiting ?: Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\./,
+        );
+        expect(report.cell_output).toContain(
+          "The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.",
+        );
+        const [before, after] = report.updates_over_1500ms!.split(" ").map(Number);
+        expect(after).toBe(before);
+        expect(report.status_after).toBe("succeeded");
+        expect(report.closed).toBe("closed");
+      });
+    },
+  );
+}

@@ -1,18 +1,21 @@
-"""Presses a tslab kernel's stop button while a cell waits on an mdps job.
+"""Presses a kernel's stop button while a cell waits on an mdps job.
 
-Usage: interrupt_wait.py --cwd DIR --data-dir DIR
+Usage: interrupt_wait.py --kernel tslab|deno --cwd DIR --data-dir DIR
 
 Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 1,000,000 rows:
 about a second of work, so it still runs when the button is pressed), then a cell that
 waits on the job while counting its updates, interrupts the kernel the way Jupyter does
 (SIGINT) once the wait has reported the job running, and reads back what happened.
 Prints one line of JSON. Run with the Python that has Jupyter (Debian: /usr/bin/python3)
-and JUPYTER_PATH pointing at a tslab kernel spec.
+and JUPYTER_PATH pointing at the kernel's spec. Cells print with console.log, which both
+kernels send as stdout (a bare last expression is console.log'd text in tslab but an
+execute_result in Deno).
 """
 import argparse
 import html as html_text
 import json
 import os
+import queue
 import re
 import time
 
@@ -30,7 +33,7 @@ const df = new dfd.DataFrame({
 let outcome = "pending";
 let updates = 0;
 const job = await session.preprocess(df, { type: "PowerTransformer" });
-"ready"
+console.log("ready");
 """
 
 WAIT = """
@@ -43,11 +46,12 @@ await job.wait({ onUpdate: () => { updates++; } }).then(
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--kernel", default="tslab")
     ap.add_argument("--cwd", required=True)
     ap.add_argument("--data-dir", required=True)
     args = ap.parse_args()
     os.chdir(args.cwd)
-    km, kc = jupyter_client.manager.start_new_kernel(kernel_name="tslab", startup_timeout=120)
+    km, kc = jupyter_client.manager.start_new_kernel(kernel_name=args.kernel, startup_timeout=120)
     stopped_renders = []
 
     def note(msg) -> None:
@@ -61,8 +65,15 @@ def main() -> None:
         def run(code: str, timeout: float = 120) -> str:
             msg_id = kc.execute(code)
             texts = []
+            idle = False
             while True:
-                msg = kc.get_iopub_msg(timeout=timeout)
+                try:
+                    # After idle, a moment more: Deno's kernel can send a cell's output just after it.
+                    msg = kc.get_iopub_msg(timeout=0.5 if idle else timeout)
+                except queue.Empty:
+                    if idle:
+                        return "".join(texts).strip()
+                    raise
                 note(msg)
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
@@ -72,7 +83,7 @@ def main() -> None:
                 elif kind == "error":
                     texts.append("ERROR " + msg["content"]["evalue"])
                 elif kind == "status" and msg["content"]["execution_state"] == "idle":
-                    return "".join(texts).strip()
+                    idle = True
 
         report = {"setup": run(SETUP % json.dumps(args.data_dir))}
         wait_id = kc.execute(WAIT)
@@ -107,13 +118,13 @@ def main() -> None:
         report["alive"] = km.is_alive()
         if report["alive"]:
             time.sleep(0.3)
-            report["outcome"] = run("outcome")
+            report["outcome"] = run("console.log(outcome);")
             report["cell_output"] = stopped_renders[-1] if stopped_renders else None
             report["updates_over_1500ms"] = run(
-                "const before = updates; await new Promise((r) => setTimeout(r, 1500)); [before, updates].join(' ')"
+                "const before = updates; await new Promise((r) => setTimeout(r, 1500)); console.log([before, updates].join(' '));"
             )
-            report["status_after"] = run("(await job.wait({ progress: false })).status")
-            report["closed"] = run('await session.close(); "closed"')
+            report["status_after"] = run("console.log((await job.wait({ progress: false })).status);")
+            report["closed"] = run('await session.close(); console.log("closed");')
         print(json.dumps(report))
     finally:
         kc.stop_channels()

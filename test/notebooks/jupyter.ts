@@ -168,13 +168,15 @@ export interface InterruptReport {
 /** Runs interrupt_wait.py: a cell waiting on a job, stopped with the kernel's interrupt. */
 export async function interruptWaitingCell(options: {
   python: string;
+  kernel: KernelName;
   jupyterPath: string;
   cwd: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
 }): Promise<InterruptReport> {
   const script = join(REPO, "test/notebooks/interrupt_wait.py");
-  const result = await run(options.python, [script, "--cwd", options.cwd, "--data-dir", options.dataDir], {
+  const args = [script, "--kernel", options.kernel, "--cwd", options.cwd, "--data-dir", options.dataDir];
+  const result = await run(options.python, args, {
     cwd: options.cwd,
     env: { ...options.env, JUPYTER_PATH: options.jupyterPath },
     timeoutMs: 240_000,
