@@ -3,10 +3,10 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { blobRecord } from "../../src/contract/index.js";
+import { openSqlite } from "../../src/service/store/sqlite.js";
 import { Api, exchange, expectProblem, granted, json, tokenFor } from "../service/service-harness.js";
 import { ensureBuilt, runCli, startServe, type ServeProcess } from "./built-cli.js";
 
@@ -265,7 +265,7 @@ describe("crash safety", () => {
     expect(await tempFiles()).toEqual([]);
     expect(await readdir(tmp)).toHaveLength(1);
     expect(await readdir(join(dataDir, "blobs"))).toEqual([`${earlier.id}.1`]);
-    const db = new Database(join(dataDir, "mdps.sqlite"), { readonly: true });
+    const db = openSqlite(join(dataDir, "mdps.sqlite"), { readOnly: true });
     expect(db.prepare("SELECT id FROM blobs").all()).toEqual([{ id: earlier.id }]);
     db.close();
     const again = new Api(restarted.url, token, modelId);

@@ -5,12 +5,12 @@
  * without its row. Then the secrets used (client secret, tokens) are looked for in every
  * log and every file of the data dir.
  */
-import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { isTerminalStatus } from "../../src/contract/index.js";
+import { openSqlite } from "../../src/service/store/sqlite.js";
 import { multipartBody, registerApp, ServeHarness, tmpFiles, tokenOf, until } from "./serve-harness.js";
 
 const h = new ServeHarness();
@@ -145,7 +145,7 @@ it("kill -9 with uploads, updates and jobs in flight loses nothing acknowledged"
   expect(await until(() => tmpFiles(dataDir).length === 0, 10_000)).toBe(true);
   expect(jobs.length).toBeGreaterThan(0);
   expect(acknowledged.size).toBeGreaterThan(0);
-  const db = new Database(join(dataDir, "mdps.sqlite"), { readonly: true });
+  const db = openSqlite(join(dataDir, "mdps.sqlite"), { readOnly: true });
   const rows = db.prepare("SELECT id, revision FROM blobs").all() as { id: string; revision: number }[];
   db.close();
   const referenced = new Set(rows.map((r) => `${r.id}.${r.revision}`));

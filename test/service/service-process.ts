@@ -13,14 +13,22 @@ export interface ServiceProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnService(
-  dataDir: string,
-  options: { leaseMs?: number; workers?: number } = {},
-): Promise<ServiceProcess> {
+export interface SpawnOptions {
+  leaseMs?: number;
+  workers?: number;
+  /** The Node binary; default this process's. */
+  node?: string;
+  /** The SQLite driver (MDPS_SQLITE_DRIVER); default the child's own choice. */
+  sqliteDriver?: string;
+}
+
+export async function spawnService(dataDir: string, options: SpawnOptions = {}): Promise<ServiceProcess> {
+  const env = { ...process.env };
+  if (options.sqliteDriver !== undefined) env["MDPS_SQLITE_DRIVER"] = options.sqliteDriver;
   const child = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     ["--import", "tsx", SCRIPT, dataDir, String(options.leaseMs ?? 10_000), String(options.workers ?? 1)],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let stderr = "";

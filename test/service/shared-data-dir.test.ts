@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import type { SqliteDriverName } from "../../src/service/store/sqlite.js";
 import {
   Api,
   Harness,
@@ -20,6 +21,7 @@ import {
   type ReferenceJob,
 } from "./service-harness.js";
 import { spawnService, type ServiceProcess } from "./service-process.js";
+import { STORE_DRIVERS } from "./sqlite-drivers.js";
 
 const h = new Harness();
 const processes: ServiceProcess[] = [];
@@ -28,8 +30,12 @@ afterAll(async () => {
   await h.cleanup();
 });
 
-async function spawn(dataDir: string, options: { leaseMs?: number; workers?: number } = {}) {
-  const p = await spawnService(dataDir, options);
+async function spawnOn(
+  sqliteDriver: SqliteDriverName,
+  dataDir: string,
+  options: { leaseMs?: number; workers?: number } = {},
+) {
+  const p = await spawnService(dataDir, { ...options, sqliteDriver });
   processes.push(p);
   return p;
 }
@@ -101,7 +107,10 @@ function throughput(jobs: Array<{ created_at: string; finished_at: string | null
 const runningEvents = (job: { events: Array<{ status: string; message?: string | null }> }) =>
   job.events.filter((e) => e.status === "running" && e.message?.startsWith("attempt ")).length;
 
-describe("many processes on one data dir", () => {
+describe.each(STORE_DRIVERS)("many processes on one data dir (%s)", (driver) => {
+  const spawn = (dataDir: string, options: { leaseMs?: number; workers?: number } = {}) =>
+    spawnOn(driver, dataDir, options);
+
   it("kill -9 of the process running a job: another process takes it over within the lease and finishes it", async () => {
     const dir = await sharedDir();
     const services = await Promise.all([spawn(dir.dataDir), spawn(dir.dataDir), spawn(dir.dataDir)]);
