@@ -280,7 +280,9 @@ export class Session {
     this.#assertEnvelope(options);
     // Bytes go exactly as given; a file or DataFrame is read first (./prepared-input.ts).
     const prepared =
-      data instanceof Uint8Array ? data : await prepareUpload(data, options.recordType, this.wireFormat, options);
+      data instanceof Uint8Array
+        ? data
+        : await prepareUpload(data, options.recordType, this.wireFormat, options, this.#reads);
     if (prepared instanceof PreparedUpload && prepared.notice !== undefined) this.#notify(prepared.notice);
     const blob = await Blob.upload(this.#ctx, prepared, options);
     this.#ctx.track(blob);
@@ -367,6 +369,9 @@ export class Session {
     return new PortalLink(this.portalUrl());
   }
 
+  /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */
+  readonly #reads = (recordType: RecordType): boolean => recordType !== "parquet" || this.#declares("parquet");
+
   #declares(extension: string): boolean {
     return this.profile.capabilities.has(extension);
   }
@@ -394,7 +399,7 @@ export class Session {
     const prepared =
       input instanceof Blob
         ? undefined
-        : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {});
+        : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {}, this.#reads);
     let features: readonly string[] | undefined;
     if (prepared !== undefined) {
       const report = assertPreflight(preflight(await prepared.table(), options));
@@ -582,7 +587,7 @@ export class Session {
     input: Uploadable,
     options: PreflightOptions & ReadOptions & { readonly recordType?: RecordType | undefined } = {},
   ): Promise<CheckReport> {
-    const prepared = await prepareUpload(input, options.recordType, this.wireFormat, options);
+    const prepared = await prepareUpload(input, options.recordType, this.wireFormat, options, this.#reads);
     return new CheckReport(preflight(await prepared.table(), options));
   }
 

@@ -75,3 +75,30 @@ export const EVERY_TYPE: ReadonlyArray<readonly [name: string, expr: string]> = 
 export function everyTypeQuery(rows: number): string {
   return `SELECT ${EVERY_TYPE.map(([name, expr]) => `${expr} AS "${name}"`).join(", ")} FROM range(${rows}) t(i) ORDER BY i`;
 }
+
+/**
+ * The input of the Session tests' jobs: a row number, two features (`x` with nulls, `y`
+ * an INTEGER) and passthrough columns of types CSV has no words for.
+ */
+export const JOB_INPUT_QUERY =
+  "SELECT i::INTEGER AS n, CASE WHEN i % 5 = 2 THEN NULL ELSE sin(i) * 100 END AS x, (i * 7 % 23)::INTEGER AS y, " +
+  "'row ' || i AS name, DATE '2024-01-01' + i::INTEGER AS day, (i * 1.25)::DECIMAL(12,2) AS amount, " +
+  "(9007199254740993 + i)::BIGINT AS big FROM range(200) t(i) ORDER BY i";
+
+/** StandardScaler of `x` and `y` (population standard deviation, nulls skipped and kept), by DuckDB, in row order. */
+export function standardScaledQuery(file: string): string {
+  return (
+    `SELECT (x - s.mx) / s.sx AS x, (y - s.my) / s.sy AS y FROM read_parquet('${file}') AS p, ` +
+    `(SELECT avg(x) AS mx, stddev_pop(x) AS sx, avg(y) AS my, stddev_pop(y) AS sy FROM read_parquet('${file}')) AS s ORDER BY p.n`
+  );
+}
+
+/** Every value within 1e-9 of DuckDB's (relative, or absolute near zero); null where DuckDB has NULL. */
+export function closeTo(actual: ArrayLike<number | null>, expected: readonly unknown[]): boolean {
+  if (actual.length !== expected.length) return false;
+  return expected.every((e, i) => {
+    const a = actual[i] ?? null;
+    if (e === null) return a === null || Number.isNaN(a);
+    return typeof a === "number" && Math.abs(a - Number(e)) <= 1e-9 * Math.max(1, Math.abs(Number(e)));
+  });
+}

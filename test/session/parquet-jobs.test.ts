@@ -1,0 +1,88 @@
+/**
+ * A Session job on a Parquet file against the reference service, which declares
+ * `parquet`: the file goes up as it is, the job reads and writes Parquet, and the output
+ * keeps every passthrough column's type. Expected values are DuckDB's.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JOB_INPUT_QUERY, closeTo, openDuckDb, standardScaledQuery, type DuckDb } from "../formats/parquet-duckdb.js";
+import { tempDir, useLocalSession } from "./session-fixture.js";
+
+const session = useLocalSession();
+let db: DuckDb | undefined;
+let dir: ReturnType<typeof tempDir> | undefined;
+
+function opened(): { db: DuckDb; path: (name: string) => string } {
+  if (db === undefined || dir === undefined) throw new Error("beforeAll did not finish");
+  const base = dir.path;
+  return { db, path: (name) => join(base, name) };
+}
+
+beforeAll(async () => {
+  db = await openDuckDb();
+  dir = tempDir("mdps-parquet-jobs-");
+  await db.connection.run(`COPY (${JOB_INPUT_QUERY}) TO '${join(dir.path, "input.parquet")}' (FORMAT parquet)`);
+});
+afterAll(() => {
+  db?.close();
+  dir?.remove();
+});
+
+describe("a Parquet file against the reference service (capability declared)", () => {
+  it("uploads the file as Parquet, and the job's Parquet output keeps every passthrough column", async () => {
+    const { db, path } = opened();
+    expect((await session().health()).capabilities).toContain("parquet");
+    const notices: string[] = [];
+    const stop = session().onNotice((m) => notices.push(m));
+    try {
+      const job = await session().preprocess(path("input.parquet"), { type: "StandardScaler", columns: ["x", "y"] });
+      await job.wait({ progress: "none" });
+      expect(notices.filter((n) => n.includes("Parquet"))).toEqual([]);
+      const [output] = await job.outputs();
+      expect(output?.recordType).toBe("parquet");
+      expect(output?.record.content_type).toBe("application/vnd.apache.parquet");
+
+      const file = await job.download(path("scaled.parquet"));
+      expect(file).toMatchObject({ recordType: "parquet", copied: true });
+      const types = await db.columns(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM '${file.path}')`);
+      expect(types["column_type"]).toEqual([
+        "INTEGER",
+        "DOUBLE",
+        "DOUBLE",
+        "VARCHAR",
+        "DATE",
+        "DECIMAL(12,2)",
+        "BIGINT",
+      ]);
+
+      const input = path("input.parquet");
+      const passthrough = (f: string) => `SELECT n, name, day, amount, big FROM read_parquet('${f}')`;
+      const differing = await db.columns(
+        `SELECT count(*) AS c FROM ((${passthrough(file.path)}) EXCEPT ALL (${passthrough(input)})) UNION ALL ` +
+          `SELECT count(*) FROM ((${passthrough(input)}) EXCEPT ALL (${passthrough(file.path)}))`,
+      );
+      expect(differing["c"]).toEqual([0n, 0n]);
+      const scaled = await db.columns(`SELECT x, y FROM read_parquet('${file.path}') ORDER BY n`);
+      const golden = await db.columns(standardScaledQuery(input));
+      expect(closeTo(scaled["x"] as Array<number | null>, golden["x"] ?? [])).toBe(true);
+      expect(closeTo(scaled["y"] as Array<number | null>, golden["y"] ?? [])).toBe(true);
+
+      // The same output as a DataFrame: features as numbers, passthrough as their text.
+      const df = await job.dataframe();
+      expect(closeTo(df.column("x").values as number[], golden["x"] ?? [])).toBe(true);
+      const days = await db.columns(`SELECT strftime(day, '%Y-%m-%d') AS day FROM read_parquet('${input}') ORDER BY n`);
+      expect(df.column("day").values).toEqual(days["day"]);
+    } finally {
+      stop();
+    }
+  });
+
+  it("uploads a Parquet file with session.upload as record type parquet", async () => {
+    const { path } = opened();
+    const blob = await session().upload(path("input.parquet"));
+    expect(blob.recordType).toBe("parquet");
+    expect(blob.name).toBe("input.parquet");
+    const table = await blob.table();
+    expect(table.rowCount).toBe(200);
+  });
+});
