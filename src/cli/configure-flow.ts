@@ -154,7 +154,10 @@ export async function runConfigure(
     const { report, scopes: granted } = await checkProfile(config);
     io.stdout.write(`${doctorText(report)}\n`);
     if (!report.ok) {
-      io.stdout.write(`Nothing was written to ${path}: fix what failed and run mdps configure again.\n`);
+      io.stdout.write(
+        `Nothing was written to ${path}. Fix what failed (the remedies name each setting by its MDPS_* variable) ` +
+          `and run mdps configure again.\n`,
+      );
       return 1;
     }
 
