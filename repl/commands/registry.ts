@@ -14,6 +14,7 @@ import { jobsCommand } from "./jobs.js";
 import { portalCommand } from "./portal.js";
 import { loadCommand } from "./load.js";
 import { logsCommand } from "./logs.js";
+import { pipelineCommand } from "./pipeline.js";
 import { preprocessCommand } from "./preprocess.js";
 import { quitCommand } from "./quit.js";
 import { rmCommand } from "./rm.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   blobsCommand,
   checkCommand,
   preprocessCommand,
+  pipelineCommand,
   jobsCommand,
   logsCommand,
   cancelCommand,

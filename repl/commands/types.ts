@@ -86,6 +86,8 @@ export interface CompletionContext {
   readonly jobRefs: () => readonly string[];
   readonly blobRefs: () => readonly string[];
   readonly columnNames: (frame: string) => readonly string[];
+  /** Pipelines of this session (`p1`, ...); absent in contexts without them. */
+  readonly pipelineRefs?: (() => readonly string[]) | undefined;
   /** Current directory for path completion. */
   readonly cwd: string;
 }

@@ -10,6 +10,7 @@ import { usePrompt } from "../hooks/use-prompt.js";
 import { useTerminalWidth } from "../hooks/use-terminal-width.js";
 import { FinishedJob, JobsPanel } from "./jobs-panel.js";
 import { OutputView } from "./output-view.js";
+import { PipelinePanel } from "./pipeline-panel.js";
 import { BusyLine, Candidates, PROMPT, PromptLine } from "./prompt-line.js";
 
 const CLEAR_SCREEN = "\u001B[2J\u001B[3J\u001B[H";
@@ -55,6 +56,10 @@ export function ItemView({ item, width }: { item: HistoryItem; width: number }) 
 export function App({ controller }: { controller: ReplController }) {
   const state = useSyncExternalStore(controller.subscribe, controller.snapshot);
   const jobs = useSyncExternalStore(controller.workspace.jobs.subscribe, controller.workspace.jobs.snapshot);
+  const pipelines = useSyncExternalStore(
+    controller.workspace.pipelines.subscribe,
+    controller.workspace.pipelines.snapshot,
+  );
   const width = useTerminalWidth();
   const prompt = usePrompt(controller, state.busy !== undefined);
   const { exit } = useApp();
@@ -80,6 +85,7 @@ export function App({ controller }: { controller: ReplController }) {
         {(item) => <ItemView key={item.id} item={item} width={width} />}
       </Static>
       <Box flexDirection="column">
+        <PipelinePanel pipelines={pipelines} width={width} />
         <JobsPanel jobs={jobs} width={width} />
         {state.busy ? <BusyLine line={state.busy.line} since={state.busy.since} /> : <PromptLine line={prompt.line} />}
         {prompt.candidates.length > 1 ? <Candidates candidates={prompt.candidates} width={width} /> : null}

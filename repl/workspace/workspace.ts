@@ -18,6 +18,7 @@ import { JsEvaluator } from "../eval/js-evaluator.js";
 import { previewTable } from "../format/frame-preview.js";
 import { checkFrameName, RESERVED_NAMES } from "./frame-names.js";
 import { JobTracker, type TrackedJob } from "./job-tracker.js";
+import { PipelineRuns } from "../commands/pipeline-runs.js";
 
 export interface FrameInfo {
   /** Where it came from, for `/frames`: `sample data`, `customers.csv`, `j1 StandardScaler on customers`. */
@@ -55,6 +56,8 @@ export interface WorkspaceOptions {
 export class Workspace {
   readonly session: Session;
   readonly jobs = new JobTracker<Job>();
+  /** Pipelines run by /pipeline (`p1`, `p2`, ...). */
+  readonly pipelines = new PipelineRuns();
   readonly cwd: string;
   readonly #frames = new Map<string, { df: DataFrame; info: FrameInfo }>();
   readonly #blobs: TrackedBlob[] = [];
@@ -233,6 +236,7 @@ export class Workspace {
       jobRefs: () => this.jobs.jobs.map((j) => j.ref),
       blobRefs: () => this.#blobs.map((b) => b.ref),
       columnNames: (frame) => this.columnNames(frame),
+      pipelineRefs: () => this.pipelines.refs(),
       cwd: this.cwd,
     };
   }

@@ -19,7 +19,8 @@ import { describeStep, preflightSteps, type PipelineStep } from "./pipeline-step
 import { prepareUpload, type PreparedUpload } from "./prepared-input.js";
 import type { PreprocessOptions } from "./preprocess-request.js";
 import type { RequestOptions } from "./request-options.js";
-import type { Uploadable } from "./table-io.js";
+import { loadDanfo, type Uploadable } from "./table-io.js";
+import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./pipeline-fitted.js";
 
 /** What a pipeline needs of its Session. */
 export interface PipelineHost {
@@ -87,6 +88,30 @@ export class PipelineRun {
   /** The jobs sent so far, in step order. */
   get jobs(): readonly Job[] {
     return [...this.#jobs];
+  }
+
+  /**
+   * The fitted pipeline, once every job succeeded (rejects as `done` does): each step's
+   * fitted state from its job's result, applied here by `transform`.
+   */
+  async fitted(): Promise<FittedPipeline> {
+    const [result, danfo] = await Promise.all([this.done, loadDanfo()]);
+    const steps = result.jobs.map((job, i) => {
+      const fitted = job.fitted;
+      if (fitted === undefined) throw noFittedState(job, i);
+      return {
+        type: fitted.type,
+        params: fitted.params,
+        columns: [...fitted.feature_names_in_],
+        job_id: job.id,
+        fitted,
+      };
+    });
+    return new FittedPipeline(
+      { format: PIPELINE_FORMAT, version: PIPELINE_VERSION, columns: [...result.columns], steps },
+      danfo,
+      { jobs: result.jobs, output: result.output },
+    );
   }
 
   /** Calls `listener` with the new state at every change; returns a function that unsubscribes. */
@@ -245,6 +270,14 @@ async function cancelled(job: Job, stop: unknown): Promise<JobFailedError | Erro
       { cause: stop },
     );
   }
+}
+
+function noFittedState(job: Job, i: number): MdpsError {
+  return new MdpsError(
+    "no_fitted_state",
+    `Pipeline step ${i + 1}: job ${job.id}'s result has no fitted state (the service returned none), so there is no ` +
+      `pipeline to apply here. The chain's output is there: run.done gives its blob.`,
+  );
 }
 
 function snapshot(record: JobRecord): Partial<PipelineStepView> {

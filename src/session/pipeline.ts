@@ -8,13 +8,11 @@
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
 import { inspect } from "node:util";
-import { MdpsError } from "../client/errors.js";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../notebook/html.js";
 import { PipelineCard } from "../notebook/pipeline-card.js";
 import type { ProgressMode } from "../notebook/live-status.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
 import type { Blob } from "./blob.js";
-import type { Job } from "./job.js";
 import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
 import { checkSteps, describeStep, type AnyPipelineStep, type PipelineStep } from "./pipeline-steps.js";
@@ -74,50 +72,26 @@ export class Pipeline {
    * Aborting `signal` (or a notebook kernel interrupt) cancels the running job.
    */
   async fit(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<FittedPipeline> {
-    const [result, danfo] = await Promise.all([this.#watched(input, options), loadDanfo()]);
-    return new FittedPipeline(
-      {
-        format: "mdps-pipeline",
-        version: 1,
-        columns: [...result.columns],
-        steps: result.jobs.map((job, i) => {
-          const fitted = job.fitted;
-          if (fitted === undefined) throw noFittedState(job, i);
-          return {
-            type: fitted.type,
-            params: fitted.params,
-            columns: [...fitted.feature_names_in_],
-            job_id: job.id,
-            fitted,
-          };
-        }),
-      },
-      danfo,
-      { jobs: result.jobs, output: result.output },
-    );
+    const run = this.start(input, options);
+    const card =
+      options.progress === false || options.progress === "none"
+        ? undefined
+        : new PipelineCard({ mode: options.progress ?? "auto", heading: `mdps pipeline · ${this.steps.length} steps` });
+    if (card === undefined || card.mode === "none") return run.fitted();
+    card.update(run.state);
+    const stop = run.subscribe((state) => card.update(state));
+    try {
+      return await run.fitted();
+    } finally {
+      stop();
+      card.finish(run.state);
+    }
   }
 
   /** Fits, and returns the last job's output as a DataFrame (the whole chain's output, downloaded once). */
   async fitTransform(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<DataFrame> {
     const fitted = await this.fit(input, options);
     return fitted.output!.download({ numericColumns: fitted.featureNames, signal: options.signal });
-  }
-
-  async #watched(input: Uploadable | Blob, options: PipelineFitOptions) {
-    const run = this.start(input, options);
-    const card =
-      options.progress === false || options.progress === "none"
-        ? undefined
-        : new PipelineCard({ mode: options.progress ?? "auto", heading: `mdps pipeline · ${this.steps.length} steps` });
-    if (card === undefined || card.mode === "none") return run.done;
-    card.update(run.state);
-    const stop = run.subscribe((state) => card.update(state));
-    try {
-      return await run.done;
-    } finally {
-      stop();
-      card.finish(run.state);
-    }
   }
 
   /**
@@ -150,12 +124,4 @@ export class Pipeline {
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
   }
-}
-
-function noFittedState(job: Job, i: number): MdpsError {
-  return new MdpsError(
-    "no_fitted_state",
-    `Pipeline step ${i + 1}: job ${job.id}'s result has no fitted state (the service returned none), so there is no ` +
-      `pipeline to apply here. The chain's output is there: pipeline.start(df).done gives its blob.`,
-  );
 }
