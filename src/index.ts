@@ -119,7 +119,7 @@ export {
   type SendJobRequest,
 } from "./contract/index.js";
 
-// Notebook rendering (tslab): rich display, live job status, plots.
+// Notebook rendering (tslab and Deno's kernel): rich display, live job status, plots.
 export {
   show,
   toHTML,
@@ -134,7 +134,9 @@ export {
   SvgChart,
   inNotebook,
   inspectRich,
+  jupyterBundle,
   setNotebookKernel,
+  type MimeBundle,
   type NotebookDisplay,
   type ProgressMode,
   type ProgressOptions,
