@@ -17,6 +17,7 @@ import { logsCommand } from "./logs.js";
 import { pipelineCommand } from "./pipeline.js";
 import { preprocessCommand } from "./preprocess.js";
 import { quitCommand } from "./quit.js";
+import { reloadCommand } from "./reload.js";
 import { rmCommand } from "./rm.js";
 import { saveCommand } from "./save.js";
 import { showCommand } from "./show.js";
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   histCommand,
   saveCommand,
   healthCommand,
+  reloadCommand,
   portalCommand,
   usageCommand,
   rmCommand,
