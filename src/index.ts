@@ -10,6 +10,7 @@ export {
   type SessionOptions,
   type SessionJobListener,
 } from "./session/session.js";
+export type { CredentialsReload } from "./session/credentials-reload.js";
 export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
 export type { RequestOptions } from "./session/request-options.js";
 export { Job, type JobOutputOptions } from "./session/job.js";
