@@ -80,6 +80,8 @@ export interface BlobContext {
   readonly pollIntervalMs: number;
   /** Remembers a blob made in the session (uploads and job outputs) for `session.blobs()`. */
   readonly track: (blob: Blob) => void;
+  /** Hears that a blob was deleted (the session's journal forgets it). */
+  readonly forget?: ((blob: Blob) => void) | undefined;
   /** The service's job status words read by meaning; default the built-in synonyms. */
   readonly statuses?: JobStatusVocabulary | undefined;
   /** Whether the service offers an extension (CONTRACT: Extensions); absent: the interface alone. */
@@ -296,6 +298,7 @@ export class Blob {
   async delete(options: CallOptions = {}): Promise<void> {
     await this.#ctx.client.blobs.delete(this.id, options);
     this.#deleted = true;
+    this.#ctx.forget?.(this);
   }
 
   toJSON(): Record<string, unknown> {

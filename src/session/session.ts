@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import type { BlobRecord, RecordType } from "../contract/blob.js";
+import { blobRecord, type BlobRecord, type RecordType } from "../contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
 import { JobStatusVocabulary, type JobStatusVocabularyOptions } from "../contract/job-status.js";
 import { uuid } from "../contract/common.js";
 import type { Health } from "../contract/health.js";
-import type { CreatePreprocessingRequest } from "../contract/job.js";
+import type { CreatePreprocessingRequest, JobRecord } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
-import { resolveConfig } from "../client/config.js";
+import { resolveConfig, type ClientConfig } from "../client/config.js";
 import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
 import {
   APIError,
@@ -47,6 +47,7 @@ import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-inpu
 import { Pipeline } from "./pipeline.js";
 import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
+import { configDirOf, Journal, journalPath, type JournalBlob } from "./journal.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
 export type SessionNoticeListener = (message: string) => void;
@@ -61,6 +62,23 @@ export interface SessionOptions extends JobStatusVocabularyOptions, ServiceSetti
 export interface ConnectOptions extends ClientOptions, SessionOptions {
   /** Check the service's health (and region) while connecting. Default true. */
   readonly verify?: boolean | undefined;
+  /**
+   * The client journal (./journal.ts): where this session records the jobs and blobs it
+   * makes, so `jobs()`, `blobs()` and `modelBlobs()` find them after a restart. Default
+   * `<config dir>/journal/<service>.jsonl` (none with `configFile: false`); a path to
+   * choose the file; `false` for none.
+   */
+  readonly journal?: boolean | string | undefined;
+}
+
+interface SessionParts {
+  readonly client: MdpsClient;
+  readonly options: SessionOptions;
+  readonly region: string | undefined;
+  readonly local?: LocalService | undefined;
+  /** Health's capabilities; undefined when health was not read. */
+  readonly capabilities?: readonly string[] | undefined;
+  readonly journal?: Journal | undefined;
 }
 
 export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
@@ -104,17 +122,16 @@ export class Session {
   /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */
   readonly #capabilities: readonly string[] | undefined;
   #closed = false;
+  /** Handles on blobs the journal remembers from earlier sessions. */
+  readonly #earlierBlobs = new Map<string, Blob>();
+  /** Where this session records its jobs and blobs; none for a local session (its service lists them). */
+  readonly #journal: Journal | undefined;
   /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
   #connectOptions: ConnectOptions | undefined;
 
-  private constructor(
-    client: MdpsClient,
-    options: SessionOptions,
-    region: string | undefined,
-    local?: LocalService,
-    capabilities?: readonly string[],
-  ) {
+  private constructor({ client, options, region, local, capabilities, journal }: SessionParts) {
     this.client = client;
+    this.#journal = journal;
     this.#capabilities = local ? local.capabilities : capabilities;
     this.profile = new ServiceProfile({
       declared: this.#capabilities,
@@ -131,7 +148,9 @@ export class Session {
       pollIntervalMs: local ? 200 : 1000,
       track: (blob) => {
         if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
+        this.#journal?.recordBlob(blob.record);
       },
+      forget: (blob) => this.#journal?.recordBlobDeleted(blob.id),
       statuses: new JobStatusVocabulary(options),
       // Health as read at connect; not read (verify: false): asked once, when first needed.
       declares: async (extension) =>
@@ -180,7 +199,7 @@ export class Session {
         );
       }
     }
-    const session = new Session(client, options, region, undefined, capabilities);
+    const session = new Session({ client, options, region, capabilities, journal: openJournal(options, config) });
     session.#connectOptions = options;
     return session;
   }
@@ -206,7 +225,7 @@ export class Session {
         client = clientFor(local, local.renewCredentials(), options);
         keepLocalToken(client, local.dataDir);
       }
-      return new Session(client, options, local.service.region, local);
+      return new Session({ client, options, region: local.service.region, local });
     } catch (error) {
       await local.service.close();
       throw error;
@@ -291,16 +310,35 @@ export class Session {
 
   /** Blobs made in this session, oldest first: uploads, and job outputs once read (deleted ones left out). */
   blobs(): Blob[] {
-    return this.#blobs.filter((b) => !b.deleted);
+    const own = this.#blobs.filter((b) => !b.deleted);
+    const ownIds = new Set(this.#blobs.map((b) => b.id));
+    const earlier = (this.#journal?.blobs() ?? [])
+      .filter((r) => !ownIds.has(r.id))
+      .reverse()
+      .map((r) => this.#journaledBlob(r))
+      .filter((b) => !b.deleted);
+    return [...earlier, ...own];
+  }
+
+  /** One handle per journaled blob, made when first listed. */
+  #journaledBlob(entry: JournalBlob): Blob {
+    let blob = this.#earlierBlobs.get(entry.id);
+    if (blob === undefined) {
+      blob = new Blob(this.#ctx, blobRecord.parse(entry));
+      this.#earlierBlobs.set(entry.id, blob);
+    }
+    return blob;
   }
 
   /**
    * The model's blob records from the service, newest first, every page (or the newest
    * `limit`), when it declares `blob-list` (CONTRACT: Extensions); else the records of
-   * this session's own blobs, newest first. `tag` and `name` filter exactly.
+   * `blobs()` (this session's and the journal's), newest first. `tag` and `name` filter
+   * exactly.
    */
   async modelBlobs(options: BlobListOptions & CallOptions = {}): Promise<BlobRecord[]> {
     if (!this.#declares("blob-list")) {
+      // This session's blobs and, from the journal, the earlier sessions' ones.
       return this.blobs()
         .map((b) => b.record)
         .filter(
@@ -328,13 +366,12 @@ export class Session {
 
   /**
    * The model's jobs from the service, newest first, every page (or the newest `limit`),
-   * when it declares `job-list` (CONTRACT: Extensions); else the jobs this session sent,
-   * newest first. `status` filters exactly. The records carry no events.
+   * when it declares `job-list` (CONTRACT: Extensions); else the jobs this session sent
+   * and, from the journal, those earlier sessions sent, newest first, each with its
+   * status read once. `status` filters exactly. The records carry no events.
    */
   async jobs(options: JobListOptions & CallOptions = {}): Promise<Job[]> {
-    if (!this.#declares("job-list")) {
-      return [...this.#jobs].reverse().slice(0, options.limit);
-    }
+    if (!this.#declares("job-list")) return this.#journaledJobs(options);
     const { limit, ...rest } = options;
     const out: Job[] = [];
     let cursor = options.cursor;
@@ -348,6 +385,28 @@ export class Session {
       cursor = page.next_cursor ?? undefined;
     } while (cursor && (limit === undefined || out.length < limit));
     return out;
+  }
+
+  async #journaledJobs(options: JobListOptions & CallOptions): Promise<Job[]> {
+    const own = [...this.#jobs].reverse();
+    const ownIds = new Set(own.map((j) => j.id));
+    const earlier = (this.#journal?.jobs() ?? [])
+      .filter((entry) => !ownIds.has(entry.id))
+      .map(
+        (entry) =>
+          new Job(this.#ctx, entry.id, {
+            type: entry.type as PreprocessingType,
+            featureColumns: entry.feature_columns,
+            endpoint: entry.endpoint,
+          }),
+      );
+    const { signal, timeoutMs } = options;
+    // Earlier jobs' status is read once; one the service no longer knows keeps no record.
+    await Promise.all(earlier.map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
+    const jobs = [...own, ...earlier].filter(
+      (job) => options.status === undefined || job.record?.status === options.status,
+    );
+    return jobs.slice(0, options.limit);
   }
 
   /**
@@ -445,6 +504,7 @@ export class Session {
       : await this.#sendOnce(() =>
           this.client.preprocessing.send(built.request, { signal: options.signal, timeoutMs }),
         );
+    this.#journalJob({ record, request: built.request, endpoint: generic ? "job" : "preprocessing" });
     return this.#announce(
       new Job<T>(this.#ctx, record.id, {
         type: options.type,
@@ -548,7 +608,27 @@ export class Session {
       { job_id: jobId, model_id: this.modelId, job_type: options.type, payload },
       { signal: options.signal, timeoutMs: options.timeoutMs },
     );
+    this.#journalJob({ record, request: { model_id: this.modelId, ...options.payload }, endpoint: "job" });
     return this.#announce(new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record }));
+  }
+
+  /** Records a sent job in the journal: ids, type, params, input, outputs; never a key. */
+  #journalJob(sent: {
+    readonly record: JobRecord;
+    readonly request: CreatePreprocessingRequest;
+    readonly endpoint: "job" | "preprocessing";
+  }): void {
+    const { record, request } = sent;
+    this.#journal?.recordJob({
+      id: record.id,
+      type: request.preprocessing_type,
+      params: request.preprocessing_params ?? {},
+      input_blob_id: request.input_blob_id,
+      feature_columns: [...(request.feature_columns ?? [])],
+      endpoint: sent.endpoint,
+      outputs: request.output.map((o) => o.name),
+      created_at: record.created_at ?? new Date().toISOString(),
+    });
   }
 
   /**
@@ -692,4 +772,19 @@ function clientFor(local: LocalService, creds: LocalService["credentials"], opti
 /** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */
 function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
   return shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
+}
+
+/** The journal a connected session keeps (ConnectOptions.journal). */
+function openJournal(options: ConnectOptions, config: ClientConfig): Journal | undefined {
+  const choice = options.journal ?? options.configFile !== false;
+  if (choice === false) return undefined;
+  const path =
+    typeof choice === "string"
+      ? choice
+      : journalPath({
+          configDir: configDirOf(options.env ?? process.env),
+          baseUrl: config.baseUrl,
+          modelId: config.modelId,
+        });
+  return Journal.open(path);
 }

@@ -84,6 +84,13 @@ describe("mdps repl (piped) against the foreign service", () => {
     expect(stdout).toMatch(/j2 StandardScaler on customers: succeeded in /);
     expect(service.jobs()).toHaveLength(2);
     expect(code).toBe(0);
+
+    // A new REPL (a restart) finds both jobs and their blobs in the journal: this service lists neither.
+    const again = await run(["repl"], envFor(service, { MDPS_CONFIG: configFile }), "/jobs --all\n/blobs --all\n");
+    expect(again.code).toBe(0);
+    for (const job of service.jobs()) expect(again.stdout).toContain(job.id.slice(0, 20));
+    expect(again.stdout).toMatch(/StandardScaler +succeeded/);
+    expect(again.stdout).toContain("Csv");
   }, 120_000);
 });
 
