@@ -1,9 +1,11 @@
 /**
  * End to end: a 1,000,000 x 10 danfo DataFrame to a StandardScaler-ed DataFrame on
  * Session.local() (temp data dir), broken down into encode, upload, queue, run,
- * download, decode, with peak memory; then the one-call path a user writes; then, in
- * the same run, the Python analyst's way (pandas read_csv, scikit-learn
- * StandardScaler, to_csv) when /usr/bin/python3 has them, and the ratio.
+ * download, decode, with peak memory; then the one-call path a user writes, and the heap
+ * it keeps once the caller drops the frame; then, in the same run, pandas + scikit-learn
+ * with the data in memory (DataFrame -> StandardScaler -> DataFrame) and the Python
+ * analyst's file pipeline (pandas read_csv, StandardScaler, to_csv) when /usr/bin/python3
+ * has them, and the ratios.
  *
  *   npm run build && node dist/bench/e2e.js [--rows 1000000] [--cols 10] [--no-python]
  */
@@ -18,6 +20,7 @@ import { DataFrame } from "danfojs-node";
 import { Session } from "../src/index.js";
 import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
 import { readTable, writeTable } from "../src/formats/index.js";
+import { summaryRow } from "./summary.js";
 
 const { values: options } = parseArgs({
   options: {
@@ -98,6 +101,33 @@ print(json.dumps({"read_csv": (t1 - t0) * 1000, "fit_transform": (t2 - t1) * 100
   return JSON.parse(run.stdout.trim().split("\n").pop()!) as Record<string, number>;
 }
 
+/** pandas + scikit-learn with the data in memory: the same frame shape, fit_transform into a new DataFrame. */
+function pythonInMemory(): { ms: number; rssMb: number } | undefined {
+  const script = `
+import json, time, resource, numpy as np, pandas as pd
+from sklearn.preprocessing import StandardScaler
+rng = np.random.default_rng(42)
+df = pd.DataFrame(rng.random((${ROWS}, ${COLS})), columns=[f"f{i}" for i in range(${COLS})])
+times = []
+for _ in range(3):
+    t0 = time.perf_counter()
+    out = pd.DataFrame(StandardScaler().fit_transform(df), columns=df.columns)
+    times.append((time.perf_counter() - t0) * 1000)
+print(json.dumps({"ms": sorted(times)[1], "rssMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+`;
+  const run = spawnSync("/usr/bin/python3", ["-c", script], { encoding: "utf8" });
+  if (run.status !== 0) return undefined;
+  return JSON.parse(run.stdout.trim().split("\n").pop()!) as { ms: number; rssMb: number };
+}
+
+/** Heap and external memory in use after full collections, bytes. */
+function inUse(): number {
+  global.gc?.();
+  global.gc?.();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "mdps-e2e-"));
   try {
@@ -124,12 +154,19 @@ async function main(): Promise<void> {
     );
     const staged = times.encode! + times.upload! + times.wait! + times.download! + times.decode!;
 
-    // 2. The one call a user writes.
-    const t0 = performance.now();
-    const result = await (await session.preprocess(df, { type: "StandardScaler" })).dataframe();
-    const oneCall = performance.now() - t0;
+    // 2. The one call a user writes, in a function so that nothing but the caller holds the
+    // result; then what stays in use once the caller dropped it, with the session still open.
+    const before = inUse();
+    const oneCallOf = async () => {
+      const t0 = performance.now();
+      const result = await (await session.preprocess(df, { type: "StandardScaler" })).dataframe();
+      const elapsed = performance.now() - t0;
+      if (result.shape[0] !== ROWS) throw new Error(`expected ${ROWS} rows, got ${result.shape[0]}`);
+      return { elapsed, holding: inUse() - before };
+    };
+    const { elapsed: oneCall, holding } = await oneCallOf();
+    const kept = inUse() - before;
     const memory = watch.stop();
-    if (result.shape[0] !== ROWS) throw new Error(`expected ${ROWS} rows, got ${result.shape[0]}`);
     await session.close();
 
     console.log("");
@@ -141,6 +178,31 @@ async function main(): Promise<void> {
     console.log(`staged total          ${sec(staged)}   (${mb(bytes.length)} Arrow IPC each way)`);
     console.log(`one call (preprocess(df) + dataframe())  ${sec(oneCall)}`);
     console.log(`peak RSS ${mb(memory.rss)} (DataFrame built: ${mb(baseRss)}), peak heap used ${mb(memory.heap)}`);
+    console.log(
+      `heap + external in use: ${mb(holding)} more while the caller holds the result, ${mb(kept)} more once it dropped it (session open)`,
+    );
+
+    const inMemory = PYTHON ? pythonInMemory() : undefined;
+    if (inMemory) {
+      console.log(
+        `pandas + scikit-learn in memory: ${sec(inMemory.ms)} (peak RSS ${inMemory.rssMb.toFixed(0)} MB); mdps one call / that = ${(oneCall / inMemory.ms).toFixed(1)}x`,
+      );
+    }
+    const size = `${(ROWS / 1e6).toLocaleString("en")}M x ${COLS}`;
+    summaryRow({
+      what: `${size} DataFrame -> StandardScaler -> DataFrame, one call, Session.local()`,
+      mdps: `${sec(oneCall)} (staged: encode ${sec(times.encode!)}, upload ${sec(times.upload!)}, run ${sec(times.run)}, download ${sec(times.download!)}, decode ${sec(times.decode!)}); peak RSS ${mb(memory.rss)}`,
+      baseline: inMemory
+        ? `pandas + scikit-learn in memory ${sec(inMemory.ms)}, peak RSS ${inMemory.rssMb.toFixed(0)} MB`
+        : "python skipped",
+      target: "<= 1.0 s",
+    });
+    summaryRow({
+      what: "memory kept after a call (caller dropped the result, session open)",
+      mdps: `${mb(kept)} (${mb(holding)} while the caller holds the ${size} result)`,
+      baseline: "pandas: what the caller holds",
+      target: "nothing the user does not hold",
+    });
 
     if (!PYTHON) return;
     const csvPath = join(dir, "input.csv");

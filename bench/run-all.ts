@@ -1,20 +1,42 @@
 /**
  * Runs every benchmark in turn, each in its own process so one's heap and JIT state
- * do not colour the next: `npm run bench`. Each one documents its own flags; run it alone to use them.
+ * do not colour the next: `npm run bench`. Each one documents its own flags; run it alone
+ * to use them. At the end, the rows of issue 17's table each one reported, with their
+ * baselines from the same run.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { summaryTable } from "./summary.js";
 
-const BENCHMARKS = ["small-jobs.js", "engine.js", "formats.js", "e2e.js"];
+const BENCHMARKS = ["small-jobs.js", "first-job.js", "e2e.js", "big-file.js", "engine.js", "formats.js"];
 
+const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
+const summary = join(dir, "summary.jsonl");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
+const loadAtStart = load();
 let failed = 0;
-for (const name of BENCHMARKS) {
-  const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
-  process.stdout.write(`\n=== bench/${name.replace(/\.js$/, ".ts")}\n`);
-  const run = spawnSync(process.execPath, ["--expose-gc", script], { stdio: "inherit" });
-  if (run.status !== 0) {
-    failed++;
-    process.stderr.write(`bench/${name} exited with ${run.status ?? run.signal}\n`);
+try {
+  for (const name of BENCHMARKS) {
+    const script = fileURLToPath(new URL(`./${name}`, import.meta.url));
+    process.stdout.write(`\n=== bench/${name.replace(/\.js$/, ".ts")}\n`);
+    const run = spawnSync(process.execPath, ["--expose-gc", script], {
+      stdio: "inherit",
+      env: { ...process.env, MDPS_BENCH_SUMMARY: summary },
+    });
+    if (run.status !== 0) {
+      failed++;
+      process.stderr.write(`bench/${name} exited with ${run.status ?? run.signal}\n`);
+    }
   }
+  console.log(`\n=== issue 17's table (load average at start ${loadAtStart}, at end ${load()})\n`);
+  console.log(summaryTable(summary));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
 process.exitCode = failed === 0 ? 0 : 1;

@@ -4,9 +4,10 @@
  * `Session.local()` and on a service in another process over loopback (`mdps serve`'s
  * code), against pandas + scikit-learn in memory in the same run; the first job of a
  * new session; 8 clients sending small jobs at once; round trips and bytes per small
- * job (counted by a loopback TCP relay in front of the other process's service).
+ * job (counted by a loopback TCP relay in front of the other process's service), and the
+ * small job through a relay that adds 50 ms each way, as a remote service would.
  *
- *   npm run build && node dist/bench/small-jobs.js [--jobs 40] [--clients 8] [--per-client 10] [--no-python]
+ *   npm run build && node dist/bench/small-jobs.js [--jobs 40] [--clients 8] [--per-client 10] [--delay-ms 50] [--no-python]
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DataFrame } from "danfojs-node";
 import { Session } from "../src/index.js";
+import { summaryRow } from "./summary.js";
 import { median } from "./timing.js";
 
 const { values: options } = parseArgs({
@@ -24,6 +26,7 @@ const { values: options } = parseArgs({
     jobs: { type: "string", default: "40" },
     clients: { type: "string", default: "8" },
     "per-client": { type: "string", default: "10" },
+    "delay-ms": { type: "string", default: "50" },
     "no-python": { type: "boolean", default: false },
     /** Internal: run as the service process of the loopback rows. */
     serve: { type: "string" },
@@ -35,6 +38,7 @@ const COLS = 10;
 const JOBS = Number(options.jobs);
 const CLIENTS = Number(options.clients);
 const PER_CLIENT = Number(options["per-client"]);
+const DELAY_MS = Number(options["delay-ms"]);
 
 function frame(): DataFrame {
   let seed = 7;
@@ -87,24 +91,38 @@ print(json.dumps(times))
   return { first: times[0]!, p50: median(times.slice(1)) };
 }
 
-/** A TCP relay to `target` that counts connections, bytes each way and HTTP requests (request lines). */
-async function relay(target: URL): Promise<{ url: string; server: Server; counts: () => Counts; reset: () => void }> {
-  let counts: Counts = { requests: 0, up: 0, down: 0, connections: 0 };
-  const requestLine = /(?:^|\r\n\r\n|\r\n)(GET|POST|PUT|DELETE|PATCH|HEAD) \/\S* HTTP\/1\.1\r\n/g;
+/**
+ * A TCP relay to `target` that counts connections, bytes each way and HTTP requests
+ * (request lines, with ids shortened to `{id}`), and can hold every chunk `delayMs` each
+ * way, as a distant service would.
+ */
+async function relay(
+  target: URL,
+  delayMs = 0,
+): Promise<{ url: string; server: Server; counts: () => Counts; reset: () => void }> {
+  let counts: Counts = { requests: 0, up: 0, down: 0, connections: 0, lines: [] };
+  const requestLine = /(?:^|\r\n\r\n|\r\n)(GET|POST|PUT|DELETE|PATCH|HEAD) (\/\S*) HTTP\/1\.1\r\n/g;
+  const later = (write: () => void) => (delayMs > 0 ? setTimeout(write, delayMs) : write());
   const server = createServer((client) => {
     counts.connections++;
     const upstream = connect(Number(target.port), target.hostname);
     client.on("data", (chunk: Buffer) => {
       counts.up += chunk.length;
-      counts.requests += (chunk.toString("latin1").match(requestLine) ?? []).length;
-      upstream.write(chunk);
+      for (const m of chunk.toString("latin1").matchAll(requestLine)) {
+        counts.requests++;
+        const path = (m[2] ?? "")
+          .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}")
+          .replace(/\?.*/, (q) => (q.includes("wait=") ? "?wait&since" : ""));
+        counts.lines.push(`${m[1]} ${path}`);
+      }
+      later(() => upstream.write(chunk));
     });
     upstream.on("data", (chunk: Buffer) => {
       counts.down += chunk.length;
-      client.write(chunk);
+      later(() => client.write(chunk));
     });
-    client.on("end", () => upstream.end());
-    upstream.on("end", () => client.end());
+    client.on("end", () => later(() => upstream.end()));
+    upstream.on("end", () => later(() => client.end()));
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
   });
@@ -113,8 +131,8 @@ async function relay(target: URL): Promise<{ url: string; server: Server; counts
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    counts: () => ({ ...counts }),
-    reset: () => (counts = { requests: 0, up: 0, down: 0, connections: 0 }),
+    counts: () => ({ ...counts, lines: [...counts.lines] }),
+    reset: () => (counts = { requests: 0, up: 0, down: 0, connections: 0, lines: [] }),
   };
 }
 
@@ -123,6 +141,8 @@ interface Counts {
   up: number;
   down: number;
   connections: number;
+  /** `METHOD /path` of each request, in order. */
+  lines: string[];
 }
 
 async function serveProcess(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -189,6 +209,17 @@ async function main(): Promise<void> {
     const counted = proxy.counts();
     await remote.close();
 
+    // The same, through a relay that holds each chunk DELAY_MS each way.
+    const far = await relay(new URL(served.url), DELAY_MS);
+    const distant = await connectTo(far.url);
+    await oneJob(distant, df);
+    const farTimes: number[] = [];
+    far.reset();
+    for (let i = 0; i < perJob; i++) farTimes.push(await oneJob(distant, df));
+    const farCounted = far.counts();
+    await distant.close();
+    far.server.close();
+
     // 8 clients at once, each its own Session (own connection pool and token).
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connectTo(served.url)));
     await Promise.all(clients.map((c) => oneJob(c, df)));
@@ -221,9 +252,62 @@ async function main(): Promise<void> {
     console.log(
       `| round trips / bytes per small job (loopback) | ${(counted.requests / perJob).toFixed(1)} requests, ${(counted.up / perJob / 1024).toFixed(1)} KiB up, ${(counted.down / perJob / 1024).toFixed(1)} KiB down, ${counted.connections} new connections in ${perJob} jobs | none |`,
     );
+    console.log(
+      `| small job p50 through a relay adding ${DELAY_MS} ms each way | ${ms(median(farTimes))} (${(farCounted.requests / perJob).toFixed(1)} requests a job) | ${base} |`,
+    );
+    console.log("");
+    console.log(`requests of one small job: ${roundTrips(counted.lines.slice(0, counted.lines.length / perJob))}`);
+
+    summaryRow({
+      what: "small job p50 / p99, Session.local()",
+      mdps: `${ms(median(local))} / ${ms(pct(local, 0.99))}`,
+      baseline: base,
+      target: "p50 <= 15 ms",
+    });
+    summaryRow({
+      what: "small job p50 / p99, service in another process over loopback",
+      mdps: `${ms(median(loopback))} / ${ms(pct(loopback, 0.99))}`,
+      baseline: base,
+      target: "p50 <= 25 ms",
+    });
+    summaryRow({
+      what: `${CLIENTS} clients, small jobs, one service process`,
+      mdps: `${((CLIENTS * PER_CLIENT) / seconds).toFixed(1)} jobs/s, p99 ${ms(pct(latencies, 0.99))}`,
+      baseline: py ? `${(1000 / py.p50).toFixed(0)} jobs/s on one core in memory` : "-",
+      target: ">= 150 jobs/s",
+    });
+    summaryRow({
+      what: "round trips and bytes per small job",
+      mdps: `${(counted.requests / perJob).toFixed(1)} requests, ${(counted.up / perJob / 1024).toFixed(1)} KiB up, ${(counted.down / perJob / 1024).toFixed(1)} KiB down`,
+      baseline: "in memory: none",
+      target: "no more than the work needs",
+    });
+    summaryRow({
+      what: `small job p50 through a relay adding ${DELAY_MS} ms each way`,
+      mdps: ms(median(farTimes)),
+      baseline: `${(farCounted.requests / perJob).toFixed(1)} round trips x ${2 * DELAY_MS} ms = ${((farCounted.requests / perJob) * 2 * DELAY_MS).toFixed(0)} ms of latency`,
+      target: "one round trip per step the work needs",
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `GET /a (2x), POST /b`: consecutive requests to the same path counted together. */
+function roundTrips(lines: readonly string[]): string {
+  const out: string[] = [];
+  let last = "";
+  let n = 0;
+  for (const line of [...lines, ""]) {
+    if (line === last) {
+      n++;
+      continue;
+    }
+    if (last !== "") out.push(n > 1 ? `${last} (${n}x)` : last);
+    last = line;
+    n = 1;
+  }
+  return out.join(", ");
 }
 
 if (options.serve !== undefined) {
