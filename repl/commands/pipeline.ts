@@ -11,6 +11,7 @@ import {
   Pipeline,
   PipelineStepError,
   PREPROCESSING_TYPES,
+  ValidationError,
   type FittedPipeline,
   type PipelineRun,
 } from "../../src/index.js";
@@ -267,7 +268,7 @@ async function apply(ctx: CommandContext, rest: readonly string[]): Promise<Outp
   }
   const ws = ctx.workspace;
   const fromFile = /\.json$/i.test(what);
-  const fitted = fromFile ? await Pipeline.fromJSON(readText(resolve(ws.cwd, what))) : fittedOf(ws, what);
+  const fitted = fromFile ? await fittedFromFile(resolve(ws.cwd, what)) : fittedOf(ws, what);
   const df = ws.frame(frame);
   const label = fromFile ? "pipe" : what.toLowerCase();
   const name = checkFrameName(given ?? uniqueName(`${frame}_${label}`, (n) => ws.hasFrame(n)));
@@ -294,6 +295,16 @@ async function apply(ctx: CommandContext, rest: readonly string[]): Promise<Outp
       previewTable(table, 5),
     ],
   };
+}
+
+async function fittedFromFile(path: string): Promise<FittedPipeline> {
+  try {
+    return await Pipeline.fromJSON(readText(path));
+  } catch (error) {
+    // A damaged file is this command's answer, not a request the service refused.
+    if (error instanceof ValidationError) throw new ReplError(`${path}: ${error.message}`);
+    throw error;
+  }
 }
 
 function readText(path: string): string {

@@ -18,7 +18,9 @@ import type { Table } from "../formats/table.js";
 import { fittedHtml } from "../notebook/render-fitted.js";
 import { pipelineFittedHtml } from "../notebook/pipeline-card.js";
 import { inspectRich } from "../notebook/rich-inspect.js";
-import { fieldErrorsOf, localValidationError } from "./local-validation.js";
+import { formatFieldErrors } from "../client/error-factory.js";
+import { ValidationError, type FieldErrors } from "../client/errors.js";
+import { fieldErrorsOf } from "./local-validation.js";
 import { describeStep } from "./pipeline-steps.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
 import { Transformer } from "./transformer.js";
@@ -57,9 +59,8 @@ export type FittedStepJson = z.infer<typeof fittedStepSchema>;
  * fails here, naming the field, instead of in the middle of a transform.
  */
 export function parseFittedPipeline(json: unknown): FittedPipelineJson {
-  const what = "The pipeline JSON";
-  const parsed = fittedPipelineJson.safeParse(typeof json === "string" ? parseText(json, what) : json);
-  if (!parsed.success) throw localValidationError(fieldErrorsOf(parsed.error.issues), what);
+  const parsed = fittedPipelineJson.safeParse(typeof json === "string" ? parseText(json) : json);
+  if (!parsed.success) throw invalidFile(fieldErrorsOf(parsed.error.issues));
   const errors: Record<string, string[]> = {};
   parsed.data.steps.forEach((step, i) => {
     const at = `steps.${i}`;
@@ -75,19 +76,30 @@ export function parseFittedPipeline(json: unknown): FittedPipelineJson {
       );
     }
   });
-  if (Object.keys(errors).length > 0) throw localValidationError(errors, what);
+  if (Object.keys(errors).length > 0) throw invalidFile(errors);
   return parsed.data;
 }
 
-function parseText(text: string, what: string): unknown {
+function parseText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw localValidationError(
-      { "": [`is not JSON: ${error instanceof Error ? error.message : String(error)}`] },
-      what,
-    );
+    throw invalidFile({ "": [`is not JSON: ${error instanceof Error ? error.message : String(error)}`] });
   }
+}
+
+/** A ValidationError (code `invalid_pipeline_json`) naming each bad field of a saved pipeline. */
+function invalidFile(errors: FieldErrors): ValidationError {
+  return new ValidationError({
+    status: 400,
+    code: "invalid_pipeline_json",
+    message:
+      `The pipeline JSON is invalid, so nothing was applied: ${formatFieldErrors(errors)}. ` +
+      `Save the fitted pipeline again with JSON.stringify(fitted), or correct the fields named above.`,
+    title: "Invalid pipeline JSON",
+    detail: "checked when read",
+    errors,
+  });
 }
 
 export class FittedPipeline {
