@@ -184,7 +184,7 @@ export function comparisonSpec(before: ColumnSource, after: ColumnSource, option
  *
  * @example
  * const chart = await compareDistributions(trainDf, await job.dataframe(), { columns: ["age", "income"] });
- * show(chart); // inline in a tslab notebook; chart.svg is the SVG text anywhere
+ * show(chart); // inline in a notebook; chart.svg is the SVG text anywhere
  */
 export async function compareDistributions(
   before: ColumnSource,

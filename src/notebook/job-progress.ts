@@ -85,7 +85,7 @@ export class JobProgress {
 }
 
 export interface ProgressOptions extends Omit<LiveStatusOptions, "mode"> {
-  /** `auto` (default): live in a tslab notebook, nothing elsewhere. Or a LiveStatus of your own. */
+  /** `auto` (default): live in a notebook (tslab or Deno), nothing elsewhere. Or a LiveStatus of your own. */
   progress?: ProgressMode | LiveStatus | false;
 }
 

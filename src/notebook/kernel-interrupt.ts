@@ -1,11 +1,12 @@
 /**
- * The kernel's stop button as an AbortSignal. tslab turns a Jupyter interrupt into SIGINT
- * and rejects the running cell, but promises the cell started go on: a job wait would keep
- * polling, and redraw its live status, under the cells that run next. Waits, uploads and
- * downloads listen for the same SIGINT while they run and stop with it
- * (session/kernel-stoppable.ts). Only inside a tslab kernel, which already handles
- * SIGINT itself: anywhere else a listener would stop Ctrl+C from ending the process. One
- * process listener serves every wait, however many run at once.
+ * The kernel's stop button as an AbortSignal. Jupyter sends both kernels SIGINT. tslab
+ * rejects the running cell, but promises the cell started go on: a job wait would keep
+ * polling, and redraw its live status, under the cells that run next. Deno's kernel cannot
+ * stop a cell and dies on a SIGINT nobody listens for. So waits, uploads and downloads
+ * listen for SIGINT while they run and stop with it (session/kernel-stoppable.ts): the cell
+ * then ends with their AbortError, and Deno's kernel lives on. Only inside a notebook
+ * kernel: anywhere else a listener would stop Ctrl+C from ending the process. One process
+ * listener serves every wait, however many run at once.
  */
 import { inNotebook } from "./kernel-display.js";
 

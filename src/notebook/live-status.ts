@@ -1,6 +1,6 @@
 /**
- * The live status of a running job, shown where the user is looking: in a tslab
- * notebook one output replaced in place (state, phase, progress bar, elapsed time,
+ * The live status of a running job, shown where the user is looking: in a notebook
+ * (tslab or Deno) one output replaced in place (state, phase, progress bar, elapsed time,
  * latest log lines) whose final state stays in the saved notebook; in a terminal plain
  * progress lines; or nothing. Whoever polls the job (Job.wait) feeds it snapshots;
  * it never polls, never throws, and never holds the process open.
@@ -31,7 +31,7 @@ export interface LogLine {
   readonly message: string;
 }
 
-/** Where progress goes: `auto` is the notebook inside tslab and nothing elsewhere. */
+/** Where progress goes: `auto` is the notebook inside a notebook kernel and nothing elsewhere. */
 export type ProgressMode = "auto" | "notebook" | "text" | "none";
 
 export interface LiveStatusOptions {
