@@ -57,9 +57,32 @@ function rawMetadata(metadata: FileMetaData): FileMetaData {
   return { ...metadata, schema };
 }
 
+/** Where one top-level column's values go as hyparquet hands out its chunks. */
+interface Gathered {
+  /** Number columns: written straight into a Float64Array (null -> NaN), no array of boxed numbers in between. */
+  readonly numbers: Float64Array | undefined;
+  /** The values as hyparquet decoded them, for every other column and for 64-bit integers. */
+  readonly values: unknown[] | undefined;
+}
+
+function gathered(role: ParquetColumnRole, rows: number): Gathered {
+  if (role.role !== "number") return { numbers: undefined, values: new Array<unknown>(rows) };
+  return { numbers: new Float64Array(rows), values: role.stored ? new Array<unknown>(rows) : undefined };
+}
+
+function putNumbers(out: Float64Array, at: number, values: ArrayLike<unknown>, n: number): void {
+  if (values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array) {
+    out.set(values.subarray(0, n), at);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    out[at + i] = v === null || v === undefined ? NaN : typeof v === "bigint" ? Number(v) : (v as number);
+  }
+}
+
 /** Whole-file read, gathered per top-level column from hyparquet's per-row-group chunks. */
-async function readColumns(bytes: Uint8Array, metadata: FileMetaData, names: string[], rows: number) {
-  const data = new Map<string, unknown[]>(names.map((n) => [n, new Array<unknown>(rows)]));
+async function readColumns(bytes: Uint8Array, metadata: FileMetaData, sinks: Map<string, Gathered>, rows: number) {
   await parquetRead({
     file: asyncBuffer(bytes),
     metadata: rawMetadata(metadata),
@@ -68,14 +91,15 @@ async function readColumns(bytes: Uint8Array, metadata: FileMetaData, names: str
     geoparquet: false,
     parsers: STORED_PARSERS,
     onChunk: ({ columnName, columnData, rowStart }) => {
-      const out = data.get(columnName);
-      if (out === undefined) return;
+      const sink = sinks.get(columnName);
+      if (sink === undefined) return;
       const values = columnData as ArrayLike<unknown>;
       const n = Math.min(values.length, rows - rowStart);
-      for (let i = 0; i < n; i++) out[rowStart + i] = values[i];
+      if (sink.numbers !== undefined) putNumbers(sink.numbers, rowStart, values, n);
+      const out = sink.values;
+      if (out !== undefined) for (let i = 0; i < n; i++) out[rowStart + i] = values[i];
     },
   });
-  return data;
 }
 
 const UTF8 = new TextDecoder("utf-8");
@@ -83,15 +107,6 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 function isMissing(value: unknown): value is null | undefined {
   return value === null || value === undefined;
-}
-
-function numbers(values: readonly unknown[]): Float64Array {
-  const out = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    out[i] = isMissing(v) ? NaN : typeof v === "bigint" ? Number(v) : (v as number);
-  }
-  return out;
 }
 
 function texts(values: readonly unknown[], each: (v: never) => string): (string | null)[] {
@@ -116,8 +131,10 @@ function base64(v: Uint8Array): string {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
 }
 
-function toColumn(tree: SchemaTree, role: ParquetColumnRole, values: unknown[], subtree: SchemaElement[]): Column {
+function toColumn(tree: SchemaTree, role: ParquetColumnRole, data: Gathered): Column {
   const name = tree.element.name;
+  const values = data.values ?? [];
+  const subtree = flatten(tree);
   const original = (stored?: readonly unknown[]): ParquetOriginal => ({
     typeName: parquetTypeName(tree),
     schema: subtree,
@@ -126,7 +143,12 @@ function toColumn(tree: SchemaTree, role: ParquetColumnRole, values: unknown[], 
   switch (role.role) {
     case "number":
       // int64 and uint64 keep their stored bigints: beyond 2^53 a double would round them.
-      return { name, kind: "number", values: numbers(values), parquet: original(role.stored ? values : undefined) };
+      return {
+        name,
+        kind: "number",
+        values: data.numbers ?? new Float64Array(0),
+        parquet: original(role.stored ? values : undefined),
+      };
     case "boolean":
       return {
         name,
@@ -199,14 +221,15 @@ export async function readParquet(source: Source): Promise<Table> {
     if (seen.has(name)) throw new FormatError(`the Parquet schema names column "${name}" twice; names must be unique`);
     seen.add(name);
   }
-  let data: Map<string, unknown[]>;
+  const roles = trees.map(columnRole);
+  const sinks = new Map(trees.map((tree, k) => [tree.element.name, gathered(roles[k] as ParquetColumnRole, rows)]));
   try {
-    data = await readColumns(bytes, metadata, names, rows);
+    await readColumns(bytes, metadata, sinks, rows);
   } catch (err) {
     throw new FormatError(`the Parquet file could not be read (${(err as Error).message})`);
   }
-  const columns = trees.map((tree) =>
-    toColumn(tree, columnRole(tree), data.get(tree.element.name) ?? [], flatten(tree)),
+  const columns = trees.map((tree, k) =>
+    toColumn(tree, roles[k] as ParquetColumnRole, sinks.get(tree.element.name) as Gathered),
   );
   return { columns, rowCount: rows };
 }

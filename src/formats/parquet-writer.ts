@@ -5,49 +5,63 @@
  * lists, maps, structs); other number columns are DOUBLE, text STRING, booleans
  * BOOLEAN, all nullable, with nulls for missing values (NaN included).
  */
-import { ByteWriter, parquetWrite, type ColumnSource, type SchemaElement } from "hyparquet-writer";
+import { ByteWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
 import { FormatError } from "./format-error.js";
 import type { Column, ParquetOriginal, Table } from "./table.js";
 
-/** Chunk size of the bytes handed out, so a consumer can stream them. */
-const CHUNK_BYTES = 1 << 20;
+/** Rows per row group: readers take one at a time, and it bounds the values made at once here. */
+const ROW_GROUP_ROWS = 100_000;
 
 const ENCODER = new TextEncoder();
 
 /** hyparquet-writer's column values (it depends on its own copy of hyparquet's types). */
 type DecodedArray = ColumnSource["data"];
 
-/** A number column's values, nulls where NaN; the Float64Array itself when nothing is missing. */
-function doubles(values: Float64Array, rows: number): DecodedArray {
-  const v = values.length === rows ? values : values.subarray(0, rows);
-  for (let i = 0; i < rows; i++) {
-    const x = v[i] as number;
-    if (x !== x) return Array.from(v, (y) => (y !== y ? null : y));
+/**
+ * A number column's values from `from` to `to`, nulls where NaN; a view of the
+ * Float64Array itself when nothing there is missing.
+ */
+function doubles(values: Float64Array, from: number, to: number): DecodedArray {
+  for (let i = from; i < to; i++) {
+    const x = values[i] as number;
+    if (x !== x) return nullsForNaN(values, from, to);
   }
-  return v;
+  return values.subarray(from, to);
 }
 
-function nullsForNaN(values: Float64Array, rows: number): (number | null)[] {
-  const out = new Array<number | null>(rows);
-  for (let i = 0; i < rows; i++) {
+function nullsForNaN(values: Float64Array, from: number, to: number): (number | null)[] {
+  const out = new Array<number | null>(to - from);
+  for (let i = from; i < to; i++) {
     const x = values[i] as number;
-    out[i] = x !== x ? null : x;
+    out[i - from] = x !== x ? null : x;
   }
   return out;
 }
 
-function plainColumn(column: Column, rows: number): { element: SchemaElement; data: DecodedArray } {
+/** How one column is written: its schema elements, and its values for rows `from` to `to`. */
+interface ColumnPlan {
+  readonly elements: SchemaElement[];
+  readonly values: (from: number, to: number) => DecodedArray;
+}
+
+function plainColumn(column: Column): ColumnPlan {
   const base = { name: column.name, repetition_type: "OPTIONAL" } as const;
   switch (column.kind) {
-    case "number":
-      return { element: { ...base, type: "DOUBLE" }, data: doubles(column.values, rows) };
-    case "string":
+    case "number": {
+      const v = column.values;
+      return { elements: [{ ...base, type: "DOUBLE" }], values: (from, to) => doubles(v, from, to) };
+    }
+    case "string": {
+      const v = column.values;
       return {
-        element: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } },
-        data: column.values.slice(0, rows),
+        elements: [{ ...base, type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } }],
+        values: (from, to) => v.slice(from, to),
       };
-    case "boolean":
-      return { element: { ...base, type: "BOOLEAN" }, data: column.values.slice(0, rows) };
+    }
+    case "boolean": {
+      const v = column.values;
+      return { elements: [{ ...base, type: "BOOLEAN" }], values: (from, to) => v.slice(from, to) };
+    }
   }
 }
 
@@ -61,11 +75,7 @@ function textData(element: SchemaElement, values: ReadonlyArray<string | null>):
 }
 
 /** A column as read from Parquet: its schema elements and values as stored. */
-function originalColumn(
-  column: Column,
-  original: ParquetOriginal,
-  rows: number,
-): { elements: SchemaElement[]; data: DecodedArray } {
+function originalColumn(column: Column, original: ParquetOriginal): ColumnPlan {
   const [top, ...below] = original.schema as SchemaElement[];
   if (top === undefined) throw new FormatError(`column "${column.name}" has no Parquet schema`);
   let element: SchemaElement = { ...top, name: column.name };
@@ -86,45 +96,68 @@ function originalColumn(
     };
   }
   const elements = [element, ...below];
-  if (original.stored !== undefined) return { elements, data: original.stored.slice(0, rows) as DecodedArray };
+  const stored = original.stored;
+  if (stored !== undefined) return { elements, values: (from, to) => stored.slice(from, to) as DecodedArray };
   switch (column.kind) {
-    case "number":
-      return { elements, data: nullsForNaN(column.values, rows) };
-    case "boolean":
-      return { elements, data: column.values.slice(0, rows) };
-    case "string":
-      return { elements, data: textData(element, column.values.slice(0, rows)) };
+    case "number": {
+      const v = column.values;
+      return { elements, values: (from, to) => nullsForNaN(v, from, to) };
+    }
+    case "boolean": {
+      const v = column.values;
+      return { elements, values: (from, to) => v.slice(from, to) };
+    }
+    case "string": {
+      const v = column.values;
+      const typed = element;
+      return { elements, values: (from, to) => textData(typed, v.slice(from, to)) };
+    }
+  }
+}
+
+/** Hands out the bytes of each row group as it is written (hyparquet-writer flushes after each). */
+class ChunkWriter extends ByteWriter {
+  readonly chunks: Uint8Array[] = [];
+
+  flush(): void {
+    this.chunks.push(new Uint8Array(this.buffer.slice(0, this.index)));
+    this.index = 0;
   }
 }
 
 /**
- * Writes a Parquet file (snappy): one row group per 100,000 rows, the first of 1,000 for
- * quick previews (hyparquet-writer's default).
+ * Writes a Parquet file (snappy), 100,000 rows to a row group, each row group's bytes
+ * handed out as soon as it is written.
  *
  * @example for await (const chunk of writeParquet(table)) out.write(chunk);
  */
 export async function* writeParquet(table: Table): AsyncGenerator<Uint8Array> {
-  await Promise.resolve();
   const rows = table.rowCount;
-  const schema: SchemaElement[] = [{ name: "schema", num_children: table.columns.length }];
-  const columnData: ColumnSource[] = [];
-  for (const column of table.columns) {
-    if (column.parquet !== undefined) {
-      const { elements, data } = originalColumn(column, column.parquet, rows);
-      schema.push(...elements);
-      columnData.push({ name: column.name, data });
-    } else {
-      const { element, data } = plainColumn(column, rows);
-      schema.push(element);
-      columnData.push({ name: column.name, data });
-    }
+  const plans = table.columns.map((c) => (c.parquet === undefined ? plainColumn(c) : originalColumn(c, c.parquet)));
+  const schema: SchemaElement[] = [{ name: "schema", num_children: plans.length }, ...plans.flatMap((p) => p.elements)];
+  const writer = new ChunkWriter(1 << 20);
+  const parquet = new ParquetWriter({ writer, schema });
+  for (let from = 0; from < rows; from += ROW_GROUP_ROWS) {
+    const to = Math.min(rows, from + ROW_GROUP_ROWS);
+    // Values are made a row group at a time, so nulls in place of NaN never cost a whole column of boxed numbers.
+    const columnData: ColumnSource[] = table.columns.map((c, k) => ({
+      name: c.name,
+      data: (plans[k] as ColumnPlan).values(from, to),
+    }));
+    await written(() => parquet.write({ columnData, rowGroupSize: to - from }));
+    yield* writer.chunks.splice(0);
+    // Let other work (a server's requests) run between row groups.
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  const writer = new ByteWriter();
+  await written(() => parquet.finish());
+  writer.flush();
+  yield* writer.chunks.splice(0);
+}
+
+async function written(step: () => void | Promise<void>): Promise<void> {
   try {
-    await parquetWrite({ writer, columnData, schema });
+    await step();
   } catch (err) {
     throw new FormatError(`the table could not be written as Parquet (${(err as Error).message})`);
   }
-  const bytes = writer.getBytes();
-  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) yield bytes.subarray(at, at + CHUNK_BYTES);
 }

@@ -239,6 +239,29 @@ describe("writeParquet, read back by DuckDB", () => {
     expect(back["b"]).toEqual(table.columns[3]?.values);
   });
 
+  it("writes large tables a row group at a time, handing out each as it is written", async () => {
+    const rows = 250_001;
+    const x = Float64Array.from({ length: rows }, (_, i) => (i % 1000 === 7 ? NaN : Math.sin(i) * 1e6));
+    const t = Array.from({ length: rows }, (_, i) => (i % 999 === 0 ? null : `t${i}`));
+    const table: Table = {
+      rowCount: rows,
+      columns: [
+        { name: "x", kind: "number", values: x },
+        { name: "t", kind: "string", values: t },
+      ],
+    };
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of writeParquet(table)) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(3);
+    const out = tmp("large.parquet");
+    writeFileSync(out, Buffer.concat(chunks));
+    const groups = await duck().columns(`SELECT count(DISTINCT row_group_id) AS g FROM parquet_metadata('${out}')`);
+    expect(groups["g"]).toEqual([3n]);
+    const back = await duck().columns(`SELECT x, t FROM '${out}'`);
+    expect(sameDoubles(asDoubles(back["x"] ?? []), x)).toBe(true);
+    expect(back["t"]).toEqual(t);
+  });
+
   it("writes an empty table DuckDB reads with its columns", async () => {
     const out = tmp("empty.parquet");
     const empty: Table = { rowCount: 0, columns: [{ name: "x", kind: "number", values: new Float64Array(0) }] };
