@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { tokenDigest } from "../secrets.js";
+import type { BlobRow } from "./blobs.js";
 import { nowIso, type Db } from "./database.js";
+import type { JobRow } from "./jobs.js";
+import { listBlobs, listJobs } from "./listing.js";
 
 /** How long a printed login link works (it also stops working once used). */
 export const LOGIN_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -24,32 +27,17 @@ export interface ApplicationListing {
   secret_updated_at: string;
 }
 
-/** A job as the Jobs page lists it (no events, logs or result). */
-export interface JobListing {
-  id: string;
-  job_type: string;
-  status: string;
-  progress: number;
-  phase: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** The stored request (keys already redacted at submission), as JSON text. */
-  request: string;
-}
+/** A job as the Jobs page lists it (no events, logs or result); `request` has its keys redacted at submission. */
+export type JobListing = Pick<
+  JobRow,
+  "id" | "job_type" | "status" | "progress" | "phase" | "created_at" | "started_at" | "finished_at" | "request"
+>;
 
 /** A blob as the Blobs page lists it. */
-export interface BlobListing {
-  id: string;
-  name: string;
-  record_type: string;
-  access_tier: string;
-  tags: string;
-  size_bytes: number;
-  encrypted: number;
-  created_at: string;
-  updated_at: string;
-}
+export type BlobListing = Pick<
+  BlobRow,
+  "id" | "name" | "record_type" | "access_tier" | "tags" | "size_bytes" | "encrypted" | "created_at" | "updated_at"
+>;
 
 export interface ModelRow {
   model_id: string;
@@ -210,24 +198,14 @@ export class PortalStore {
     return rows.map((r) => ({ ...r, scopes: r.scopes.split(" ").filter(Boolean) }));
   }
 
-  /** A model's jobs, newest first. */
+  /** A model's jobs, newest first: the job list endpoint's first page (CONTRACT: Extensions). */
   jobs(modelId: string, limit = 100): JobListing[] {
-    return this.db
-      .prepare(
-        `SELECT id, job_type, status, progress, phase, created_at, started_at, finished_at, request FROM jobs
-         WHERE model_id = ? ORDER BY created_at DESC, id LIMIT ?`,
-      )
-      .all(modelId, limit) as JobListing[];
+    return listJobs(this.db, modelId, { limit }).rows;
   }
 
-  /** A model's blobs, newest first. */
+  /** A model's blobs, newest first: the blob list endpoint's first page. */
   blobs(modelId: string, limit = 200): BlobListing[] {
-    return this.db
-      .prepare(
-        `SELECT id, name, record_type, access_tier, tags, size_bytes, encrypted, created_at, updated_at FROM blobs
-         WHERE model_id = ? ORDER BY created_at DESC, id LIMIT ?`,
-      )
-      .all(modelId, limit) as BlobListing[];
+    return listBlobs(this.db, modelId, { limit }).rows;
   }
 
   /** Counts for a model's Health page: jobs per status, blobs and their bytes, applications. */

@@ -7,7 +7,7 @@ import { Layout, type Frame } from "../layout.js";
 import { summarizeJob } from "./job-summary.js";
 
 /** A job's status as text and, while it runs, a progress bar. */
-export function JobStatusCell({ job }: { job: Pick<JobListing, "status" | "progress" | "phase"> }): ReactNode {
+export function JobStatusCell({ job }: { job: { status: string; progress: number; phase: string | null } }): ReactNode {
   const percent = Math.round(job.progress * 100);
   return (
     <>
