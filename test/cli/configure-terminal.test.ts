@@ -163,6 +163,8 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     } finally {
       await session.close();
     }
+    // What the session keeps in the config dir (its journal) never holds the secret.
+    expect(await filesContaining(xdg(), app.clientSecret)).toEqual([configPath()]);
   }, 180_000);
 
   it("a wrong secret, typed: the check fails, nothing is written, the secret shows nowhere", async () => {
@@ -186,7 +188,7 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     expect(done).not.toContain(wrong);
     expect(done).not.toContain(wrong.slice(0, 8));
     expect(await readFile(configPath(), "utf8")).toBe(before);
-    expect(await readdir(join(xdg(), "mdps"))).toEqual(["config.json"]);
+    expect((await readdir(join(xdg(), "mdps"))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(server!.stdout() + server!.stderr()).not.toContain(wrong);
     await keys("history -a", "Enter");
     await sleep(300);
@@ -215,7 +217,7 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     expect(done).toMatch(/^EXIT:130$/m);
     expect(done).not.toContain("half-typed");
     expect(await readFile(configPath(), "utf8")).toBe(before);
-    expect(await readdir(join(xdg(), "mdps"))).toEqual(["config.json"]);
+    expect((await readdir(join(xdg(), "mdps"))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   }, 120_000);
 });
 
