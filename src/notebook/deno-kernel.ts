@@ -40,20 +40,31 @@ function denoJupyter(): DenoJupyter | undefined {
   }
 }
 
-function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions, "raw">): void {
-  // Not awaited: the message must leave while the cell still runs (a later send could land
-  // after the cell ended), and a kernel that cannot display must never fail the caller.
-  jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
+/** Sends at once; the promise settles when the message has left (never rejects). */
+function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions, "raw">): Promise<void> {
+  // A kernel that cannot display must never fail the caller.
+  return jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
 }
 
-/** Each write adds an output; with an id, the first write adds it and later ones replace it. */
+/**
+ * Each write adds an output; with an id, the first write adds it and later ones replace it.
+ * Writes are not awaited, so they leave in order while the cell runs; `settled()` lets a
+ * caller that ends a cell (a job wait) hold on until they have left. Deno's kernel can
+ * otherwise send a cell's last output after reporting the cell finished, and nbconvert
+ * drops what comes after that.
+ */
 function denoDisplay(jupyter: DenoJupyter, displayId?: string): NotebookDisplay {
   let shown = false;
+  let sent: Promise<unknown> = Promise.resolve();
   const put = (data: MimeData) => {
-    send(jupyter, data, displayId === undefined ? {} : { display_id: displayId, update: shown });
+    const sending = send(jupyter, data, displayId === undefined ? {} : { display_id: displayId, update: shown });
+    sent = Promise.all([sent, sending]);
     shown = true;
   };
   return {
+    settled: async () => {
+      await sent;
+    },
     html: (html) => {
       put({ "text/html": html });
     },

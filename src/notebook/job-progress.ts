@@ -37,12 +37,13 @@ export class JobProgress {
     this.#refreshLogs();
   };
 
-  /** Final render with the terminal record and its last log lines. */
+  /** Final render with the terminal record and its last log lines; resolves once it has left. */
   async finish(snapshot?: JobSnapshot): Promise<void> {
     if (snapshot) this.#latest = snapshot;
     await this.#inFlight;
     const logs = await this.#logsOrUndefined();
     this.live.finish(this.#latest, logs);
+    await this.live.settled();
   }
 
   /**

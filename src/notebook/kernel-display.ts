@@ -16,6 +16,8 @@ export interface NotebookDisplay {
   html(html: string): void;
   text(text: string): void;
   svg?(svg: string): void;
+  /** Resolves once what was written has left the process (Deno's display sends asynchronously). */
+  settled?(): Promise<void>;
 }
 
 /** The part of the `tslab` module mdps uses (Deno's kernel is adapted to it). */

@@ -99,6 +99,27 @@ export class LiveStatus {
     this.finished = true;
   }
 
+  /**
+   * Resolves once the latest render has left for the notebook, or after `maxMs`: a wait
+   * that ends a cell holds on for it, so the final state is not sent after the cell ended.
+   * Never rejects, and its timer never holds the process open.
+   */
+  async settled(maxMs = 1000): Promise<void> {
+    const pending = this.display?.settled?.();
+    if (!pending) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+      // Node's timers can be unref'd; Deno's web timers are plain numbers.
+      (timer as { unref?: () => void }).unref?.();
+    });
+    try {
+      await Promise.race([pending.catch(() => undefined), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The HTML of the latest state (what the notebook shows). */
   html(final = this.finished): string {
     return liveStatusHtml(this.last, this.logs, this.heading(), this.now() - this.started, final);

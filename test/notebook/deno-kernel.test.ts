@@ -82,6 +82,34 @@ describe("Deno's kernel", () => {
     expect(sent[2]?.options.display_id).not.toBe(id);
   });
 
+  it("lets a wait hold on until the final state has left the process", async () => {
+    const releases: Array<() => void> = [];
+    g.Deno = { jupyter: { display: () => new Promise<void>((resolve) => releases.push(resolve)) } };
+    const live = new LiveStatus();
+    live.update({ status: "running", progress: 0.5 });
+    live.finish({ status: "succeeded", progress: 1 });
+    let settled = false;
+    const done = live.settled().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(settled).toBe(false);
+    expect(releases).toHaveLength(2);
+    for (const release of releases) release();
+    await done;
+    expect(settled).toBe(true);
+  });
+
+  it("stops holding on after maxMs when the kernel never confirms", async () => {
+    g.Deno = { jupyter: { display: () => new Promise<void>(() => undefined) } };
+    const live = new LiveStatus();
+    live.finish({ status: "succeeded" });
+    const started = performance.now();
+    await live.settled(50);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it("never fails the caller when the kernel cannot display", async () => {
     g.Deno = { jupyter: { display: () => Promise.reject(new Error("kernel gone")) } };
     expect(() => {
