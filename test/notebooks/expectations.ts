@@ -155,6 +155,38 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     );
   },
 
+  "07-pipeline": (run) => {
+    expect(cellWith(run, "dfd.readCSV").text).toContain("train: 800 readings, test: 200");
+    expect(cellWith(run, "show(pipeline)").text).toMatch(/mdps Pipeline.*PowerTransformer on vibration.*MinMaxScaler on vibration.*StandardScaler on temperature, pressure, rpm/s);
+    // The chain's card replaced its first state in place: one output, every step succeeded.
+    const live = cellWith(run, "await pipeline.fit(train");
+    expect(live.cell.outputs).toHaveLength(1);
+    expect(live.text).toContain("3 of 3 steps succeeded");
+    expect(live.text.match(/succeeded/g)).toHaveLength(4);
+    expect(live.text).not.toMatch(/pending|elapsed/);
+    const fitted = cellWith(run, "show(fitted)").text;
+    for (const attribute of ["mdps FittedPipeline", "lambdas_", "data_min_", "mean_"]) expect(fitted).toContain(attribute);
+    expect(cellWith(run, "fitted.transform(test)").text).toContain("200 rows × 6 columns");
+    const same = cellWith(run, "maxDifference").text;
+    expect(same).toContain("jobs: 3, one per step");
+    expect(same).toContain("largest difference between the chain's output and the local pipeline: 0\n");
+    expect(run.charts).toHaveLength(1);
+    expect(chartTitles(run.charts[0]!)).toEqual(expect.arrayContaining([...["temperature", "vibration", "pressure", "rpm"], "train", "test"]));
+    expect(cellWith(run, "Pipeline.fromJSON(").text).toMatch(/\d+ bytes, 3 steps; the same test output after the round trip: true/);
+    const restored = cellWith(run, "fitted.inverseTransform(testScaled)").text;
+    expect(restored).toContain("invertible: true");
+    const roundTrip = /inverseTransform\(transform\(test\)\): ([\d.e+-]+)/.exec(restored);
+    expect(roundTrip, restored).not.toBeNull();
+    expect(Number(roundTrip![1])).toBeLessThan(1e-12);
+    // A failing middle step: its row says failed, the next never started, the error names the step.
+    const failing = cellWith(run, "PipelineStepError)").text;
+    expect(failing).toContain("1 of 3 steps succeeded");
+    expect(failing).toMatch(/PowerTransformer\s+pressure\s+failed/);
+    expect(failing).toMatch(/MinMaxScaler\s+pressure\s+pending/);
+    expect(failing).toContain("PipelineStepError: step 2 of 3 (PowerTransformer) failed");
+    expect(failing).toContain("strictly positive");
+  },
+
   // Deno's kernel only (deno-notebooks.test.ts): each value left as a cell's value renders as show() draws it.
   values: (run) => {
     // A snippet, or a whole cell's source when it is a bare name such as `job`.
