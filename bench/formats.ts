@@ -1,7 +1,8 @@
 /**
  * DataFrame <-> wire bytes: ours (Arrow IPC and CSV) against danfo's own toCSV and
  * readCSV on the same 1,000,000 x 10 float64 frame, in the same run; then the service's
- * path alone (readCsv / writeCsv, Arrow, JSON on the same Table).
+ * path alone (readCsv / writeCsv, Arrow, Parquet, JSON on the same Table), and the
+ * round trip (write + read) of Parquet against Arrow and CSV.
  *
  *   npm run build && node dist/bench/formats.js [--rows 1000000] [--cols 10] [--no-danfo-read]
  */
@@ -108,15 +109,30 @@ async function main(): Promise<void> {
   console.log("service path (Table <-> bytes, no DataFrame)");
   const table = tableFromDataFrame(df);
   const names = table.columns.map((c) => c.name);
-  for (const type of ["csv", "arrow", "json"] as TableRecordType[]) {
-    const name = type === "csv" ? "Csv" : type === "json" ? "Json" : "Arrow";
-    const bytes = (await time(`write${name}`, async () => collect(writeTable(type, table)))).value;
-    if (type === "arrow") {
-      await time("readArrow", () => readTable(type, bytes));
+  const roundTrips: Array<{ type: TableRecordType; write: Timed; read: Timed; bytes: number }> = [];
+  for (const type of ["csv", "arrow", "parquet", "json"] as TableRecordType[]) {
+    const name = { csv: "Csv", json: "Json", arrow: "Arrow", parquet: "Parquet" }[type];
+    const written = await time(`write${name}`, async () => collect(writeTable(type, table)));
+    const bytes = written.value;
+    if (type === "arrow" || type === "parquet") {
+      const read = await time(`read${name}`, () => readTable(type, bytes));
+      sameTable(table, read.value, type);
+      roundTrips.push({ type, write: written, read, bytes: bytes.length });
       continue;
     }
-    await time(`read${name} (numericColumns auto)`, () => readTable(type, bytes));
+    const auto = await time(`read${name} (numericColumns auto)`, () => readTable(type, bytes));
+    sameTable(table, auto.value, type);
+    if (type === "csv") roundTrips.push({ type, write: written, read: auto, bytes: bytes.length });
     await time(`read${name} (numericColumns listed)`, () => readTable(type, bytes, { numericColumns: names }));
+  }
+  console.log(`round trip (write + read, ${ROWS.toLocaleString("en")} x ${COLS}), each checked bit for bit`);
+  for (const { type, write, read, bytes } of roundTrips) {
+    console.log(
+      `  ${type.padEnd(8)} ${((write.ms + read.ms) / 1000).toFixed(2).padStart(7)} s wall ` +
+        `${((write.cpuMs + read.cpuMs) / 1000).toFixed(2).padStart(7)} s cpu ` +
+        `(write ${(write.cpuMs / 1000).toFixed(2)} s, read ${(read.cpuMs / 1000).toFixed(2)} s cpu), ` +
+        `${(bytes / 2 ** 20).toFixed(0)} MiB`,
+    );
   }
   console.log(`  peak rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 }
@@ -145,6 +161,18 @@ function danfoReadCsvFresh(csvPath: string): Timed {
     `  ${"danfo: readCSV(file), fresh process".padEnd(46)} ${(timed.ms / 1000).toFixed(2).padStart(7)} s wall ${(timed.cpuMs / 1000).toFixed(2).padStart(7)} s cpu`,
   );
   return timed;
+}
+
+/** A table read back must equal the one written, bit for bit (NaN where NaN), or the timing means nothing. */
+function sameTable(expected: Table, actual: Table, label: string): void {
+  expected.columns.forEach((column, k) => {
+    const x = column.values as Float64Array;
+    const y = actual.columns[k]?.values as Float64Array | undefined;
+    for (let i = 0; i < x.length; i++) {
+      if (!Object.is(x[i], y?.[i]))
+        throw new Error(`${label}: column ${column.name} row ${i} differs: ${x[i]} vs ${y?.[i]}`);
+    }
+  });
 }
 
 /** The frames must be equal bit for bit (NaN where NaN), or the timing means nothing. */
