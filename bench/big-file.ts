@@ -67,7 +67,11 @@ async function main(): Promise<void> {
     global.gc?.();
     const inputBytes = statSync(input).size;
 
-    const session = await Session.local({ dataDir: join(dir, "data") });
+    // 20M x 10 is 1.6 GB of Arrow: past the service's default 1 GiB blob limit, so raised here.
+    const session = await Session.local({
+      dataDir: join(dir, "data"),
+      service: { maxBlobBytes: Math.max(2 ** 30, 2 * inputBytes) },
+    });
     try {
       const t0 = performance.now();
       const job = await session.preprocess(input, { type: "StandardScaler" });
