@@ -119,7 +119,7 @@ function otherReport(column: Exclude<Column, { kind: "number" }>): ColumnReport 
   }
   return {
     name: column.name,
-    dtype: column.kind === "boolean" ? "bool" : (column.arrow?.typeName ?? "object"),
+    dtype: column.kind === "boolean" ? "bool" : (column.arrow?.typeName ?? column.parquet?.typeName ?? "object"),
     missing,
     constant: constant && first !== undefined,
     idLike: false,

@@ -190,5 +190,5 @@ export function callerPath(path: string): string {
 }
 
 function stripExtension(name: string): string {
-  return name.replace(/\.(csv|json|arrow|feather|ipc)$/i, "");
+  return name.replace(/\.(csv|json|arrow|feather|ipc|parquet|pq)$/i, "");
 }

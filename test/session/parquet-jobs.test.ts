@@ -40,6 +40,7 @@ describe("a Parquet file against the reference service (capability declared)", (
       expect(notices.filter((n) => n.includes("Parquet"))).toEqual([]);
       const [output] = await job.outputs();
       expect(output?.recordType).toBe("parquet");
+      expect(output?.name).toBe("input-StandardScaler");
       expect(output?.record.content_type).toBe("application/vnd.apache.parquet");
 
       const file = await job.download(path("scaled.parquet"));
@@ -75,6 +76,14 @@ describe("a Parquet file against the reference service (capability declared)", (
     } finally {
       stop();
     }
+  });
+
+  it("checks a Parquet file before a job: each passthrough column's dtype is its Parquet type", async () => {
+    const { path } = opened();
+    const report = await session().check(path("input.parquet"), { type: "StandardScaler", columns: ["x", "y"] });
+    expect(report.problems).toEqual([]);
+    const dtypes = Object.fromEntries(report.columns.map((c) => [c.name, c.dtype]));
+    expect(dtypes).toMatchObject({ name: "BYTE_ARRAY (UTF8)", day: "INT32 (DATE)", amount: "DECIMAL(12,2)" });
   });
 
   it("uploads a Parquet file with session.upload as record type parquet", async () => {
