@@ -1,6 +1,6 @@
 """Executes one notebook headless with nbclient and writes the executed copy.
 
-Usage: execute_notebook.py SOURCE DEST --kernel tslab --timeout SECONDS --cwd DIR
+Usage: execute_notebook.py SOURCE DEST --kernel tslab --timeout SECONDS --cwd DIR [--settle-ms MS]
 
 The executed notebook is written even when a cell fails, so the caller can show the
 failing cell's output. Exit status: 0 all cells ran, 1 a cell failed, 2 the kernel
@@ -25,14 +25,18 @@ QUIET_AFTER_LAST_CELL_S = 1.0
 class LateOutputClient(NotebookClient):
     """Files an output under its own cell even when it arrives after that cell's idle status.
 
-    Deno's kernel sends a cell's execute_result (the value of its last expression) from a
-    task that can lose the race with the cell's idle status; nbclient stops listening to a
-    cell at idle and drops what comes later (so do Jupyter frontends). The parent header
-    still names the cell, so the output goes there, and each one is reported.
+    Deno's kernel sends a cell's outputs (its value, a display made as it ends) from a task
+    that can lose the race with the cell's idle status; nbclient stops listening to a cell
+    at idle and drops what comes later. The parent header still names the cell, so the
+    output goes there, and each one is reported. Deno stamps an output with the request it
+    is handling when the output leaves, so one that leaves after the next cell started
+    would name that cell: with settle_ms, the next cell waits until the kernel has been
+    quiet that long, as a person running one cell after another would.
     """
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, settle_ms: int = 0, **kwargs):
         super().__init__(*args, **kwargs)
+        self.settle_s = settle_ms / 1000
         self.cells_by_msg = {}
         self.late_outputs = []
 
@@ -62,15 +66,17 @@ class LateOutputClient(NotebookClient):
     async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
         result = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
         if cell_index == len(self.nb.cells) - 1:
-            await self._drain()
+            await self._drain(max(self.settle_s, QUIET_AFTER_LAST_CELL_S))
+        elif self.settle_s > 0 and cell.cell_type == "code":
+            await self._drain(self.settle_s)
         return result
 
-    async def _drain(self) -> None:
-        """Takes what the kernel still sends for earlier cells, until it stays quiet."""
-        deadline = time.monotonic() + 10 * QUIET_AFTER_LAST_CELL_S
+    async def _drain(self, quiet_s: float) -> None:
+        """Takes what the kernel still sends for earlier cells, until it stays quiet for quiet_s."""
+        deadline = time.monotonic() + 10 * quiet_s
         while time.monotonic() < deadline:
             try:
-                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=QUIET_AFTER_LAST_CELL_S))
+                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=quiet_s))
             except Exception:  # queue.Empty: quiet long enough
                 return
             self._file_late(msg)
@@ -83,6 +89,7 @@ def main() -> int:
     ap.add_argument("--kernel", default="tslab")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per cell")
     ap.add_argument("--cwd", required=True, help="working directory of the kernel")
+    ap.add_argument("--settle-ms", type=int, default=0, help="quiet time awaited after each cell")
     args = ap.parse_args()
 
     nb = nbformat.read(args.source, as_version=4)
@@ -93,6 +100,7 @@ def main() -> int:
         startup_timeout=120,
         record_timing=False,
         resources={"metadata": {"path": args.cwd}},
+        settle_ms=args.settle_ms,
     )
     status = 0
     try:

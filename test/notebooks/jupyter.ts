@@ -128,6 +128,13 @@ export interface ExecutedNotebook {
 
 export const joinText = (t: string | string[] | undefined): string => (Array.isArray(t) ? t.join("") : (t ?? ""));
 
+/**
+ * How long the runner waits for a quiet kernel after each cell: Deno's kernel can send a
+ * cell's last outputs just after the cell ended, stamped with whichever request it is
+ * handling by then (see execute_notebook.py).
+ */
+const SETTLE_MS: Record<KernelName, number> = { tslab: 0, deno: 500 };
+
 /** Runs every cell of `source` in a fresh kernel; the executed copy goes to `dest`. */
 export async function executeNotebook(options: {
   python: string;
@@ -142,7 +149,7 @@ export async function executeNotebook(options: {
 }): Promise<ExecutedNotebook> {
   const result = await run(
     options.python,
-    [RUNNER, options.source, options.dest, "--kernel", options.kernel, "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd],
+    [RUNNER, options.source, options.dest, "--kernel", options.kernel, "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd, "--settle-ms", String(SETTLE_MS[options.kernel])],
     { cwd: options.cwd, env: { ...options.env, JUPYTER_PATH: options.jupyterPath }, timeoutMs: options.totalTimeoutMs },
   );
   const raw = existsSync(options.dest) ? await readFile(options.dest, "utf8") : "{\"cells\":[]}";
