@@ -86,6 +86,27 @@ describe("a Parquet file against the reference service (capability declared)", (
     expect(dtypes).toMatchObject({ name: "BYTE_ARRAY (UTF8)", day: "INT32 (DATE)", amount: "DECIMAL(12,2)" });
   });
 
+  it("writes a Parquet output when asked, from a CSV input", async () => {
+    const { db, path } = opened();
+    await db.connection.run(`COPY (${JOB_INPUT_QUERY}) TO '${path("input.csv")}' (FORMAT csv, HEADER)`);
+    const job = await session().preprocess(path("input.csv"), {
+      type: "StandardScaler",
+      columns: ["x", "y"],
+      outputs: { recordType: "parquet" },
+    });
+    const [output] = await job.outputs();
+    expect(output?.recordType).toBe("parquet");
+    const file = await job.download(path("from-csv.parquet"));
+    expect(file.copied).toBe(true);
+    const types = await db.columns(`SELECT column_type FROM (DESCRIBE SELECT * FROM '${file.path}')`);
+    // The features are numbers; from CSV the other columns pass through as their text.
+    expect(types["column_type"]).toEqual(["VARCHAR", "DOUBLE", "DOUBLE", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR"]);
+    const scaled = await db.columns(`SELECT x, y FROM read_parquet('${file.path}') ORDER BY n::INTEGER`);
+    const golden = await db.columns(standardScaledQuery(path("input.parquet")));
+    expect(closeTo(scaled["x"] as Array<number | null>, golden["x"] ?? [])).toBe(true);
+    expect(closeTo(scaled["y"] as Array<number | null>, golden["y"] ?? [])).toBe(true);
+  });
+
   it("uploads a Parquet file with session.upload as record type parquet", async () => {
     const { path } = opened();
     const blob = await session().upload(path("input.parquet"));
