@@ -4,7 +4,7 @@
  * cancel mid-chain, the saved JSON read back (and refused when damaged), fitTransform,
  * a Blob as input, and the live card a notebook shows.
  */
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,7 +16,9 @@ import {
   setNotebookKernel,
   ValidationError,
   type NotebookDisplay,
+  type PipelineStepView,
 } from "../../src/index.js";
+import { PipelineCard } from "../../src/notebook/pipeline-card.js";
 import { column, isMissing, sampleFrame, tempDir } from "./session-fixture.js";
 
 const dir = tempDir("mdps-pipeline-");
@@ -213,6 +215,56 @@ describe("the fitted pipeline", () => {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as Error).message).toMatch(message);
     }
+  });
+
+  it("encrypts the input and every step's output when asked; the service stores no plaintext", async () => {
+    const df = sampleFrame(30, 5);
+    const fitted = await session
+      .pipeline([
+        { type: "StandardScaler", columns: ["x1"] },
+        { type: "MinMaxScaler", columns: ["x1", "x2"] },
+      ])
+      .fit(df, { encrypt: true, progress: false });
+    const blobs = [
+      fitted.jobs[0]!.input!,
+      ...(await Promise.all(fitted.jobs.map(async (j) => (await j.outputs())[0]!))),
+    ];
+    expect(blobs.map((b) => b.encrypted)).toEqual([true, true, true]);
+    // The same data stored without encryption shows its text: the check below can fail.
+    const plain = await session.upload(df);
+    const stored = readdirSync(join(session.dataDir!, "blobs"));
+    const plainFile = stored.find((f) => f.startsWith(plain.id))!;
+    expect(readFileSync(join(session.dataDir!, "blobs", plainFile)).includes(Buffer.from("row-1"))).toBe(true);
+    for (const blob of blobs) {
+      const files = stored.filter((f) => f.startsWith(blob.id));
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        expect(readFileSync(join(session.dataDir!, "blobs", file)).includes(Buffer.from("row-1"))).toBe(false);
+      }
+    }
+    const out = await fitted.output!.download();
+    expect(column(out, "label")).toEqual(column(df, "label"));
+    expect(column(fitted.transform(df), "x2")).toEqual(column(out, "x2"));
+  });
+
+  it("writes a line per change of a step in text mode", () => {
+    const lines: string[] = [];
+    const card = new PipelineCard({ mode: "text", stream: { write: (line: string) => lines.push(line) } });
+    const steps: PipelineStepView[] = [
+      { type: "StandardScaler", columns: ["a"], status: "running", phase: "fitting", progress: 0.31 },
+      { type: "MinMaxScaler", columns: [], status: "pending" },
+    ];
+    card.update(steps);
+    card.update([{ ...steps[0]!, progress: 0.35 }, steps[1]!]);
+    card.finish([
+      { ...steps[0]!, status: "succeeded", phase: "done", progress: 1 },
+      { ...steps[1]!, status: "queued" },
+    ]);
+    expect(lines).toEqual([
+      "[mdps] pipeline 1/2 StandardScaler(a) running fitting 30%\n",
+      "[mdps] pipeline 1/2 StandardScaler(a) succeeded 100%\n",
+      "[mdps] pipeline 2/2 MinMaxScaler(every numeric column) queued\n",
+    ]);
   });
 
   it("shows a live card with a row per step in a notebook, left in its final state", async () => {
