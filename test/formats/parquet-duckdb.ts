@@ -65,6 +65,7 @@ export const EVERY_TYPE: ReadonlyArray<readonly [name: string, expr: string]> = 
   ["flag", withNulls("i % 3 = 0")],
   ["blob_text", withNulls("('b' || i)::BLOB")],
   ["blob_bytes", withNulls("'\\xFF\\x00\\x80'::BLOB")],
+  ["doc", withNulls("to_json({'k': i, 'v': ['x' || (i % 5), 'y']})")],
   ["id", withNulls("('00000000-0000-4000-8000-' || lpad(i::VARCHAR, 12, '0'))::UUID")],
   ["list", withNulls("[i, NULL, i + 1]::INTEGER[]")],
   ["struct", withNulls("{'a': i, 'b': 'x' || i, 'c': [i % 2 = 0]}")],

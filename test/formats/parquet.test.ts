@@ -125,6 +125,7 @@ describe("readParquet on files DuckDB writes", () => {
       blob_text: "decode(blob_text)",
       blob_bytes: "base64(blob_bytes)",
       id: "id::VARCHAR",
+      doc: "doc::VARCHAR",
     });
     for (const [name, values] of Object.entries(texts)) {
       const c = column(table, name);
@@ -150,6 +151,7 @@ describe("readParquet on files DuckDB writes", () => {
       u64: "INT64 (UINT_64)",
       dec38: "DECIMAL(38,10)",
       ts_utc: "TIMESTAMP(MICROS, UTC)",
+      doc: "BYTE_ARRAY (JSON)",
       list: "LIST",
     });
   });
