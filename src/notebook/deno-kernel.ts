@@ -55,16 +55,14 @@ function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions
  */
 function denoDisplay(jupyter: DenoJupyter, displayId?: string): NotebookDisplay {
   let shown = false;
-  let sent: Promise<unknown> = Promise.resolve();
+  let sent: Promise<void> = Promise.resolve();
   const put = (data: MimeData) => {
     const sending = send(jupyter, data, displayId === undefined ? {} : { display_id: displayId, update: shown });
-    sent = Promise.all([sent, sending]);
+    sent = Promise.all([sent, sending]).then(() => undefined);
     shown = true;
   };
   return {
-    settled: async () => {
-      await sent;
-    },
+    settled: () => sent,
     html: (html) => {
       put({ "text/html": html });
     },
