@@ -156,6 +156,32 @@ describe("the chain on the service", () => {
     expect((await run.jobs[0]!.status()).status).toBe("cancelled");
     expect(run.jobs).toHaveLength(1);
   }, 120_000);
+  it("in a notebook, the kernel's stop button cancels the running step too (a chain cannot go on without its cell)", async () => {
+    const display: NotebookDisplay = { html: () => undefined, text: () => undefined };
+    setNotebookKernel({ newDisplay: () => display, display });
+    try {
+      const pipeline = session.pipeline([{ type: "PowerTransformer" }, { type: "StandardScaler" }]);
+      const run = pipeline.start(bigCsv);
+      await new Promise<void>((resolve) => {
+        const stop = run.subscribe((state) => {
+          if (state[0]?.status === "running" && state[0].phase !== "reading") {
+            stop();
+            resolve();
+          }
+        });
+      });
+      // What Jupyter's stop button sends the kernel process.
+      process.emit("SIGINT");
+      const error = await run.done.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PipelineStepError);
+      expect([(error as PipelineStepError).step, (error as PipelineStepError).status]).toEqual([1, "cancelled"]);
+      expect((error as PipelineStepError).message).toMatch(/the pipeline was stopped while this step ran/);
+      expect((await run.jobs[0]!.status()).status).toBe("cancelled");
+      expect(run.jobs).toHaveLength(1);
+    } finally {
+      setNotebookKernel(undefined);
+    }
+  }, 120_000);
 });
 
 describe("the fitted pipeline", () => {
