@@ -64,7 +64,7 @@ export class PipelineRun {
   readonly #listeners = new Set<PipelineRunListener>();
   readonly #jobs: Job[] = [];
   #views: readonly PipelineStepView[];
-  #startedAt: number[] = [];
+  readonly #startedAt: number[] = [];
 
   constructor(
     host: PipelineHost,
@@ -121,8 +121,10 @@ export class PipelineRun {
   }
 
   /**
-   * Cancels the running job and starts no more; resolves once the run has ended (`done`
-   * then rejects with a PipelineStepError of status `cancelled` naming the step).
+   * Cancels the running job and starts no more; resolves once the run has ended. `done`
+   * then rejects with a PipelineStepError of status `cancelled` naming the step whose job
+   * was running, or with an AbortError naming the next step when the stop came between
+   * two jobs (or during the upload, before any).
    */
   async cancel(): Promise<void> {
     this.#stop.abort(new AbortError("The pipeline was cancelled."));
