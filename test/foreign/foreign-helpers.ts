@@ -1,7 +1,9 @@
 /** Sessions on the foreign service (test/foreign-service): what a user of another region would pass. */
 import { DataFrame } from "danfojs-node";
 import { Session, type ConnectOptions } from "../../src/index.js";
-import type { ForeignService } from "../foreign-service/index.js";
+import { afterEach } from "vitest";
+import { useForeignServices } from "../foreign-service/calls.js";
+import type { ForeignService, ForeignServiceOptions } from "../foreign-service/index.js";
 
 /**
  * The connection a user of that service configures: its addresses and credentials, and
@@ -24,6 +26,28 @@ export function connectTo(service: ForeignService, options: Partial<ConnectOptio
     retry: { baseDelayMs: 5, maxDelayMs: 50 },
     ...options,
   });
+}
+
+/**
+ * Foreign services and sessions on them for one test file, closed after each test:
+ * `open(switches, connectOptions)` starts a service and connects to it, `keep(session)`
+ * closes a session made otherwise.
+ */
+export function useForeignSessions(defaults: ForeignServiceOptions) {
+  const start = useForeignServices(defaults);
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+  });
+  const keep = (session: Session): Session => {
+    sessions.push(session);
+    return session;
+  };
+  const open = async (options: ForeignServiceOptions = {}, connect: Partial<ConnectOptions> = {}) => {
+    const service = await start(options);
+    return { service, session: keep(await connectTo(service, connect)) };
+  };
+  return { start, open, keep };
 }
 
 /** Its vocabulary: `Csv` and `Hot`, case-sensitive. */

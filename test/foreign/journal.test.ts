@@ -5,24 +5,14 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "../../src/index.js";
 import { SCOPES } from "../../src/contract/scopes.js";
 import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
-import { useForeignServices } from "../foreign-service/calls.js";
 import { sampleFrame, tempDir } from "../session/session-fixture.js";
-import { connectTo, runWorkflow, SCALED_A } from "./foreign-helpers.js";
+import { connectTo, runWorkflow, SCALED_A, useForeignSessions } from "./foreign-helpers.js";
 
-const start = useForeignServices({ jobDelayMs: 30 });
-const sessions: Session[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-
-function keep(session: Session): Session {
-  sessions.push(session);
-  return session;
-}
+const { start, keep } = useForeignSessions({ jobDelayMs: 30 });
 
 describe("the journal at a service that cannot list jobs or blobs", () => {
   it("a restarted session finds the earlier jobs (with their status) and blobs, and reads their results", async () => {

@@ -5,25 +5,12 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, PreflightError, SendOutcomeUnknownError, Session } from "../../src/index.js";
-import { useForeignServices } from "../foreign-service/calls.js";
-import type { ForeignServiceOptions } from "../foreign-service/index.js";
 import { tempDir } from "../session/session-fixture.js";
-import { connectTo, inputFrame, runWorkflow, SCALED_A } from "./foreign-helpers.js";
+import { connectTo, inputFrame, runWorkflow, SCALED_A, useForeignSessions } from "./foreign-helpers.js";
 
-const start = useForeignServices({ jobDelayMs: 40 });
-const sessions: Session[] = [];
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-
-async function open(options: ForeignServiceOptions = {}, connect: Parameters<typeof connectTo>[1] = {}) {
-  const service = await start(options);
-  const session = await connectTo(service, connect);
-  sessions.push(session);
-  return { service, session };
-}
+const { start, open, keep } = useForeignSessions({ jobDelayMs: 40 });
 
 function scaledA(output: Awaited<ReturnType<typeof runWorkflow>>["output"]): number[] {
   return (output["a"] as { values: number[] }).values;
@@ -83,7 +70,7 @@ describe("the service profile of a service that declares nothing", () => {
     );
     chmodSync(configFile, 0o600);
     const session = await Session.connect({ configFile, profile: "theirs", env: {} });
-    sessions.push(session);
+    keep(session);
     const { output, job } = await runWorkflow(session);
     scaledA(output).forEach((v, i) => expect(v).toBeCloseTo(SCALED_A[i]!, 9));
     expect(session.blobs()[0]!.record).toMatchObject({ record_type: "DelimitedText", access_tier: "Standard" });
@@ -134,7 +121,7 @@ describe("the service profile of a service that declares nothing", () => {
 describe("the service profile of our reference service", () => {
   it("declares every extension: Arrow on the wire, the idempotent generic send, empty columns mean all", async () => {
     const session = await Session.local({ dataDir: tempDir("mdps-profile-local-").path });
-    sessions.push(session);
+    keep(session);
     expect(session.wireFormat).toBe("arrow");
     expect(session.profile.declares("idempotent-job-send")).toBe(true);
     expect(session.profile.declares("envelope-v1")).toBe(true);
@@ -146,7 +133,7 @@ describe("the service profile of our reference service", () => {
 
   it("wireFormat and capabilities from the options win over what is declared", async () => {
     const session = await Session.local({ dataDir: tempDir("mdps-profile-local-").path, wireFormat: "csv" });
-    sessions.push(session);
+    keep(session);
     expect(session.wireFormat).toBe("csv");
     expect(session.profile.describe().find((a) => a.assumption === "wire format of DataFrames")).toMatchObject({
       value: "csv",
@@ -161,7 +148,7 @@ describe("explicit feature columns", () => {
     const { job } = await runWorkflow(session);
     // Another session (a restarted kernel) knows the output only by the job's id.
     const other = await connectTo(service);
-    sessions.push(other);
+    keep(other);
     const [output] = await other.job(job.id).outputs();
     const before = service.jobs().length;
     const error = await other.preprocess(output!, { type: "MinMaxScaler" }).catch((e: unknown) => e);

@@ -10,25 +10,13 @@ import {
   OAuthError,
   SendOutcomeUnknownError,
   TimeoutError,
-  type Session,
 } from "../../src/index.js";
-import { useForeignServices } from "../foreign-service/calls.js";
-import type { ForeignServiceOptions } from "../foreign-service/index.js";
-import { connectTo, inputFrame, FOREIGN_WORDS, runWorkflow, SCALED_A } from "./foreign-helpers.js";
+import { connectTo, inputFrame, FOREIGN_WORDS, runWorkflow, SCALED_A, useForeignSessions } from "./foreign-helpers.js";
 
-const start = useForeignServices({ jobDelayMs: 60 });
-const sessions: Session[] = [];
-afterEach(async () => {
+const { start, open } = useForeignSessions({ jobDelayMs: 60 });
+afterEach(() => {
   vi.restoreAllMocks();
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
-
-async function open(options: ForeignServiceOptions = {}, connect: Parameters<typeof connectTo>[1] = {}) {
-  const service = await start(options);
-  const session = await connectTo(service, connect);
-  sessions.push(session);
-  return { service, session };
-}
 
 function column(df: { [name: string]: unknown }, name: string): number[] {
   return (df[name] as { values: number[] }).values;
