@@ -290,7 +290,7 @@ describe("blob update and delete", () => {
 
   it("validates the update's parts like an upload", async () => {
     const { id } = await upload(csv);
-    const r = await api.upload(csv, { Name: "x", RecordType: "parquet", AccessTier: "hot" }, { blobId: id });
+    const r = await api.upload(csv, { Name: "x", RecordType: "xlsx", AccessTier: "hot" }, { blobId: id });
     expect(expectProblem(r, 400).errors).toHaveProperty("RecordType");
     expectProblem(await api.upload(csv, undefined, { blobId: randomUUID() }), 404);
   });
