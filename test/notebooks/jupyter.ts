@@ -138,7 +138,8 @@ const SETTLE_MS: Record<KernelName, number> = { tslab: 0, deno: 500 };
 /** Runs every cell of `source` in a fresh kernel; the executed copy goes to `dest`. */
 export async function executeNotebook(options: {
   python: string;
-  kernel: KernelName;
+  /** Default tslab. */
+  kernel?: KernelName;
   jupyterPath: string;
   source: string;
   dest: string;
@@ -147,9 +148,10 @@ export async function executeNotebook(options: {
   cellTimeoutSeconds: number;
   totalTimeoutMs: number;
 }): Promise<ExecutedNotebook> {
+  const kernel = options.kernel ?? "tslab";
   const result = await run(
     options.python,
-    [RUNNER, options.source, options.dest, "--kernel", options.kernel, "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd, "--settle-ms", String(SETTLE_MS[options.kernel])],
+    [RUNNER, options.source, options.dest, "--kernel", kernel, "--timeout", String(options.cellTimeoutSeconds), "--cwd", options.cwd, "--settle-ms", String(SETTLE_MS[kernel])],
     { cwd: options.cwd, env: { ...options.env, JUPYTER_PATH: options.jupyterPath }, timeoutMs: options.totalTimeoutMs },
   );
   const raw = existsSync(options.dest) ? await readFile(options.dest, "utf8") : "{\"cells\":[]}";
