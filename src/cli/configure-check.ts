@@ -11,8 +11,11 @@ import { doctor, type DoctorReport } from "../client/diagnostics.js";
 import { OAuthError } from "../client/errors.js";
 import { ENDPOINT_SCOPES } from "../contract/scopes.js";
 
-/** Per attempt; an address that does not answer in this time is reported, not waited on. */
-const CHECK_TIMEOUT_MS = 15_000;
+/**
+ * An address that does not answer in this time is reported, not waited on; as for the
+ * portal probe of `mdps doctor`. No retries: a failed check is re-run by hand, not waited out.
+ */
+const CHECK_TIMEOUT_MS = 10_000;
 
 const DEFAULT_SCOPE_LISTS: readonly (readonly string[])[] = [
   SESSION_SCOPES,
@@ -29,7 +32,7 @@ export interface ProfileCheck {
 export async function checkProfile(config: ClientConfig): Promise<ProfileCheck> {
   const lists = config.scopes.length > 0 ? [config.scopes] : DEFAULT_SCOPE_LISTS;
   for (const [index, scopes] of lists.entries()) {
-    const client = new MdpsClient({ ...config, scopes }, { retry: { maxRetries: 1 }, timeoutMs: CHECK_TIMEOUT_MS });
+    const client = new MdpsClient({ ...config, scopes }, { retry: { maxRetries: 0 }, timeoutMs: CHECK_TIMEOUT_MS });
     try {
       if (index < lists.length - 1) {
         const refused = await client.auth.exchange().then(

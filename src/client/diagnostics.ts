@@ -119,6 +119,9 @@ function jwtClaims(token: string): Record<string, unknown> | undefined {
   }
 }
 
+/** How long `doctor` waits for the portal to answer at all. */
+const PROBE_TIMEOUT_MS = 10_000;
+
 export type CheckStatus = "ok" | "warning" | "failed" | "skipped";
 
 export interface DoctorCheck {
@@ -148,7 +151,13 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
     checks.push({ check, status, detail, remedy });
 
   // The portal only has to answer (any HTTP status): it is for people, not for mdps.
-  const probe = new Transport({ ...transportOptions, retry: { maxRetries: 0 }, timeoutMs: 10_000 });
+  // The probe streams (any status will do), so its bound is the transfer limit, not the JSON one.
+  const probe = new Transport({
+    ...transportOptions,
+    retry: { maxRetries: 0 },
+    timeoutMs: PROBE_TIMEOUT_MS,
+    transferTimeoutMs: PROBE_TIMEOUT_MS,
+  });
   try {
     const status = await probeStatus(probe, config.appUrl);
     add("portal answers", "ok", `${config.appUrl} answered ${status}`);

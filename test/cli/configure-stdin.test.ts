@@ -146,6 +146,38 @@ describe("mdps configure --client-secret-stdin", () => {
     expect(await readFile(configPath(), "utf8")).toBe(before);
   }, 60_000);
 
+  it("addresses that accept connections but never answer are reported within the check's time limits", async () => {
+    const before = await readFile(configPath(), "utf8");
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const hanging = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      const started = Date.now();
+      const run = await configure(
+        [
+          "--profile",
+          "silent",
+          ...flagsFor(full),
+          "--auth-url",
+          hanging,
+          "--app-url",
+          hanging,
+          "--client-secret-stdin",
+        ],
+        full.clientSecret,
+      );
+      // 10 s for the portal, 10 s for the token (once for the scope lists' first try, once in the checks).
+      expect(Date.now() - started).toBeLessThan(45_000);
+      expect(run.code).toBe(1);
+      expect(run.out).toMatch(/warn +portal answers +http:\/\/127\.0\.0\.1:\d+: GET \/ timed out after 10000 ms/);
+      expect(run.out).toMatch(/FAIL +token +http:\/\/127\.0\.0\.1:\d+: POST \/api\/authorization\/exchange timed out/);
+      expect(run.out).not.toContain(full.clientSecret);
+      expect(await readFile(configPath(), "utf8")).toBe(before);
+    } finally {
+      silent.close();
+    }
+  }, 90_000);
+
   it("a scope the application lacks fails the check and writes nothing", async () => {
     const before = await readFile(configPath(), "utf8");
     // Without --client-secret-stdin and without a terminal it refuses before asking anything.
