@@ -2,6 +2,26 @@ import { z } from "zod";
 import { normalizeHealth } from "./normalize.js";
 
 /**
+ * The extensions CONTRACT.md names (Extensions, Health): the reference service offers
+ * every one and lists them in health's `capabilities`; a client relies on one only when
+ * it is declared there (or the user's profile says so). Another service may declare
+ * other names, which are kept but unused.
+ */
+export const CAPABILITIES = [
+  "cancel",
+  "wait",
+  "blob-list",
+  "job-list",
+  "arrow",
+  "parquet",
+  "json",
+  "envelope-v1",
+  "idempotent-job-send",
+  "empty-scope-all",
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/**
  * Health. The reference service sends every field (CONTRACT.md, Health); the interface
  * shows none, so another service may send only `{status: "Healthy"}`: `status` is read
  * lower-cased, the rest is optional. No `capabilities`: the interface alone.

@@ -6,24 +6,10 @@
  * type and access tier words the profile maps (`recordTypes`, `accessTiers`).
  */
 import type { AccessTier, RecordType } from "../contract/blob.js";
+import { CAPABILITIES as CONTRACT_CAPABILITIES, type Capability } from "../contract/health.js";
 import type { ServiceSettings } from "../client/service-settings.js";
 
-export type { ServiceSettings };
-
-/** The extensions CONTRACT.md names; a service may declare others, which are kept but unused. */
-export const CONTRACT_CAPABILITIES = [
-  "cancel",
-  "wait",
-  "blob-list",
-  "job-list",
-  "arrow",
-  "parquet",
-  "json",
-  "envelope-v1",
-  "idempotent-job-send",
-  "empty-scope-all",
-] as const;
-export type Capability = (typeof CONTRACT_CAPABILITIES)[number];
+export { CONTRACT_CAPABILITIES, type Capability, type ServiceSettings };
 
 export interface ServiceProfileInput {
   /** Health's `capabilities`; undefined when health was not read (no scope, or `verify: false`). */

@@ -3,7 +3,12 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { ENDPOINT_SCOPES, type Health } from "../../contract/index.js";
+import {
+  CAPABILITIES as CONTRACT_CAPABILITIES,
+  ENDPOINT_SCOPES,
+  type Capability,
+  type Health,
+} from "../../contract/index.js";
 import { packageVersion } from "../version.js";
 
 interface Check {
@@ -15,18 +20,7 @@ interface Check {
  * The extensions of the interface this service offers (CONTRACT: Extensions); a
  * client uses one only when it is listed here.
  */
-export const CAPABILITIES = [
-  "cancel",
-  "wait",
-  "blob-list",
-  "job-list",
-  "arrow",
-  "parquet",
-  "json",
-  "envelope-v1",
-  "idempotent-job-send",
-  "empty-scope-all",
-];
+export const CAPABILITIES: readonly Capability[] = CONTRACT_CAPABILITIES;
 
 /** GET /api/shared/health: the availability check, with what was checked and the extensions offered. */
 function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () => void): void {
@@ -58,7 +52,7 @@ function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () 
       version,
       uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
       checks,
-      capabilities: CAPABILITIES,
+      capabilities: [...CAPABILITIES],
     };
   });
   done();
