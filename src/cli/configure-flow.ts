@@ -179,8 +179,8 @@ export async function runConfigure(
     const isDefault = makeDefault || existing?.default_profile === name;
     io.stdout.write(
       `Wrote profile "${name}" to ${path} (mode 0600)${isDefault ? "; it is the default profile" : ""}.\n` +
-        `Use it with Session.connect(${isDefault ? "" : `{ profile: "${name}" }`}), ` +
-        `mdps repl${isDefault ? "" : ` (MDPS_PROFILE=${name})`} or mdps doctor${isDefault ? "" : ` --profile ${name}`}.\n`,
+        `Use it with Session.connect({ profile: "${name}" })${isDefault ? " or Session.connect()" : ""}, ` +
+        `mdps repl --profile ${name} or mdps doctor --profile ${name}.\n`,
     );
     return 0;
   } catch (error) {
