@@ -140,7 +140,7 @@ async function start(
   try {
     fitted = await raceAbort(run.fitted(), ctx.signal);
   } catch (error) {
-    if (error instanceof PipelineStepError) throw stepFailed(error, tracked.ref);
+    if (error instanceof PipelineStepError) throw stepFailed(ws, error, tracked.ref);
     throw error;
   }
   const last = ws.jobs.find(fitted.jobs.at(-1)!.id);
@@ -192,11 +192,12 @@ function firstJobSent(run: PipelineRun): Promise<void> {
   });
 }
 
-function stepFailed(error: PipelineStepError, ref: string): ReplError {
+function stepFailed(ws: Workspace, error: PipelineStepError, ref: string): ReplError {
   const what = error.status === "cancelled" ? "was cancelled" : error.status === "timed_out" ? "timed out" : "failed";
+  const job = ws.jobs.find(error.jobId)?.ref ?? error.jobId;
   return new ReplError(
     `${ref} stopped: step ${error.step} of ${error.steps} (${error.stepType}) ${what}: ${error.title}: ${error.detail}`,
-    `No later step was started. /logs ${error.jobId} shows the step's log; fix it and run /pipeline again.`,
+    `No later step was started. /logs ${job} shows the step's log; fix it and run /pipeline again.`,
   );
 }
 

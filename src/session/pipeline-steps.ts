@@ -29,13 +29,22 @@ export interface PipelineStep<T extends PreprocessingType = PreprocessingType> {
 /** Any step, with `params` typed per its own `type` (what `session.pipeline([...])` takes). */
 export type AnyPipelineStep = { [T in PreprocessingType]: PipelineStep<T> }[PreprocessingType];
 
-/** `StandardScaler(a, b)`, or `StandardScaler(every numeric column)`. */
+/** `a, b`, or `every numeric column`. */
+export function describeColumns(columns: readonly string[] | undefined): string {
+  return columns !== undefined && columns.length > 0 ? columns.join(", ") : "every numeric column";
+}
+
+/** `QuantileTransformer(c) n_quantiles=100`: the step as the REPL's /pipeline writes it. */
 export function describeStep(step: {
   readonly type: string;
   readonly columns?: readonly string[] | undefined;
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
 }): string {
-  const columns = step.columns ?? [];
-  return `${step.type}(${columns.length > 0 ? columns.join(", ") : "every numeric column"})`;
+  const params = Object.entries(step.params ?? {}).map(
+    ([key, value]) =>
+      ` ${key}=${Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : JSON.stringify(value)}`,
+  );
+  return `${step.type}(${describeColumns(step.columns)})${params.join("")}`;
 }
 
 /** The step's problems, each field prefixed `steps[i].` (i counts from 1, as the messages do). */

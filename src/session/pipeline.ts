@@ -15,7 +15,13 @@ import { inspectRich } from "../notebook/rich-inspect.js";
 import type { Blob } from "./blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
-import { checkSteps, describeStep, type AnyPipelineStep, type PipelineStep } from "./pipeline-steps.js";
+import {
+  checkSteps,
+  describeColumns,
+  describeStep,
+  type AnyPipelineStep,
+  type PipelineStep,
+} from "./pipeline-steps.js";
 import { loadDanfo, type DataFrame, type Uploadable } from "./table-io.js";
 
 export interface PipelineFitOptions extends PipelineRunOptions {
@@ -115,7 +121,9 @@ export class Pipeline {
   toHTML(): string {
     const items = this.steps
       .map(
-        (s) => `<li><b>${escapeHtml(s.type)}</b> on ${escapeHtml(describeStep(s).slice(s.type.length + 1, -1))}</li>`,
+        (s) =>
+          `<li><b>${escapeHtml(s.type)}</b> on ${escapeHtml(describeColumns(s.columns))}` +
+          `${s.params && Object.keys(s.params).length > 0 ? ` <code>${escapeHtml(JSON.stringify(s.params))}</code>` : ""}</li>`,
       )
       .join("");
     return `<div style="${BOX_STYLE}"><b>mdps Pipeline</b> <span style="${MUTED_STYLE}">not fitted yet: await pipeline.fit(df)</span><ol style="margin:2px 0">${items}</ol></div>`;

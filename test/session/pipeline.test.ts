@@ -103,7 +103,7 @@ describe("the chain on the service", () => {
       "job_failed",
     ]);
     expect(failed.detail).toMatch(/strictly positive/);
-    expect(failed.message).toMatch(/^Pipeline step 2 of 3, PowerTransformer\(x1, x2\): Job .* failed/);
+    expect(failed.message).toMatch(/^Pipeline step 2 of 3, PowerTransformer\(x1, x2\) method=box-cox: Job .* failed/);
     expect(failed.message).toMatch(/Step 1 had succeeded; step 3 was not started\.$/);
     expect(failed.jobId).toBe(run.jobs[1]!.id);
     expect(run.jobs).toHaveLength(2);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import * as dfd from "danfojs-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pipelineCommand } from "../../../repl/commands/pipeline.js";
+import { ReplError } from "../../../repl/errors.js";
 import { parseSteps, splitSteps } from "../../../repl/commands/pipeline-syntax.js";
 import { COMMANDS } from "../../../repl/commands/registry.js";
 import { complete } from "../../../repl/input/completion.js";
@@ -111,7 +112,7 @@ describe("/pipeline on the service", () => {
       "n_quantiles=20",
     );
     expect(texts(ctx.emitted[0]!)[0]).toMatch(
-      /^p1: Pipeline\(PowerTransformer\(a, b\) \| StandardScaler\(a, b\) \| QuantileTransformer\(c\)\) on train started; step 1 is j\d+\.$/,
+      /^p1: Pipeline\(PowerTransformer\(a, b\) \| StandardScaler\(a, b\) \| QuantileTransformer\(c\) n_quantiles=20\) on train started; step 1 is j\d+\.$/,
     );
     expect(texts(out)[0]).toMatch(/^p1 fitted: 3 steps on train\. \/fetch j\d+ brings its output back/);
     const labels = ws.jobs.jobs.map((j) => j.label);
@@ -146,7 +147,10 @@ describe("/pipeline on the service", () => {
       "|",
       "MinMaxScaler(b)",
     );
-    await expect(failing).rejects.toThrow(/^p2 stopped: step 2 of 3 \(PowerTransformer\) failed: .*strictly positive/);
+    const error = (await failing.catch((e: unknown) => e)) as ReplError;
+    expect(error).toBeInstanceOf(ReplError);
+    expect(error.message).toMatch(/^p2 stopped: step 2 of 3 \(PowerTransformer\) failed: .*strictly positive/);
+    expect(error.hint).toMatch(/^No later step was started\. \/logs j\d+ shows the step's log/);
     expect(t.workspace.pipelines.find("p2")!.steps.map((s) => s.status)).toEqual(["succeeded", "failed", "pending"]);
     await expect(run(pipelineCommand, ctx, "apply", "p2", "test")).rejects.toThrow(/^p2 did not finish: /);
   });
