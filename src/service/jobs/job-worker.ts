@@ -6,7 +6,6 @@ import { parentPort } from "node:worker_threads";
 import { describeFailure } from "./failure.js";
 import type { RunJobMessage, WorkerMessage } from "./messages.js";
 import { runPreprocessing } from "./preprocessing-run.js";
-import { warmUp } from "./worker-warm-up.js";
 
 const port = parentPort;
 if (!port) throw new Error("job-worker.ts must run in a worker thread");
@@ -37,6 +36,3 @@ port.on("message", (job: RunJobMessage) => {
     (err: unknown) => send({ type: "failed", ...describeFailure(err) }),
   );
 });
-
-// Compiles the job path while the service starts; a job that arrives meanwhile simply runs.
-warmUp().catch(() => undefined);
