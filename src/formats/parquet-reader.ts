@@ -194,6 +194,39 @@ function toColumn(tree: SchemaTree, role: ParquetColumnRole, data: Gathered): Co
   }
 }
 
+/** An unsigned 32-bit integer column, which hyparquet reads as INT32 and converts. */
+function isUint32(element: SchemaElement): boolean {
+  const ltype = element.logical_type;
+  return (
+    element.converted_type === "UINT_32" || (ltype?.type === "INTEGER" && ltype.bitWidth === 32 && !ltype.isSigned)
+  );
+}
+
+/**
+ * hyparquet 1.33 reads the first value of a DELTA_BINARY_PACKED block through a 32-bit
+ * varint, so an unsigned 32-bit value of 2^31 or more written there as a positive number
+ * (DuckDB does, with PARQUET_VERSION v2) comes back 2^31 too small, and every value
+ * after it in the page too. Refused, rather than read wrong.
+ */
+function refuseDeltaUint32(metadata: FileMetaData): void {
+  const uint32 = new Set(metadata.schema.filter(isUint32).map((e) => e.name));
+  for (const group of metadata.row_groups) {
+    for (const chunk of group.columns) {
+      const meta = chunk.meta_data;
+      const name = meta?.path_in_schema.join(".");
+      if (meta === undefined || name === undefined || meta.path_in_schema.length !== 1 || !uint32.has(name)) continue;
+      if (meta.encodings.includes("DELTA_BINARY_PACKED")) {
+        throw new FormatError(
+          `column "${name}" holds unsigned 32-bit integers in DELTA_BINARY_PACKED pages, which the Parquet reader mdps ` +
+            `uses (hyparquet 1.33) can misread; write the file with version 1 data pages (DuckDB: PARQUET_VERSION v1, ` +
+            `the default) or the column as BIGINT, and read it again`,
+          { column: name },
+        );
+      }
+    }
+  }
+}
+
 /** The schema elements of a top-level column: its own and, for a group, all below it, depth first. */
 function flatten(tree: SchemaTree): SchemaElement[] {
   return [tree.element, ...tree.children.flatMap(flatten)];
@@ -213,6 +246,7 @@ export async function readParquet(source: Source): Promise<Table> {
   } catch (err) {
     throw new FormatError(`the data is not a readable Parquet file (${(err as Error).message})`);
   }
+  refuseDeltaUint32(metadata);
   const rows = Number(metadata.num_rows);
   const trees = parquetSchema(metadata).children;
   const names = trees.map((t) => t.element.name);

@@ -80,6 +80,59 @@ function tmp(name: string): string {
   return join(dir, name);
 }
 
+/** Every column of `file` (EVERY_TYPE but those `left out`) read exactly, as DuckDB reads it. */
+async function expectEveryType(file: string, leftOut: readonly string[] = []): Promise<void> {
+  const kept = (name: string) => !leftOut.includes(name);
+  const table = await readParquet(readFileSync(file));
+  expect(table.rowCount).toBe(ROWS);
+  expect(table.columns.map((c) => c.name)).toEqual(EVERY_TYPE.map(([name]) => name).filter(kept));
+
+  // Integers of every width and floats are number columns, nulls NaN.
+  const numbers = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"].filter(kept);
+  const want = await expected(file, Object.fromEntries(numbers.map((n) => [n, `"${n}"::DOUBLE`])));
+  for (const name of numbers) {
+    const c = column(table, name);
+    expect(c.kind, name).toBe("number");
+    expect(sameDoubles(c.values as Float64Array, asDoubles(want[name] ?? [])), name).toBe(true);
+  }
+  // 64-bit integers keep their stored values for writing back (beyond 2^53 a double rounds them).
+  const wide = await expected(file, { i64: "i64", u64: "u64" });
+  expect(column(table, "i64").parquet?.stored).toEqual(wide["i64"]);
+  expect(column(table, "u64").parquet?.stored).toEqual(wide["u64"]);
+
+  // Everything else is text as DuckDB spells it (ISO 8601 with a T for timestamps).
+  const texts = await expected(file, {
+    dec4: "dec4::VARCHAR",
+    dec18: "dec18::VARCHAR",
+    dec38: "dec38::VARCHAR",
+    day: "strftime(day, '%Y-%m-%d')",
+    ts: "strftime(ts, '%Y-%m-%dT%H:%M:%S.%f')",
+    ts_ms: "strftime(ts_ms, '%Y-%m-%dT%H:%M:%S.%g')",
+    ts_ns: "strftime(ts_ns, '%Y-%m-%dT%H:%M:%S.%n')",
+    ts_utc: "strftime(make_timestamp(epoch_us(ts_utc)), '%Y-%m-%dT%H:%M:%S.%f') || 'Z'",
+    clock: "strftime(DATE '2000-01-01' + clock, '%H:%M:%S.%f')",
+    txt: "txt",
+    blob_text: "decode(blob_text)",
+    blob_bytes: "base64(blob_bytes)",
+    id: "id::VARCHAR",
+    doc: "doc::VARCHAR",
+  });
+  for (const [name, values] of Object.entries(texts)) {
+    const c = column(table, name);
+    expect(c.kind, name).toBe("string");
+    expect(c.values, name).toEqual(values);
+  }
+  const flags = await expected(file, { flag: "flag" });
+  expect(column(table, "flag").values).toEqual(flags["flag"]);
+
+  // Lists, structs and maps pass through; their text is JSON of the values.
+  const nested = await expected(file, { list: "to_json(list)", struct: "to_json(struct)", map: "to_json(map)" });
+  for (const [name, values] of Object.entries(nested)) {
+    const mine = column(table, name).values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown)));
+    expect(mine, name).toEqual(values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown))));
+  }
+}
+
 describe("readParquet on files DuckDB writes", () => {
   it("the fixtures hold several row groups and the codecs asked for", async () => {
     for (const codec of CODECS) {
@@ -92,55 +145,7 @@ describe("readParquet on files DuckDB writes", () => {
   });
 
   it.each(CODECS)("reads every type exactly (%s)", async (codec) => {
-    const file = files[codec] as string;
-    const table = await readParquet(readFileSync(file));
-    expect(table.rowCount).toBe(ROWS);
-    expect(table.columns.map((c) => c.name)).toEqual(EVERY_TYPE.map(([name]) => name));
-
-    // Integers of every width and floats are number columns, nulls NaN.
-    const numbers = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"];
-    const want = await expected(file, Object.fromEntries(numbers.map((n) => [n, `"${n}"::DOUBLE`])));
-    for (const name of numbers) {
-      const c = column(table, name);
-      expect(c.kind, name).toBe("number");
-      expect(sameDoubles(c.values as Float64Array, asDoubles(want[name] ?? [])), name).toBe(true);
-    }
-    // 64-bit integers keep their stored values for writing back (beyond 2^53 a double rounds them).
-    const wide = await expected(file, { i64: "i64", u64: "u64" });
-    expect(column(table, "i64").parquet?.stored).toEqual(wide["i64"]);
-    expect(column(table, "u64").parquet?.stored).toEqual(wide["u64"]);
-
-    // Everything else is text as DuckDB spells it (ISO 8601 with a T for timestamps).
-    const texts = await expected(file, {
-      dec4: "dec4::VARCHAR",
-      dec18: "dec18::VARCHAR",
-      dec38: "dec38::VARCHAR",
-      day: "strftime(day, '%Y-%m-%d')",
-      ts: "strftime(ts, '%Y-%m-%dT%H:%M:%S.%f')",
-      ts_ms: "strftime(ts_ms, '%Y-%m-%dT%H:%M:%S.%g')",
-      ts_ns: "strftime(ts_ns, '%Y-%m-%dT%H:%M:%S.%n')",
-      ts_utc: "strftime(make_timestamp(epoch_us(ts_utc)), '%Y-%m-%dT%H:%M:%S.%f') || 'Z'",
-      clock: "strftime(DATE '2000-01-01' + clock, '%H:%M:%S.%f')",
-      txt: "txt",
-      blob_text: "decode(blob_text)",
-      blob_bytes: "base64(blob_bytes)",
-      id: "id::VARCHAR",
-      doc: "doc::VARCHAR",
-    });
-    for (const [name, values] of Object.entries(texts)) {
-      const c = column(table, name);
-      expect(c.kind, name).toBe("string");
-      expect(c.values, name).toEqual(values);
-    }
-    const flags = await expected(file, { flag: "flag" });
-    expect(column(table, "flag").values).toEqual(flags["flag"]);
-
-    // Lists, structs and maps pass through; their text is JSON of the values.
-    const nested = await expected(file, { list: "to_json(list)", struct: "to_json(struct)", map: "to_json(map)" });
-    for (const [name, values] of Object.entries(nested)) {
-      const mine = column(table, name).values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown)));
-      expect(mine, name).toEqual(values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown))));
-    }
+    await expectEveryType(files[codec] as string);
   });
 
   it("names each column's Parquet type", async () => {
@@ -164,6 +169,58 @@ describe("readParquet on files DuckDB writes", () => {
     const streamed = await readTable("parquet", Readable.from(pieces()));
     const whole = await readParquet(bytes);
     expect(streamed.columns.map((c) => c.values)).toEqual(whole.columns.map((c) => c.values));
+  });
+
+  it("reads version 2 data pages (DELTA_BINARY_PACKED integers), and refuses the unsigned 32-bit ones hyparquet misreads", async () => {
+    const v2 = tmp("every-type-v2.parquet");
+    await duck().connection.run(
+      `COPY (SELECT * EXCLUDE (u32) FROM (${everyTypeQuery(ROWS)})) TO '${v2}' (FORMAT parquet, PARQUET_VERSION v2)`,
+    );
+    const encodings = await duck().columns(
+      `SELECT list(DISTINCT e) AS e FROM (SELECT unnest(string_split(encodings, ', ')) AS e FROM parquet_metadata('${v2}'))`,
+    );
+    expect(encodings["e"]?.[0]).toContain("DELTA_BINARY_PACKED");
+    await expectEveryType(v2, ["u32"]);
+
+    const u32 = tmp("u32-v2.parquet");
+    await duck().connection.run(
+      `COPY (SELECT (4294967295 - i)::UINTEGER AS u32 FROM range(10) t(i)) TO '${u32}' (FORMAT parquet, PARQUET_VERSION v2)`,
+    );
+    await expect(readParquet(readFileSync(u32))).rejects.toThrow(
+      /column "u32" holds unsigned 32-bit integers in DELTA_BINARY_PACKED/,
+    );
+  });
+
+  it("reads REQUIRED columns (no nulls declared) and writes them back REQUIRED, as DuckDB reads them", async () => {
+    // DuckDB writes every column OPTIONAL; hyparquet-writer writes these REQUIRED ones.
+    const { ByteWriter, parquetWrite } = await import("hyparquet-writer");
+    const writer = new ByteWriter();
+    const ints = Int32Array.from({ length: 3000 }, (_, i) => i * 7 - 10_000);
+    const doubles = Float64Array.from({ length: 3000 }, (_, i) => Math.cos(i) * 1e10);
+    await parquetWrite({
+      writer,
+      columnData: [
+        { name: "i", data: ints },
+        { name: "d", data: doubles },
+      ],
+      schema: [
+        { name: "root", num_children: 2 },
+        { name: "i", type: "INT32", repetition_type: "REQUIRED" },
+        { name: "d", type: "DOUBLE", repetition_type: "REQUIRED" },
+      ],
+    });
+    const table = await readParquet(writer.getBytes());
+    expect(sameDoubles(column(table, "i").values as Float64Array, Float64Array.from(ints))).toBe(true);
+    expect(sameDoubles(column(table, "d").values as Float64Array, doubles)).toBe(true);
+    const out = tmp("required.parquet");
+    writeFileSync(out, await collect(writeParquet(table)));
+    const schema = await duck().columns(
+      `SELECT name, repetition_type FROM parquet_schema('${out}') WHERE name IN ('i', 'd')`,
+    );
+    expect(schema["repetition_type"]).toEqual(["REQUIRED", "REQUIRED"]);
+    const back = await duck().columns(`SELECT i, d FROM '${out}'`);
+    expect(back["i"]).toEqual(Array.from(ints));
+    expect(sameDoubles(asDoubles(back["d"] ?? []), doubles)).toBe(true);
   });
 
   it("says what is wrong with bytes that are not Parquet", async () => {
