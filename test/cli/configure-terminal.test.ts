@@ -51,7 +51,7 @@ async function waitForScreen(check: (text: string) => boolean, what: string, tim
 /** Types like a person: text, then each special key on its own. */
 async function keys(...items: string[]): Promise<void> {
   for (const item of items) {
-    if (/^(Enter|C-[a-z])$/.test(item)) tmux("send-keys", "-t", SESSION, item);
+    if (/^(Enter|Up|C-[a-z])$/.test(item)) tmux("send-keys", "-t", SESSION, item);
     else tmux("send-keys", "-t", SESSION, "-l", item);
     await sleep(60);
   }
@@ -121,6 +121,12 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     // Nothing of the secret is drawn while it is being entered.
     expect(screen()).not.toContain(app.clientSecret.slice(0, 8));
     await keys("Enter");
+    // No line history: Up at the next question cannot bring the secret back.
+    await waitForScreen((s) => s.trimEnd().endsWith("[Y/n]:"), "the default-profile question");
+    await keys("Up");
+    await sleep(200);
+    expect(screen()).not.toContain(app.clientSecret.slice(0, 8));
+    await keys("C-u");
     await answer('Make "uk1" the default profile? [Y/n]: ');
     const done = await waitForScreen((s) => /^EXIT:\d+/m.test(s), "configure to finish", 60_000);
     expect(done).toMatch(/^EXIT:0$/m);
