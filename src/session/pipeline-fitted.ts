@@ -17,7 +17,7 @@ import { transforms } from "../engine/registry.js";
 import type { Table } from "../formats/table.js";
 import { fittedHtml } from "../notebook/render-fitted.js";
 import { pipelineFittedHtml } from "../notebook/pipeline-card.js";
-import { inspectRich } from "../notebook/rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { formatFieldErrors } from "../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../client/errors.js";
 import { fieldErrorsOf } from "./local-validation.js";
@@ -222,5 +222,10 @@ export class FittedPipeline {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
+  }
+
+  /** A Deno notebook cell's value: the fitted pipeline card, as `show(fitted)`. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

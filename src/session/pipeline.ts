@@ -11,7 +11,7 @@ import { inspect } from "node:util";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../notebook/html.js";
 import { PipelineCard } from "../notebook/pipeline-card.js";
 import type { ProgressMode } from "../notebook/live-status.js";
-import { inspectRich } from "../notebook/rich-inspect.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import type { Blob } from "./blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
@@ -131,5 +131,10 @@ export class Pipeline {
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
     return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
+  }
+
+  /** A Deno notebook cell's value: the pipeline card, as `show(pipeline)`. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

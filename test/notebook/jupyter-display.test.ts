@@ -1,5 +1,5 @@
 /**
- * One home for the HTML: what a Session, Blob, Job, result and fitted state return from
+ * One home for the HTML: what a Session, Blob, Job, result, fitted state and pipeline return from
  * `[Symbol.for("Jupyter.display")]()` (Deno's kernel) is what `show()` and tslab display,
  * on a real local session.
  */
@@ -34,6 +34,11 @@ describe('Symbol.for("Jupyter.display") on mdps objects', () => {
       "text/html": fittedHtml(result.fitted!),
       "text/plain": "StandardScaler fitted state",
     });
+    const pipeline = session().pipeline([{ type: "StandardScaler", columns: ["x1", "x2"] }]);
+    const fitted = await pipeline.fit(sampleFrame(20), { progress: false });
+    for (const value of [pipeline, fitted]) {
+      expect(bundleOf(value)).toEqual({ "text/html": value.toHTML(), "text/plain": value.toString() });
+    }
     // Nothing a secret: the bundle of a session names no client secret or token.
     expect(JSON.stringify(bundleOf(session()))).not.toMatch(/secret|token|Bearer/i);
   });
