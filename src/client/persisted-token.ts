@@ -2,16 +2,20 @@
  * An access token kept in a file between runs, so a new process skips the token
  * exchange (the service's secret check is deliberately slow). The file holds a bearer
  * token, so it is written like a credentials file: mode 0600, through a temporary file
- * renamed into place, and never logged. It is read only for the client it was issued to;
- * an unreadable, foreign, or expired one is deleted and a fresh token is fetched.
+ * renamed into place, and never logged. It is read only with the credentials it was issued
+ * for (the file names them by a fingerprint: a hash of client id and secret, so a changed
+ * secret is noticed at once, not when the token expires); an unreadable, foreign, or
+ * expired one is deleted and a fresh token is fetched.
  */
+import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { Secret } from "./secret.js";
 import type { KeptToken, TokenCache } from "./token-cache.js";
 
 const persisted = z.object({
-  client_id: z.string().min(1),
+  /** credentialsFingerprint() of the credentials the token was issued for. */
+  credentials: z.string().min(1),
   access_token: z.string().min(1),
   /** Epoch ms. */
   expires_at_ms: z.number().int(),
@@ -20,8 +24,13 @@ const persisted = z.object({
 /** A token kept at least this long before expiry is worth reading back. */
 const MIN_REMAINING_MS = 60_000;
 
-/** The token kept at `path` for `clientId`, if it has a minute or more left; anything else found there is deleted. */
-export function readPersistedToken(path: string, clientId: string, now: number = Date.now()): KeptToken | undefined {
+/** Names a client id and secret without revealing the secret (sha256 of both). */
+export function credentialsFingerprint(clientId: string, clientSecret: Secret): string {
+  return createHash("sha256").update(clientId).update("\u0000").update(clientSecret.reveal()).digest("hex");
+}
+
+/** The token kept at `path` for `credentials`, if it has a minute or more left; anything else found there is deleted. */
+export function readPersistedToken(path: string, credentials: string, now: number = Date.now()): KeptToken | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -29,7 +38,11 @@ export function readPersistedToken(path: string, clientId: string, now: number =
     return undefined;
   }
   const parsed = persisted.safeParse(safeJson(text));
-  if (parsed.success && parsed.data.client_id === clientId && parsed.data.expires_at_ms - now >= MIN_REMAINING_MS) {
+  if (
+    parsed.success &&
+    parsed.data.credentials === credentials &&
+    parsed.data.expires_at_ms - now >= MIN_REMAINING_MS
+  ) {
     return { token: new Secret(parsed.data.access_token), expiresAtMs: parsed.data.expires_at_ms };
   }
   dropPersistedToken(path);
@@ -37,11 +50,11 @@ export function readPersistedToken(path: string, clientId: string, now: number =
 }
 
 /** Keeps `kept` at `path` (0600, atomically). A failure to write only costs the next run an exchange. */
-export function writePersistedToken(path: string, clientId: string, kept: KeptToken): void {
+export function writePersistedToken(path: string, credentials: string, kept: KeptToken): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     const body = {
-      client_id: clientId,
+      credentials,
       access_token: kept.token.reveal(),
       expires_at_ms: Math.floor(kept.expiresAtMs),
     };
@@ -57,14 +70,15 @@ export function dropPersistedToken(path: string): void {
 }
 
 /**
- * Starts `tokens` from the token kept at `path` and keeps every token it fetches there.
+ * Starts `tokens` from the token kept at `path` for `credentials` (a credentialsFingerprint)
+ * and keeps every token it fetches there.
  * Returns a function that stops keeping them.
  */
-export function persistTokens(tokens: TokenCache, path: string, clientId: string): () => void {
-  const kept = readPersistedToken(path, clientId);
+export function persistTokens(tokens: TokenCache, path: string, credentials: string): () => void {
+  const kept = readPersistedToken(path, credentials);
   if (kept !== undefined) tokens.prime(kept);
   return tokens.onFresh((fresh) => {
-    writePersistedToken(path, clientId, fresh);
+    writePersistedToken(path, credentials, fresh);
   });
 }
 

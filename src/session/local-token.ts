@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { MdpsClient } from "../client/client.js";
-import { persistTokens } from "../client/persisted-token.js";
+import { credentialsFingerprint, persistTokens } from "../client/persisted-token.js";
 
 export const TOKEN_FILE = "local-session-token.json";
 
@@ -14,6 +14,7 @@ export const TOKEN_FILE = "local-session-token.json";
  */
 export function keepLocalToken(client: MdpsClient, dataDir: string): boolean {
   const before = client.tokens.primed;
-  persistTokens(client.tokens, join(dataDir, TOKEN_FILE), client.config.clientId);
+  const { clientId, clientSecret } = client.config;
+  persistTokens(client.tokens, join(dataDir, TOKEN_FILE), credentialsFingerprint(clientId, clientSecret));
   return client.tokens.primed && !before;
 }

@@ -7,12 +7,13 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session } from "../../src/index.js";
+import { credentialsFingerprint } from "../../src/client/persisted-token.js";
 import { TOKEN_FILE } from "../../src/session/local-token.js";
 import { sampleFrame, tempDir } from "./session-fixture.js";
 
-function kept(dataDir: string): { client_id: string; access_token: string; expires_at_ms: number } {
+function kept(dataDir: string): { credentials: string; access_token: string; expires_at_ms: number } {
   return JSON.parse(readFileSync(join(dataDir, TOKEN_FILE), "utf8")) as {
-    client_id: string;
+    credentials: string;
     access_token: string;
     expires_at_ms: number;
   };
@@ -28,7 +29,9 @@ describe("Session.local() token kept between runs", () => {
       const path = join(dir.path, TOKEN_FILE);
       expect(statSync(path).mode & 0o777).toBe(0o600);
       const file = kept(dir.path);
-      expect(file.client_id).toBe(first.client.config.clientId);
+      const { clientId, clientSecret } = first.client.config;
+      expect(file.credentials).toBe(credentialsFingerprint(clientId, clientSecret));
+      expect(readFileSync(path, "utf8")).not.toContain(clientSecret.reveal());
       expect(file.expires_at_ms).toBeGreaterThan(Date.now() + 60_000);
 
       const second = await Session.local({ dataDir: dir.path });
