@@ -7,6 +7,7 @@ import { readArrow, writeArrow } from "./arrow.js";
 import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
 import { FormatError } from "./format-error.js";
 import { readJson, writeJson } from "./json.js";
+import { readParquet, writeParquet } from "./parquet.js";
 import type { Source } from "./source.js";
 import type { Column, Table } from "./table.js";
 
@@ -14,23 +15,11 @@ export { FormatError } from "./format-error.js";
 export { readArrow, writeArrow } from "./arrow.js";
 export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
 export { readJson, writeJson, type JsonReadOptions } from "./json.js";
+export { readParquet, writeParquet } from "./parquet.js";
 export type { Source } from "./source.js";
 export { columnNames, findColumn, type Column, type ColumnKind, type ParquetOriginal, type Table } from "./table.js";
 
 export type TableRecordType = "csv" | "json" | "arrow" | "parquet";
-
-/** The Parquet libraries take a few hundred ms to load: loaded on first use, so CSV and Arrow never wait for them. */
-const loadParquet = () => import("./parquet.js");
-
-/** Parquet -> Table (./parquet-reader.ts). */
-export async function readParquet(source: Source): Promise<Table> {
-  return (await loadParquet()).readParquet(source);
-}
-
-/** Table -> Parquet, a row group at a time (./parquet-writer.ts). */
-export async function* writeParquet(table: Table): AsyncGenerator<Uint8Array> {
-  yield* (await loadParquet()).writeParquet(table);
-}
 
 export interface ReadTableOptions {
   /**

@@ -128,7 +128,8 @@ async function expectEveryType(file: string, leftOut: readonly string[] = []): P
   // Lists, structs and maps pass through; their text is JSON of the values.
   const nested = await expected(file, { list: "to_json(list)", struct: "to_json(struct)", map: "to_json(map)" });
   for (const [name, values] of Object.entries(nested)) {
-    const mine = column(table, name).values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown)));
+    const text = column(table, name).values as ReadonlyArray<string | null>;
+    const mine = text.map((v) => (v === null ? null : (JSON.parse(v) as unknown)));
     expect(mine, name).toEqual(values.map((v) => (v === null ? null : (JSON.parse(v as string) as unknown))));
   }
 }
