@@ -142,7 +142,9 @@ export class PipelineRun {
       const job = await this.#host.preprocess(current, {
         type: step.type,
         params: step.params,
-        columns: step.columns,
+        // "Every numeric column" named: the input's numeric columns are every step's (a job
+        // keeps each column's kind), and a service need not know that [] means all of them.
+        columns: step.columns !== undefined && step.columns.length > 0 ? step.columns : first.numeric,
         jobTimeoutMs: options.jobTimeoutMs,
         outputs: { name: `${stripExtension(first.blob.name)}-step-${i + 1}-${step.type}` },
         requestTimeoutMs: options.requestTimeoutMs,
@@ -170,8 +172,12 @@ export class PipelineRun {
     input: Uploadable | Blob,
     options: PipelineRunOptions,
     signal: AbortSignal | undefined,
-  ): Promise<{ blob: Blob; columns: readonly string[] | undefined }> {
-    if (input instanceof Blob) return { blob: input, columns: input.shape?.columns };
+  ): Promise<{ blob: Blob; columns: readonly string[] | undefined; numeric: readonly string[] | undefined }> {
+    if (input instanceof Blob) {
+      const shape = input.shape;
+      const numeric = shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
+      return { blob: input, columns: shape?.columns, numeric };
+    }
     const prepared = await prepareUpload(
       input,
       options.upload?.recordType,
@@ -189,7 +195,11 @@ export class PipelineRun {
       signal,
       timeoutMs: options.requestTimeoutMs,
     });
-    return { blob, columns: table.columns.map((c) => c.name) };
+    return {
+      blob,
+      columns: table.columns.map((c) => c.name),
+      numeric: table.columns.filter((c) => c.kind === "number").map((c) => c.name),
+    };
   }
 
   /** Waits for step `i`'s job; a job that did not succeed, or a stop, ends the chain with the step named. */
