@@ -48,15 +48,16 @@ const loadDialect = () => import("../formats/csv-dialect.js");
 /**
  * Reads `data` the way the Session sends it. A DataFrame becomes a Table (encoded on
  * upload); a CSV path or bytes is read like pandas.read_csv; JSON and Arrow go as they
- * are; Parquet goes as it is to a service that `reads` it (declares `parquet`), else it
- * is read here and uploaded in `wireFormat`, with one sentence saying so.
+ * are; Parquet goes as it is to a service that `reads` it (declares `parquet`), else (or
+ * when `reads` is not given) it is read here and uploaded in `wireFormat`, with one
+ * sentence saying so.
  */
 export async function prepareUpload(
   data: Uploadable | PreparedUpload,
   recordType: RecordType | undefined,
   wireFormat: RecordType,
   options: ReadOptions = {},
-  reads: (recordType: RecordType) => boolean = (type) => type !== "parquet",
+  reads?: (recordType: RecordType) => boolean,
 ): Promise<PreparedUpload> {
   if (data instanceof PreparedUpload) return data;
   if (isDataFrame(data)) {
@@ -72,8 +73,9 @@ export async function prepareUpload(
     return new PreparedUpload(source, undefined, table);
   }
   const base = await uploadSource(data, recordType, wireFormat);
-  if (base.recordType === "parquet" && !reads("parquet") && wireFormat !== "parquet") {
-    return parquetConverted(base, wireFormat);
+  // Not told what the service reads: Parquet is converted, which every service can take.
+  if (base.recordType === "parquet" && reads?.("parquet") !== true && wireFormat !== "parquet") {
+    return parquetConverted(base, wireFormat, reads !== undefined);
   }
   if (base.recordType !== "csv") {
     return new PreparedUpload(base, undefined, async () => {
@@ -98,14 +100,19 @@ export async function prepareUpload(
 }
 
 /** A Parquet file for a service that does not read Parquet: read here, sent in the wire format. */
-async function parquetConverted(base: UploadSource, wireFormat: RecordType): Promise<PreparedUpload> {
+async function parquetConverted(
+  base: UploadSource,
+  wireFormat: RecordType,
+  undeclared: boolean,
+): Promise<PreparedUpload> {
   const { readTable, writeTable } = await loadFormats();
   const table = await readTable("parquet", base.open());
   const what = base.suggestedName ?? "The Parquet bytes";
   const name = base.suggestedName?.replace(/\.(parquet|pq)$/i, `.${wireFormat}`);
-  const notice =
-    `${what} is Parquet, which this service does not declare it reads (no "parquet" in health's capabilities); ` +
-    `read on this machine, uploading it as ${wireFormat}.`;
+  const why = undeclared
+    ? `, which this service does not declare it reads (no "parquet" in health's capabilities)`
+    : "";
+  const notice = `${what} is Parquet${why}; read on this machine, uploading it as ${wireFormat}.`;
   return new PreparedUpload(
     { ...base, recordType: wireFormat, open: () => writeTable(wireFormat, table), suggestedName: name },
     notice,
