@@ -48,6 +48,8 @@ export interface PipelineRunResult {
   readonly jobs: readonly Job[];
   /** The last job's output. */
   readonly output: Blob;
+  /** Every column a step transformed (as fitted, else as sent), in no particular order. */
+  readonly features: readonly string[];
 }
 
 export type PipelineRunListener = (steps: readonly PipelineStepView[]) => void;
@@ -135,16 +137,18 @@ export class PipelineRun {
     const signal = combine(options.signal, this.#stop.signal);
     const first = await this.#inputBlob(input, options, signal);
     let current = first.blob;
+    const features = new Set<string>();
     for (let i = 0; i < this.steps.length; i++) {
       const step = this.steps[i]!;
       if (signal?.aborted) throw this.#stoppedBetween(i);
       this.#startedAt[i] = Date.now();
+      const sent = step.columns !== undefined && step.columns.length > 0 ? step.columns : first.numeric;
       const job = await this.#host.preprocess(current, {
         type: step.type,
         params: step.params,
         // "Every numeric column" named: the input's numeric columns are every step's (a job
         // keeps each column's kind), and a service need not know that [] means all of them.
-        columns: step.columns !== undefined && step.columns.length > 0 ? step.columns : first.numeric,
+        columns: sent,
         jobTimeoutMs: options.jobTimeoutMs,
         outputs: { name: `${stripExtension(first.blob.name)}-step-${i + 1}-${step.type}` },
         requestTimeoutMs: options.requestTimeoutMs,
@@ -153,6 +157,7 @@ export class PipelineRun {
       this.#jobs.push(job);
       this.#setView(i, { jobId: job.id, ...(job.record ? snapshot(job.record) : { status: "queued" }) });
       await this.#wait(i, job, signal);
+      for (const name of job.fitted?.feature_names_in_ ?? sent ?? []) features.add(name);
       const outputs = await job.outputs({ signal: options.signal });
       const output = outputs[0];
       if (output === undefined) {
@@ -164,7 +169,12 @@ export class PipelineRun {
       current = output;
     }
     const firstResult = await this.#jobs[0]!.result();
-    return { columns: first.columns ?? firstResult.columns ?? [], jobs: [...this.#jobs], output: current };
+    return {
+      columns: first.columns ?? firstResult.columns ?? [],
+      jobs: [...this.#jobs],
+      output: current,
+      features: [...features],
+    };
   }
 
   /** The input as a blob: a Blob as it is, anything else read, checked against every step, then uploaded. */

@@ -78,26 +78,35 @@ export class Pipeline {
    * Aborting `signal` (or a notebook kernel interrupt) cancels the running job.
    */
   async fit(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<FittedPipeline> {
+    return this.#shown(this.start(input, options), options, (run) => run.fitted());
+  }
+
+  /**
+   * Fits, and returns the last job's output as a DataFrame: the whole chain's output,
+   * downloaded once. Needs no fitted state, so it works on a service whose results carry
+   * none (where `fit` cannot make a fitted pipeline).
+   */
+  async fitTransform(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<DataFrame> {
     const run = this.start(input, options);
+    const { output, features } = await this.#shown(run, options, (r) => r.done);
+    return output.download({ numericColumns: features, signal: options.signal });
+  }
+
+  /** `until(run)`, with the run's live card shown meanwhile (and left in its final state). */
+  async #shown<T>(run: PipelineRun, options: PipelineFitOptions, until: (run: PipelineRun) => Promise<T>): Promise<T> {
     const card =
       options.progress === false || options.progress === "none"
         ? undefined
         : new PipelineCard({ mode: options.progress ?? "auto", heading: `mdps pipeline · ${this.steps.length} steps` });
-    if (card === undefined || card.mode === "none") return run.fitted();
+    if (card === undefined || card.mode === "none") return until(run);
     card.update(run.state);
     const stop = run.subscribe((state) => card.update(state));
     try {
-      return await run.fitted();
+      return await until(run);
     } finally {
       stop();
       card.finish(run.state);
     }
-  }
-
-  /** Fits, and returns the last job's output as a DataFrame (the whole chain's output, downloaded once). */
-  async fitTransform(input: Uploadable | Blob, options: PipelineFitOptions = {}): Promise<DataFrame> {
-    const fitted = await this.fit(input, options);
-    return fitted.output!.download({ numericColumns: fitted.featureNames, signal: options.signal });
   }
 
   /**
