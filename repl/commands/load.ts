@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
+  assertFrameFits,
   dataFrameFromTable,
   describeReport,
   emptyCsvReadReport,
@@ -53,6 +54,17 @@ export const loadCommand: Command = {
       type === "csv"
         ? await readCsv(stream, { ...PANDAS_CSV, ...(delimiter ? { delimiter } : {}), report })
         : await readTable(type, stream);
+    // A frame larger than the heap would end the REPL with a fatal out-of-memory: refuse it first.
+    try {
+      assertFrameFits(
+        { rows: table.rowCount, columns: table.columns.length },
+        file,
+        "Preprocess the file without a frame from a script or notebook (session.preprocess(path), then job.download(path)), or start mdps with more heap: NODE_OPTIONS=--max-old-space-size=<MiB>.",
+      );
+    } catch (error) {
+      if (error instanceof Error) throw new ReplError(`${file} is too large for a frame.`, error.message);
+      throw error;
+    }
     ctx.workspace.setFrame(name, dataFrameFromTable(table), { origin: file });
     const items: Output[] = [message(`Loaded ${file} into frame ${name}: ${shapeText(table)}.`, "success")];
     if (type === "csv" && !isContractClean(report)) {

@@ -8,6 +8,7 @@ export { raceAbort } from "../client/race-abort.js";
 export { isTerminalStatus } from "../contract/job-status.js";
 export { isPreprocessingType } from "../contract/transform-types.js";
 export { dataFrameFromTable, tableFromDataFrame } from "../formats/danfo.js";
+export { assertFrameFits, FrameTooLargeError } from "../session/frame-size.js";
 export { displayedDtype } from "../formats/danfo-dtype.js";
 export { readTable, writeTable } from "../formats/index.js";
 export { findColumn } from "../formats/table.js";

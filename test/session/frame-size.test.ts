@@ -12,6 +12,9 @@ import { tableFromIPC } from "apache-arrow";
 import { DataFrame } from "danfojs-node";
 import { CREDENTIALS_FILE, FrameTooLargeError, Session } from "../../src/index.js";
 import { assertFrameFits, estimateFrameBytes, jobOutputInstead } from "../../src/session/frame-size.js";
+import { writeTable } from "../../src/formats/index.js";
+import type { Column } from "../../src/formats/table.js";
+import { writeFileAtomically } from "../../src/session/table-io.js";
 import { tempDir } from "./session-fixture.js";
 
 const run = promisify(execFile);
@@ -86,6 +89,31 @@ describe("frame size", () => {
       expect(Math.abs(mean)).toBeLessThan(1e-9);
     } finally {
       await session.close();
+      dir.remove();
+    }
+  }, 180_000);
+
+  it("the REPL's /load on a 128 MiB heap refuses a 1,000,000 x 5 file as a frame instead of dying", async () => {
+    const dir = tempDir();
+    try {
+      const rows = 1_000_000;
+      const columns: Column[] = ["x1", "x2", "x3", "x4", "x5"].map((name, c) => ({
+        name,
+        kind: "number",
+        values: Float64Array.from({ length: rows }, (_, i) => (i * (c + 1)) % 101),
+      }));
+      const file = join(dir.path, "big.arrow");
+      await writeFileAtomically(file, writeTable("arrow", { columns, rowCount: rows }));
+      const { stdout } = await run(
+        process.execPath,
+        ["--max-old-space-size=128", "--import", "tsx", join(import.meta.dirname, "children/repl-load-limit.ts"), file],
+        { timeout: 120_000 },
+      );
+      const out = JSON.parse(stdout.trim().split("\n").pop()!) as { message?: string; hint?: string };
+      expect(out.message).toBe("big.arrow is too large for a frame.");
+      expect(out.hint).toContain("1,000,000 rows x 5 columns");
+      expect(out.hint).toContain("job.download(path)");
+    } finally {
       dir.remove();
     }
   }, 180_000);
