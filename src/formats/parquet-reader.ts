@@ -127,6 +127,13 @@ function utf8Texts(values: readonly unknown[]): (string | null)[] | undefined {
   }
 }
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER) + 1n;
+
+/** A 64-bit integer a double cannot hold exactly. */
+function beyondDouble(value: unknown): boolean {
+  return typeof value === "bigint" && (value > MAX_EXACT || value < -MAX_EXACT);
+}
+
 function base64(v: Uint8Array): string {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64");
 }
@@ -142,7 +149,16 @@ function toColumn(tree: SchemaTree, role: ParquetColumnRole, data: Gathered): Co
   });
   switch (role.role) {
     case "number":
-      // int64 and uint64 keep their stored bigints: beyond 2^53 a double would round them.
+      // A double holds every integer up to 2^53 exactly; a 64-bit column with larger values
+      // (ids, most often) passes through as its exact text rather than be rounded.
+      if (role.stored && values.some(beyondDouble)) {
+        return {
+          name,
+          kind: "string",
+          values: texts(values, (v: bigint) => v.toString()),
+          parquet: original(values),
+        };
+      }
       return {
         name,
         kind: "number",
