@@ -25,6 +25,8 @@ import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./pipeline-fi
 /** What a pipeline needs of its Session. */
 export interface PipelineHost {
   readonly wireFormat: RecordType;
+  /** Whether the service reads a record type as uploaded (else a file of it is converted here). */
+  readonly reads: (recordType: RecordType) => boolean;
   upload(data: PreparedUpload, options: UploadOptions): Promise<Blob>;
   preprocess(input: Blob, options: PreprocessOptions): Promise<Job>;
   /** The Session's one-line notices (pre-flight warnings). */
@@ -193,6 +195,7 @@ export class PipelineRun {
       options.upload?.recordType,
       this.#host.wireFormat,
       options.upload ?? {},
+      this.#host.reads,
     );
     const table = await prepared.table();
     for (const warning of preflightSteps(table, this.steps)) this.#host.notify(warning.message);

@@ -530,6 +530,7 @@ export class Session {
     return new Pipeline(
       {
         wireFormat: this.wireFormat,
+        reads: this.#reads,
         upload: (data, options) => this.upload(data, options),
         preprocess: (input, options) => this.preprocess(input, options),
         notify: (message) => this.#notify(message),

@@ -29,6 +29,24 @@ afterAll(() => {
 });
 
 describe("a Parquet file against the reference service (capability declared)", () => {
+  it("a pipeline fitted on a Parquet file uploads it as it is, too", async () => {
+    const { path } = opened();
+    const notices: string[] = [];
+    const stop = session().onNotice((m) => notices.push(m));
+    try {
+      const fitted = await session()
+        .pipeline([{ type: "StandardScaler", columns: ["x", "y"] }])
+        .fit(path("input.parquet"), { progress: "none" });
+      expect(notices.filter((n) => n.includes("Parquet"))).toEqual([]);
+      const input = session()
+        .blobs()
+        .find((b) => b.id === fitted.jobs[0]?.input?.id);
+      expect(input?.recordType).toBe("parquet");
+    } finally {
+      stop();
+    }
+  });
+
   it("uploads the file as Parquet, and the job's Parquet output keeps every passthrough column", async () => {
     const { db, path } = opened();
     expect((await session().health()).capabilities).toContain("parquet");
