@@ -35,7 +35,7 @@ export async function arrowTableOf(blob: Blob, options: CallOptions & DecodeOpti
 
 /**
  * Writes the blob's content to `path` in the format of its extension (.csv, .json,
- * .arrow/.feather/.ipc, and any other the Session's writers know), through a temporary
+ * .arrow/.feather/.ipc, .parquet), through a temporary
  * file renamed into place.
  */
 export async function writeBlobFile(
@@ -46,7 +46,9 @@ export async function writeBlobFile(
   const recordType = recordTypeOfPath(path);
   if (recordType === undefined) {
     throw localValidationError({
-      path: [`cannot tell the format to write from the extension of ${path}: use .csv, .json, .arrow or .feather`],
+      path: [
+        `cannot tell the format to write from the extension of ${path}: use .csv, .json, .arrow, .feather or .parquet`,
+      ],
     });
   }
   if (blob.recordType === recordType) {
