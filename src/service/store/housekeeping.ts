@@ -79,7 +79,8 @@ export function storeUsage(db: Db, tag?: string): StoreUsage {
  */
 export function pruneRows(db: Db, query: PruneQuery): PruneRows {
   return writeTransaction(db, () => {
-    const params = { before: query.before, tag: query.tag ?? null };
+    // Only the names the SQL uses: node:sqlite before Node 22.15 refuses any other.
+    const params = query.tag === undefined ? { before: query.before } : { before: query.before, tag: query.tag };
     const tagged = query.tag === undefined ? "" : `AND ${HAS_TAG}`;
     const old = `updated_at < @before ${tagged}`;
     const blobs = db

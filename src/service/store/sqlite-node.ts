@@ -11,7 +11,7 @@ interface StatementSync {
   run(...params: unknown[]): { changes: number | bigint };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
-  /** Node 22.15+ and Deno; before, unknown named parameters were allowed. */
+  /** Node 22.15+ and Deno. */
   setAllowUnknownNamedParameters?(enabled: boolean): void;
 }
 interface DatabaseSync {
