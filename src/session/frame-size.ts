@@ -57,7 +57,23 @@ export function estimateFrameBytes(size: FrameSize): number {
 /** Heap bytes one frame may take now: a share of the limit less what is in use. */
 export function frameHeapBudget(): number {
   const { heap_size_limit, used_heap_size } = getHeapStatistics();
-  return Math.max(0, heap_size_limit - used_heap_size) * FRAME_HEAP_SHARE;
+  const limit = Math.min(heap_size_limit, oldSpaceLimitBytes() ?? Infinity);
+  return Math.max(0, limit - used_heap_size) * FRAME_HEAP_SHARE;
+}
+
+/**
+ * The old generation's limit when `--max-old-space-size` sets it (argument or NODE_OPTIONS).
+ * A frame lives there; `heap_size_limit` also counts the young generation, which Node 24
+ * sizes at twice the old space's limit on a small heap (96 MiB old space: 288 MiB).
+ */
+function oldSpaceLimitBytes(): number | undefined {
+  const flags = [...(process.env.NODE_OPTIONS ?? "").split(/\s+/), ...process.execArgv];
+  let mib: number | undefined;
+  for (const flag of flags) {
+    const match = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag);
+    if (match) mib = Number(match[1]);
+  }
+  return mib === undefined ? undefined : mib * 2 ** 20;
 }
 
 /**
