@@ -15,8 +15,9 @@ import {
   type FittedPipeline,
   type PipelineRun,
 } from "../../src/index.js";
-import { didYouMean, raceAbort, tableFromDataFrame } from "../../src/internal/index.js";
+import { raceAbort, tableFromDataFrame } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
+import { frameOrBlob } from "./input-source.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { completePath } from "../input/path-completion.js";
 import { checkFrameName, uniqueName } from "../workspace/frame-names.js";
@@ -82,20 +83,7 @@ async function start(
 ): Promise<Output> {
   const ws = ctx.workspace;
   const steps = parseSteps(stepText);
-  const frameInput = ws.hasFrame(sourceName);
-  const blob = frameInput ? undefined : ws.findBlob(sourceName);
-  if (!frameInput && blob === undefined) {
-    const known = [...ws.frameNames(), ...ws.blobs().map((b) => b.ref)];
-    throw new ReplError(
-      `No frame or blob "${sourceName}"${didYouMean(sourceName, known)}.`,
-      `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${
-        ws
-          .blobs()
-          .map((b) => b.ref)
-          .join(", ") || "none"
-      }.`,
-    );
-  }
+  const { frame: frameInput, blob } = frameOrBlob(ws, sourceName);
   const timeout = flags.has("timeout") ? Number(flags.get("timeout")) : undefined;
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 86_400)) {
     throw new ReplError(

@@ -1,6 +1,7 @@
 import { didYouMean, isPreprocessingType, preflight, PreflightError } from "../../src/internal/index.js";
 import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
+import { frameOrBlob } from "./input-source.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
 import { splitList } from "./args.js";
 import { formatParam, paramInfo, parseParams, resolveTransform } from "./transform-params.js";
@@ -52,20 +53,7 @@ export const preprocessCommand: Command = {
     const type = isPreprocessingType(typeName) ? typeName : resolveTransform(typeName);
     const params = parseParams(type, paramWords);
     const ws = ctx.workspace;
-    const frameInput = ws.hasFrame(sourceName);
-    const blob = frameInput ? undefined : ws.findBlob(sourceName);
-    if (!frameInput && blob === undefined) {
-      const known = [...ws.frameNames(), ...ws.blobs().map((b) => b.ref)];
-      throw new ReplError(
-        `No frame or blob "${sourceName}"${didYouMean(sourceName, known)}.`,
-        `Frames: ${ws.frameNames().join(", ") || "none"}; blobs: ${
-          ws
-            .blobs()
-            .map((b) => b.ref)
-            .join(", ") || "none"
-        }.`,
-      );
-    }
+    const { frame: frameInput, blob } = frameOrBlob(ws, sourceName);
     const columns = args.flags.has("columns") ? splitList(String(args.flags.get("columns"))) : undefined;
     if (frameInput && columns) {
       const known = ws.columnNames(sourceName);
