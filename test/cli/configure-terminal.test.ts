@@ -5,7 +5,7 @@
  * scrollback), the shell history, the service's output and its data dir must never show
  * it. Without tmux: skipped with the reason, or a failure in CI (../required-tool.ts).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,24 +16,14 @@ import { Session } from "../../src/index.js";
 import { SCOPES } from "../../src/contract/scopes.js";
 import { openAdmin } from "../../src/service/index.js";
 import { describeWithTool } from "../required-tool.js";
+import { tmuxOn, tmuxTool } from "../tmux.js";
 import { MAIN, ensureBuilt, startServe, type ServeProcess } from "./built-cli.js";
-
-const tmuxCheck = spawnSync("tmux", ["-V"]);
-const tmuxTool = {
-  name: "tmux",
-  missing:
-    tmuxCheck.status === 0
-      ? null
-      : `tmux is not on PATH or does not run (${tmuxCheck.error?.message ?? `tmux -V exited ${String(tmuxCheck.status)}`}): apt-get install tmux`,
-};
 
 // A private server socket, so the test never touches anyone's tmux sessions.
 const SOCKET = `mdps-configure-${process.pid}`;
 const SESSION = "configure";
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-}
+const tmux = tmuxOn(SOCKET);
 
 /** The visible screen and all the scrollback. */
 const screen = (): string => tmux("capture-pane", "-p", "-S", "-", "-t", SESSION);

@@ -5,7 +5,7 @@
  * shows the result. Without tmux: skipped with the reason, or a failure in CI
  * (../required-tool.ts).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,23 +14,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { seededRandom } from "../../src/sample-data/seeded-random.js";
 import { MDPS_BIN, requireBuild } from "./cli-process.js";
 import { describeWithTool } from "../required-tool.js";
-
-const tmuxCheck = spawnSync("tmux", ["-V"]);
-const tmuxTool = {
-  name: "tmux",
-  missing:
-    tmuxCheck.status === 0
-      ? null
-      : `tmux is not on PATH or does not run (${tmuxCheck.error?.message ?? `tmux -V exited ${String(tmuxCheck.status)}`}): apt-get install tmux`,
-};
+import { tmuxOn, tmuxTool } from "../tmux.js";
 
 // A private server socket, so the test never touches anyone's tmux sessions.
 const SOCKET = `mdps-test-${process.pid}`;
 let SESSION = "repl";
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-}
+const tmux = tmuxOn(SOCKET);
 
 const screen = (): string => tmux("capture-pane", "-p", "-t", SESSION);
 /** The whole scrollback, for lines that scrolled off the 40 visible rows. */
