@@ -22,7 +22,7 @@ import {
   type Job,
 } from "../../src/index.js";
 import { startForeignService, type ForeignService } from "../foreign-service/index.js";
-import { tempDir } from "./session-fixture.js";
+import { tempDir, writeSlowJobCsv } from "./session-fixture.js";
 
 const dir = tempDir("mdps-cancel-");
 let session: Session;
@@ -32,12 +32,7 @@ let smallCsv: string;
 beforeAll(async () => {
   // One worker: a second job waits in the queue while the first runs.
   session = await Session.local({ dataDir: join(dir.path, "data"), service: { jobWorkers: 1 } });
-  // PowerTransformer on 1.2 M rows runs for over a second: long enough to cancel it running.
-  bigCsv = join(dir.path, "big.csv");
-  const rows = ["a,b"];
-  for (let i = 0; i < 1_200_000; i++)
-    rows.push(`${(Math.sin(i) * 10 + i / 1e6).toFixed(6)},${((i % 97) / 7).toFixed(4)}`);
-  writeFileSync(bigCsv, rows.join("\n"));
+  bigCsv = writeSlowJobCsv(dir.path);
   smallCsv = join(dir.path, "small.csv");
   writeFileSync(smallCsv, "a,b\n1,2\n3,5\n4,9\n");
 });

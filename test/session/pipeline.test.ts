@@ -4,7 +4,7 @@
  * cancel mid-chain, the saved JSON read back (and refused when damaged), fitTransform,
  * a Blob as input, and the live card a notebook shows.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -19,7 +19,7 @@ import {
   type PipelineStepView,
 } from "../../src/index.js";
 import { PipelineCard } from "../../src/notebook/pipeline-card.js";
-import { column, isMissing, sampleFrame, tempDir } from "./session-fixture.js";
+import { column, isMissing, sampleFrame, tempDir, writeSlowJobCsv } from "./session-fixture.js";
 
 const dir = tempDir("mdps-pipeline-");
 let session: Session;
@@ -27,12 +27,7 @@ let bigCsv: string;
 
 beforeAll(async () => {
   session = await Session.local({ dataDir: join(dir.path, "data"), service: { jobWorkers: 1 } });
-  // PowerTransformer on 1.2 M rows runs for over a second: long enough to cancel it running.
-  bigCsv = join(dir.path, "big.csv");
-  const rows = ["a,b"];
-  for (let i = 0; i < 1_200_000; i++)
-    rows.push(`${(Math.sin(i) * 10 + i / 1e6).toFixed(6)},${((i % 97) / 7).toFixed(4)}`);
-  writeFileSync(bigCsv, rows.join("\n"));
+  bigCsv = writeSlowJobCsv(dir.path);
 });
 
 afterAll(async () => {

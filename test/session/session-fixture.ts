@@ -1,5 +1,5 @@
 /** Temp data dirs and small DataFrames for Session tests against the real service. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
@@ -64,4 +64,17 @@ export function useLocalSession(): () => Session {
     if (!session) throw new Error("useLocalSession: the session starts in beforeAll");
     return session;
   };
+}
+
+/**
+ * Writes `<dir>/big.csv`: 1.2 M rows of two columns, on which PowerTransformer runs for
+ * over a second, long enough to cancel it while it runs. Returns its path.
+ */
+export function writeSlowJobCsv(dir: string): string {
+  const path = join(dir, "big.csv");
+  const rows = ["a,b"];
+  for (let i = 0; i < 1_200_000; i++)
+    rows.push(`${(Math.sin(i) * 10 + i / 1e6).toFixed(6)},${((i % 97) / 7).toFixed(4)}`);
+  writeFileSync(path, rows.join("\n"));
+  return path;
 }
