@@ -591,8 +591,8 @@ export class Session {
   #assertEnvelope(options: { readonly encrypt?: unknown; readonly outputs?: unknown }): void {
     const outputs =
       options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
-    const asked =
-      options.encrypt !== undefined || outputs.some((o) => (o as { encrypt?: unknown }).encrypt !== undefined);
+    const asks = (encrypt: unknown): boolean => encrypt !== undefined && encrypt !== false;
+    const asked = asks(options.encrypt) || outputs.some((o) => asks((o as { encrypt?: unknown }).encrypt));
     if (!asked || this.profile.declares("envelope-v1")) return;
     throw new ConfigError(
       `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +

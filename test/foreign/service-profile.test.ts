@@ -115,6 +115,8 @@ describe("the service profile of a service that declares nothing", () => {
       ConfigError,
     );
     expect(service.requests().length).toBe(before);
+    // encrypt: false asks for nothing.
+    await expect(session.upload(inputFrame(), { encrypt: false })).resolves.toBeDefined();
   });
 });
 
