@@ -97,7 +97,15 @@ export class Journal {
 
   /** Blobs not deleted through this client, newest first. */
   blobs(): JournalBlob[] {
-    return [...this.#blobs.values()].reverse();
+    return [...this.#blobs.values()].reverse().map((b) => ({
+      id: b.id,
+      name: b.name,
+      record_type: b.record_type,
+      access_tier: b.access_tier,
+      tags: b.tags,
+      size_bytes: b.size_bytes,
+      created_at: b.created_at,
+    }));
   }
 
   recordJob(job: JournalJob): void {
