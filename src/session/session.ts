@@ -390,8 +390,11 @@ export class Session {
   async #journaledJobs(options: JobListOptions & CallOptions): Promise<Job[]> {
     const own = [...this.#jobs].reverse();
     const ownIds = new Set(own.map((j) => j.id));
+    // Without a status filter, only the jobs within `limit` need their status read.
+    const wanted = options.status === undefined && options.limit !== undefined ? options.limit - own.length : undefined;
     const earlier = (this.#journal?.jobs() ?? [])
       .filter((entry) => !ownIds.has(entry.id))
+      .slice(0, wanted === undefined ? undefined : Math.max(0, wanted))
       .map(
         (entry) =>
           new Job(this.#ctx, entry.id, {

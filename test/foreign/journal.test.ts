@@ -27,6 +27,11 @@ describe("the journal at a service that cannot list jobs or blobs", () => {
     const second = keep(await connectTo(service, { journal }));
     const jobs = await second.jobs();
     expect(jobs.map((j) => j.id)).toEqual([job.id]);
+    // A limit reads the status of no more earlier jobs than it returns.
+    const gets = () => service.requests().filter((r) => r.method === "GET" && r.path.includes(job.id)).length;
+    const before = gets();
+    expect(await second.jobs({ limit: 0 })).toEqual([]);
+    expect(gets()).toBe(before);
     expect(jobs[0]!.type).toBe("StandardScaler");
     expect(jobs[0]!.record?.status).toBe("succeeded");
     const output = await jobs[0]!.dataframe();
