@@ -29,14 +29,52 @@ export interface GetOptions extends ListOptions {
   readonly since?: number | undefined;
 }
 
+/** The two job APIs of the interface: `/api/job/...` and `/api/ml/preprocessing/job/...`. */
+export type JobFamily = "job" | "preprocessing";
+
+export interface SendOptions extends CallOptions {
+  /** Hears the absolute URL of the send's `Location` header (a 202's, or any answer's), when it gave one. */
+  readonly onLocation?: ((url: string) => void) | undefined;
+}
+
+/**
+ * Where a job's reads go, from the `Location` a send named: the path before the job's
+ * id, when the id is a segment of it (`…/job/{id}/get` and `…/job/{id}` give `…/job`);
+ * undefined when the Location does not name the job or is of another origin (the token
+ * goes only to the model API's own origin).
+ */
+export function readBaseOf(location: string, jobId: string, sendUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(location, sendUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== new URL(sendUrl).origin) return undefined;
+  const segments = url.pathname.split("/");
+  const at = segments.findIndex((segment) => decodeURIComponentSafe(segment) === jobId);
+  if (at <= 0) return undefined;
+  return `${url.origin}${segments.slice(0, at).join("/")}`;
+}
+
+function decodeURIComponentSafe(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** Added to a held read's `waitMs` for the attempt's timeout: the answer itself still has to arrive. */
 const HELD_READ_SLACK_MS = 30_000;
 
 /**
- * Job reads shared by /api/job/... and /api/ml/preprocessing/job/... (the same
- * jobs are visible through both).
+ * Job reads (get, logs, result, list, cancel) under one base. The reference service
+ * shows every job through both families; another service may not (CONTRACT: Jobs), so
+ * a job is read through the family it was sent to, or the base its send's `Location`
+ * named (`at`).
  */
-class JobReads {
+export class JobReads {
   readonly #transport: Transport;
   readonly #tokens: TokenCache;
   readonly #capabilities: Capabilities | undefined;
@@ -47,6 +85,11 @@ class JobReads {
     this.#tokens = tokens;
     this.base = base;
     this.#capabilities = capabilities;
+  }
+
+  /** The same reads under another base (one a send's `Location` named: see readBaseOf). */
+  at(base: string): JobReads {
+    return base === this.base ? this : new JobReads(this.#transport, this.#tokens, base, this.#capabilities);
   }
 
   /**
@@ -144,7 +187,8 @@ class JobReads {
     }
   }
 
-  protected post(url: string, body: unknown, idempotent: boolean, options: CallOptions): Promise<JobRecord> {
+  protected post(url: string, body: unknown, idempotent: boolean, options: SendOptions): Promise<JobRecord> {
+    const { onLocation, ...call } = options;
     const json = JSON.stringify(body);
     return this.#transport.json(
       {
@@ -154,7 +198,11 @@ class JobReads {
         body: () => json,
         idempotent,
         tokens: this.#tokens,
-        ...options,
+        onHeaders: (headers) => {
+          const location = headers.location;
+          if (location !== undefined && onLocation !== undefined) onLocation(absolute(location, url));
+        },
+        ...call,
       },
       jobRecord,
     );
@@ -162,6 +210,14 @@ class JobReads {
 
   #url(id: string, op: string): string {
     return `${this.base}/${encodeURIComponent(id)}/${op}`;
+  }
+}
+
+function absolute(location: string, base: string): string {
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    return location;
   }
 }
 
@@ -219,7 +275,7 @@ export class JobsResource extends JobReads {
    * POST /api/job/send. The caller chooses `job_id`, so sending twice is safe (the
    * service returns the existing job): this call is retried like a GET.
    */
-  async send(request: SendJobRequest, options: CallOptions = {}): Promise<JobRecord> {
+  async send(request: SendJobRequest, options: SendOptions = {}): Promise<JobRecord> {
     return this.post(`${this.base}/send`, request, true, options);
   }
 }
@@ -234,7 +290,7 @@ export class PreprocessingResource extends JobReads {
    * POST /api/ml/preprocessing/job/send. The service picks the job id, so this is
    * not retried on 5xx; use `JobsResource.send` with your own id for a safe retry.
    */
-  async send(request: CreatePreprocessingRequest, options: CallOptions = {}): Promise<JobRecord> {
+  async send(request: CreatePreprocessingRequest, options: SendOptions = {}): Promise<JobRecord> {
     return this.post(`${this.base}/send`, request, false, options);
   }
 }

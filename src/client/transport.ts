@@ -74,6 +74,8 @@ export interface RequestSpec extends CallOptions {
   readonly oauth?: boolean | undefined;
   /** Upload or download: uses the transfer timeout. */
   readonly transfer?: boolean | undefined;
+  /** Sees a JSON call's successful answer's status and headers (a send's `Location`, an update's `ETag`). */
+  readonly onHeaders?: ((headers: Readonly<Record<string, string>>, status: number) => void) | undefined;
 }
 
 export interface StreamResponse {
@@ -106,6 +108,7 @@ export class Transport {
   /** Sends the call and parses the JSON body with `schema` (unknown fields kept). */
   async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
     return this.#send(spec, async (res, call) => {
+      spec.onHeaders?.(res.headers, res.status);
       const text = await res.body.text();
       const requestId = requestIdOf(res.headers);
       const location = res.headers.location;

@@ -18,6 +18,7 @@ export const CAPABILITIES = [
   "envelope-v1",
   "idempotent-job-send",
   "empty-scope-all",
+  "shared-job-reads",
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -4,7 +4,8 @@ import type { PreprocessingType } from "../contract/transform-types.js";
 import { jobEndedError, MdpsError } from "../client/errors.js";
 import type { RecordType } from "../contract/blob.js";
 import { readRecord, vocabularyOf } from "./job-record.js";
-import type { ListOptions } from "../client/jobs.js";
+import type { JobFamily, ListOptions } from "../client/jobs.js";
+import { JobAddress } from "./job-address.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type BlobContext } from "./blob.js";
@@ -50,8 +51,13 @@ export interface JobInit<T extends PreprocessingType> {
   readonly outputRecordTypes?: readonly RecordType[] | undefined;
   /** The feature columns asked for (read as numbers when the result does not list them). */
   readonly featureColumns?: readonly string[] | undefined;
-  /** The API the job was sent on: `job` (/api/job, the default) or `preprocessing`; cancel uses the same. */
-  readonly endpoint?: "job" | "preprocessing" | undefined;
+  /**
+   * The API the job was sent on: `job` (/api/job) or `preprocessing`; every read and
+   * cancel go there. Absent (a handle on a bare id): /api/job, then, on a 404, the other.
+   */
+  readonly endpoint?: JobFamily | undefined;
+  /** The reads base the send's `Location` named, when it gave one: reads go there. */
+  readonly readBase?: string | undefined;
 }
 
 /**
@@ -74,7 +80,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly #inputShape: FrameShape | undefined;
   readonly #outputRecordTypes: readonly RecordType[];
   readonly #featureColumns: readonly string[];
-  readonly #endpoint: "job" | "preprocessing";
+  readonly #address: JobAddress;
   #record: JobRecord | undefined;
   #result: JobResult | undefined;
   #outputs: Blob[] | undefined;
@@ -89,7 +95,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     this.#inputShape = init.inputShape;
     this.#outputRecordTypes = init.outputRecordTypes ?? [];
     this.#featureColumns = init.featureColumns ?? [];
-    this.#endpoint = init.endpoint ?? "job";
+    this.#address = new JobAddress(ctx.client, { family: init.endpoint, readBase: init.readBase }, ctx.declares);
   }
 
   /** The record as last seen (from send, status or wait); `status()` refreshes it. */
@@ -110,15 +116,20 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return this.#result?.warnings ?? [];
   }
 
-  /** Reads the job record now (GET /api/job/{id}/get). */
+  /** The job family its reads go to (the one it was sent to) and the base its send's `Location` named. */
+  get place(): { readonly family: JobFamily; readonly readBase: string | undefined } {
+    return { family: this.#address.family, readBase: this.#address.readBase };
+  }
+
+  /** Reads the job record now (GET .../{id}/get, on the job family it was sent to). */
   async status(options: ListOptions = {}): Promise<JobRecord> {
-    this.#record = readRecord(await this.#ctx.client.jobs.get(this.id, options), vocabularyOf(this.#ctx));
+    this.#record = readRecord(await this.#address.call((r) => r.get(this.id, options)), vocabularyOf(this.#ctx));
     return this.#record;
   }
 
   /** The newest `limit` log messages, oldest first. */
   async logs(options: ListOptions = {}): Promise<JobExecutionLogMessage[]> {
-    return (await this.#ctx.client.jobs.logs(this.id, options)).messages;
+    return (await this.#address.call((r) => r.logs(this.id, options))).messages;
   }
 
   /** Each log message once, as it appears, until the job has finished. */
@@ -127,7 +138,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return followLogMessages(
       this.id,
       async (signal) => {
-        const details = await this.#ctx.client.jobs.logs(this.id, { signal });
+        const details = await this.#address.call((r) => r.logs(this.id, { signal }));
         // Logs that do not say the job's status (a bare list): ask the job itself.
         return details.status !== undefined ? details : { ...details, status: (await this.status({ signal })).status };
       },
@@ -148,8 +159,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    * await job.cancel(); // job.record.status === "cancelled"
    */
   async cancel(options: CallOptions = {}): Promise<JobRecord> {
-    const api = this.#endpoint === "preprocessing" ? this.#ctx.client.preprocessing : this.#ctx.client.jobs;
-    this.#record = await api.cancel(this.id, options);
+    this.#record = await this.#address.call((r) => r.cancel(this.id, options));
     return this.#record;
   }
 
@@ -179,7 +189,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
             async (callSignal, change) => {
               // A few events are enough to replay what happened between two reads.
               this.#record = readRecord(
-                await this.#ctx.client.jobs.get(this.id, { limit: 32, signal: callSignal, ...change }),
+                await this.#address.call((r) => r.get(this.id, { limit: 32, signal: callSignal, ...change })),
                 vocabularyOf(this.#ctx),
               );
               return this.#record;
@@ -215,7 +225,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
         record,
       });
     }
-    this.#result ??= displayableResult(await this.#ctx.client.jobs.result(this.id, { signal: options.signal }));
+    this.#result ??= displayableResult(await this.#address.call((r) => r.result(this.id, { signal: options.signal })));
     return record;
   }
 

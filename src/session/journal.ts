@@ -21,6 +21,8 @@ const jobEntry = z.object({
   feature_columns: z.array(z.string()),
   /** The API it was sent on (`job` or `preprocessing`); reads and cancel use the same. */
   endpoint: z.enum(["job", "preprocessing"]),
+  /** The reads base the send's `Location` named (reads go there instead), when it gave one. */
+  read_base: z.string().optional(),
   /** The names of the outputs asked for (their blobs are journaled when read). */
   outputs: z.array(z.string()),
   created_at: z.string(),

@@ -22,6 +22,7 @@ import {
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
+import { readBaseOf } from "../client/jobs.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
@@ -401,6 +402,7 @@ export class Session {
             type: entry.type as PreprocessingType,
             featureColumns: entry.feature_columns,
             endpoint: entry.endpoint,
+            readBase: entry.read_base,
           }),
       );
     const { signal, timeoutMs } = options;
@@ -494,6 +496,8 @@ export class Session {
     // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
     // Either way the job's id is the one the service answers with.
     const generic = this.profile.declares("idempotent-job-send");
+    let location: string | undefined;
+    const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
     const record = generic
       ? await this.client.jobs.send(
           {
@@ -502,12 +506,11 @@ export class Session {
             job_type: "preprocessing",
             payload: built.request,
           },
-          { signal: options.signal, timeoutMs },
+          sendOptions,
         )
-      : await this.#sendOnce(() =>
-          this.client.preprocessing.send(built.request, { signal: options.signal, timeoutMs }),
-        );
-    this.#journalJob({ record, request: built.request, endpoint: generic ? "job" : "preprocessing" });
+      : await this.#sendOnce(() => this.client.preprocessing.send(built.request, sendOptions));
+    const readBase = location === undefined ? undefined : readBaseOf(location, record.id, this.baseUrl);
+    this.#journalJob({ record, request: built.request, endpoint: generic ? "job" : "preprocessing", readBase });
     return this.#announce(
       new Job<T>(this.#ctx, record.id, {
         type: options.type,
@@ -518,6 +521,7 @@ export class Session {
         outputRecordTypes: built.outputRecordTypes,
         featureColumns: built.featureColumns,
         endpoint: generic ? "job" : "preprocessing",
+        readBase,
       }),
     );
   }
@@ -608,12 +612,16 @@ export class Session {
   async sendJob(options: SendJobOptions): Promise<Job> {
     const jobId = options.jobId ?? randomUUID();
     const payload = { model_id: this.modelId, ...options.payload };
+    let location: string | undefined;
     const record = await this.client.jobs.send(
       { job_id: jobId, model_id: this.modelId, job_type: options.type, payload },
-      { signal: options.signal, timeoutMs: options.timeoutMs },
+      { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
     );
-    this.#journalJob({ record, request: { model_id: this.modelId, ...options.payload }, endpoint: "job" });
-    return this.#announce(new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record }));
+    const readBase = location === undefined ? undefined : readBaseOf(location, record.id, this.baseUrl);
+    this.#journalJob({ record, request: { model_id: this.modelId, ...options.payload }, endpoint: "job", readBase });
+    return this.#announce(
+      new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase }),
+    );
   }
 
   /** Records a sent job in the journal: ids, type, params, input, outputs; never a key. */
@@ -621,6 +629,7 @@ export class Session {
     readonly record: JobRecord;
     readonly request: CreatePreprocessingRequest;
     readonly endpoint: "job" | "preprocessing";
+    readonly readBase?: string | undefined;
   }): void {
     const { record, request } = sent;
     this.#journal?.recordJob({
@@ -630,6 +639,7 @@ export class Session {
       input_blob_id: request.input_blob_id,
       feature_columns: [...(request.feature_columns ?? [])],
       endpoint: sent.endpoint,
+      ...(sent.readBase === undefined ? {} : { read_base: sent.readBase }),
       outputs: request.output.map((o) => o.name),
       created_at: record.created_at ?? new Date().toISOString(),
     });
@@ -653,9 +663,23 @@ export class Session {
     };
   }
 
-  /** A handle on an existing job (e.g. from an earlier run). Not reported to `onJob` listeners. */
+  /**
+   * A handle on an existing job (e.g. from an earlier run). Not reported to `onJob`
+   * listeners. Its reads go to the job family the journal says it was sent to; a job the
+   * journal does not know is read through /api/job, and on a 404 through the other family.
+   */
   job(id: string): Job {
-    return new Job(this.#ctx, id);
+    const entry = this.#journal?.jobs().find((j) => j.id === id);
+    return new Job(this.#ctx, id, {
+      ...(entry === undefined
+        ? {}
+        : {
+            type: entry.type as PreprocessingType,
+            featureColumns: entry.feature_columns,
+            endpoint: entry.endpoint,
+            readBase: entry.read_base,
+          }),
+    });
   }
 
   /**
@@ -770,7 +794,8 @@ function clientFor(local: LocalService, creds: LocalService["credentials"], opti
     clientSecret: creds.clientSecret,
     modelId: creds.modelId,
   });
-  return new MdpsClient(config, { ...options, connectionHint });
+  // The embedded service is this process's own loopback: never through a proxy.
+  return new MdpsClient(config, { ...options, proxy: false, connectionHint });
 }
 
 /** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */

@@ -1,7 +1,7 @@
 /**
  * Job send (preprocessing and generic), get, logs and result. Every send creates a new job with
- * an id of the service's own unless `idempotentSend` is on; both families of get/logs/result
- * serve every job, since all jobs here are preprocessing jobs.
+ * an id of the service's own unless `idempotentSend` is on. Both families of get/logs/result
+ * serve every job unless `jobFamilies` is `separate`; a `locationReadBase` serves every job.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TokenIssuer } from "./auth.js";
@@ -56,7 +56,8 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
     }
     firstSendAnswered = true;
     if (settings.sendStatus === 202) {
-      reply.status(202).header("location", `${via === "generic" ? GENERIC : PREPROCESSING}/${job.id}/get`);
+      const base = settings.locationReadBase ?? (via === "generic" ? GENERIC : PREPROCESSING);
+      reply.status(202).header("location", `${base}/${job.id}/get`);
     }
     return reply.send(jobRecord(job, settings));
   };
@@ -73,28 +74,32 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
     });
   }
 
-  for (const base of [PREPROCESSING, GENERIC]) {
+  const families: ReadonlyArray<readonly [string, Job["via"] | undefined]> = [
+    [PREPROCESSING, settings.jobFamilies === "separate" ? "preprocessing" : undefined],
+    [GENERIC, settings.jobFamilies === "separate" ? "generic" : undefined],
+    ...(settings.locationReadBase === undefined ? [] : [[settings.locationReadBase, undefined] as const]),
+  ];
+  for (const [base, only] of families) {
+    const findJob = (id: string): Job => {
+      const job = runner.get(id);
+      if (job === undefined || (only !== undefined && job.via !== only)) throw notFound(`job ${id} not found`);
+      return job;
+    };
     app.get<IdRoute>(`${base}/:id/get`, read, (request) => {
       limit(request.query.limit); // accepted and checked; a single record has nothing to limit
-      return jobRecord(findJob(runner, request.params.id), settings);
+      return jobRecord(findJob(request.params.id), settings);
     });
     app.get<IdRoute>(`${base}/:id/logs`, read, (request) =>
-      jobLogs(findJob(runner, request.params.id), limit(request.query.limit)),
+      jobLogs(findJob(request.params.id), limit(request.query.limit)),
     );
     app.get<IdRoute>(`${base}/:id/result`, read, (request) => {
-      const job = findJob(runner, request.params.id);
+      const job = findJob(request.params.id);
       if (!TERMINAL_STATES.includes(job.state)) {
         throw new HttpError(409, `job ${job.id} has not finished; its result is not available yet`);
       }
       return jobResult(job, settings, deps.links, `${request.protocol}://${request.host}`);
     });
   }
-}
-
-function findJob(runner: JobRunner, id: string): Job {
-  const job = runner.get(id);
-  if (job === undefined) throw notFound(`job ${id} not found`);
-  return job;
 }
 
 function limit(value: string | undefined): number {

@@ -54,6 +54,16 @@ export interface ForeignServiceOptions {
   readonly retryAfter?: RetryAfterSwitch;
   /** Status of a successful send: 200 (default) or 202 with a `Location` header naming the job. */
   readonly sendStatus?: 200 | 202;
+  /**
+   * `shared` (default): both job families read every job. `separate`: a job is found only
+   * under the family it was sent to (the other answers 404 "not found").
+   */
+  readonly jobFamilies?: "shared" | "separate";
+  /**
+   * With `sendStatus: 202`, the `Location` names `{locationReadBase}/{id}/get`, and get,
+   * logs and result of every job are served there too (e.g. `/api/v2/jobs`).
+   */
+  readonly locationReadBase?: string;
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -106,6 +116,8 @@ export interface Settings {
   readonly emptyBody502: { readonly path: RequestMatcher; readonly times: number } | undefined;
   readonly retryAfter: RetryAfterSwitch | undefined;
   readonly sendStatus: 200 | 202;
+  readonly jobFamilies: "shared" | "separate";
+  readonly locationReadBase: string | undefined;
   readonly genericJobSend: boolean;
   readonly requirePreprocessingScopes: boolean;
   readonly recordTypes: readonly string[];
@@ -127,6 +139,8 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     emptyBody502: emptyTimes > 0 ? { path: options.emptyBody502Path ?? /.*/, times: emptyTimes } : undefined,
     retryAfter: options.retryAfter,
     sendStatus: options.sendStatus ?? 200,
+    jobFamilies: options.jobFamilies ?? "shared",
+    locationReadBase: options.locationReadBase,
     genericJobSend: options.genericJobSend ?? true,
     requirePreprocessingScopes: options.requirePreprocessingScopes ?? true,
     recordTypes: options.recordTypes ?? ["Csv"],
