@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { link, mkdir, open, readdir, rm, stat } from "node:fs/promises";
+import { chmod, link, mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import { join } from "node:path";
 import { Transform, type Readable } from "node:stream";
@@ -37,8 +37,17 @@ export class BlobFiles {
   }
 
   async init(): Promise<void> {
-    await mkdir(this.blobDir, { recursive: true });
-    await mkdir(this.tmpDir, { recursive: true });
+    await mkdir(this.blobDir, { recursive: true, mode: 0o700 });
+    await this.ensureTemp();
+  }
+
+  /**
+   * Makes sure this process's temp folder exists: called before each use, so a folder
+   * removed behind this process's back (by hand, or by an older version that took a
+   * frozen process for dead) costs nothing but its re-creation.
+   */
+  async ensureTemp(): Promise<void> {
+    await mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   path(id: string, revision: number): string {
@@ -51,18 +60,23 @@ export class BlobFiles {
 
   /** Streams `source` into a new temp file, hashing as it goes, and fsyncs it. */
   async writeTemp(source: Readable | AsyncIterable<Uint8Array>): Promise<WrittenFile> {
+    await this.ensureTemp();
     return writeFileDurably(this.tempPath(), source);
   }
 
   /**
-   * Moves a fsynced temp file to its final name and makes the move durable. A link, not
-   * a rename: it fails (EEXIST) instead of replacing a file another process placed
-   * under the same name (two updates of one blob at once).
+   * Links a fsynced temp file under its final name and makes the link durable. A link,
+   * not a rename: it fails (EEXIST) instead of replacing a file another process placed
+   * under the same name (two updates of one blob at once). The temp name stays until
+   * the caller has committed the row (or given up) and removes it: while it exists the
+   * placed file has a second link, which is how `removeOrphans` tells a file a live
+   * process is about to commit from one a dead process left.
    */
   async place(tempPath: string, id: string, revision: number): Promise<string> {
     const target = this.path(id, revision);
+    // Private whoever wrote it (a job's worker writes with the process's umask).
+    await chmod(tempPath, 0o600);
     await link(tempPath, target);
-    await rm(tempPath, { force: true });
     await fsyncDir(this.blobDir);
     return target;
   }
@@ -72,34 +86,41 @@ export class BlobFiles {
   }
 
   /**
-   * Deletes the leftovers of crashes: the temp folders of processes that are no longer
-   * alive, and blob files no metadata row points to (a crash between placing bytes and
-   * committing, or after committing, before the old revision was deleted). Another live
-   * process may be between placing and committing a file, so unreferenced blob files
-   * (and loose files in tmp/) go only when this process is the only live one, or
-   * once they are older than `staleFileMs`.
+   * Deletes the leftovers of crashes: the temp folders of dead processes (by their
+   * lock: a frozen process is alive, however long), loose files in tmp/ older than
+   * `staleFileMs`, and blob files that no row points to and no live process is about
+   * to commit (a placed file keeps its temp link in its process's folder until the
+   * commit, see `place`; once the dead processes' folders are gone, a file with one
+   * link and no row is left over for good). `isReferenced` is asked after the file's
+   * link count was read: a process that commits and then drops its temp link has
+   * committed by then.
    */
   async removeOrphans(scope: {
-    referenced: ReadonlySet<string>;
-    liveOwners: ReadonlySet<string>;
-    alone: boolean;
+    isReferenced: (fileName: string) => boolean;
+    isAlive: (ownerId: string) => boolean;
     now: number;
     staleFileMs: number;
   }): Promise<string[]> {
     const removed: string[] = [];
-    const mayRemoveLoose = async (path: string) =>
-      scope.alone || (await stat(path)).mtimeMs < scope.now - scope.staleFileMs;
+    const gone = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
     for (const entry of await readdir(this.tmpRoot, { withFileTypes: true })) {
       const path = join(this.tmpRoot, entry.name);
-      const dead = entry.isDirectory() ? !scope.liveOwners.has(entry.name) : await mayRemoveLoose(path);
+      const dead = entry.isDirectory()
+        ? !scope.isAlive(entry.name)
+        : await stat(path).then((s) => s.mtimeMs < scope.now - scope.staleFileMs, gone);
       if (dead) {
         await rm(path, { force: true, recursive: true });
         removed.push(join("tmp", entry.name));
       }
     }
     for (const name of await readdir(this.blobDir)) {
-      if (!scope.referenced.has(name) && (await mayRemoveLoose(join(this.blobDir, name)))) {
-        await rm(join(this.blobDir, name), { force: true, recursive: true });
+      const path = join(this.blobDir, name);
+      const links = await stat(path).then(
+        (s) => s.nlink,
+        () => 0,
+      );
+      if (links === 1 && !scope.isReferenced(name)) {
+        await rm(path, { force: true, recursive: true });
         removed.push(join("blobs", name));
       }
     }
@@ -136,7 +157,7 @@ export async function writeFileDurably(
       done(null, chunk);
     },
   });
-  const sink = createWriteStream(path, { flags: "wx", flush: true });
+  const sink = createWriteStream(path, { flags: "wx", flush: true, mode: 0o600 });
   try {
     await pipeline(source, meter, sink);
   } catch (err) {

@@ -151,7 +151,7 @@ describe.each(STORE_DRIVERS)("many processes on one data dir (%s)", (driver) => 
     expect(others.length).toBe(2);
   }, 120_000);
 
-  it("a process frozen past its lease (SIGSTOP) loses the job: another finishes it, the frozen one's outputs are discarded", async () => {
+  it("a process frozen past its lease (SIGSTOP) keeps its job: it holds its lock, so no one takes it over; thawed, it commits once", async () => {
     const dir = await sharedDir();
     const leaseMs = 1500;
     const services = await Promise.all([spawn(dir.dataDir, { leaseMs }), spawn(dir.dataDir, { leaseMs })]);
@@ -162,26 +162,23 @@ describe.each(STORE_DRIVERS)("many processes on one data dir (%s)", (driver) => 
     const frozen = services.find((s) => s.pid === pid)!;
     const other = await dir.api(services.find((s) => s !== frozen)!.url);
     frozen.child.kill("SIGSTOP");
-    const frozenAt = Date.now();
     try {
-      await waitFor("attempt 2 to start", () => runnerOf(other, job.id, 2), 30_000);
-      console.log(`takeover of a frozen process (lease ${leaseMs} ms): ${Date.now() - frozenAt} ms`);
+      // Four leases long: the other process polls many times and sees the lease expired,
+      // but the frozen process still holds its lock.
+      await new Promise((r) => setTimeout(r, 4 * leaseMs));
+      const during = json(referenceJob, await other.call("GET", `/api/job/${job.id}/get`));
+      expect(during).toMatchObject({ status: "running", attempts: 1 });
+      expect(await runnerOf(other, job.id, 2)).toBeUndefined();
     } finally {
       frozen.child.kill("SIGCONT");
     }
     const done = await other.waitForJob(job.id);
-    expect(done).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(done.events.some((e) => e.message?.includes("whose lease expired"))).toBe(true);
-    // The thawed process noticed it lost the lease: its run stopped, nothing of it committed.
-    await waitFor("the frozen attempt to stop", async () => {
-      const logs = await logsOf(other, job.id);
-      return logs.find((m) => m.message.startsWith("attempt 1 stopped"));
-    });
+    expect(done).toMatchObject({ status: "succeeded", attempts: 1 });
     const outputs = outputsOf(await other.call("GET", `/api/job/${job.id}/result`));
+    expect(outputs).toHaveLength(1);
     expect((await readdir(join(dir.dataDir, "blobs"))).sort()).toEqual(
       [`${blob.id}.1`, ...outputs.map((o) => `${o.id}.1`)].sort(),
     );
-    // The frozen process serves again.
     expect((await (await dir.api(frozen.url)).call("GET", "/api/shared/health")).status).toBe(200);
   }, 120_000);
 

@@ -16,6 +16,8 @@ export interface OutputCommit {
   store: Store;
   /** The lease this attempt runs under: the commit happens only while it is still held. */
   leaseOwner: string;
+  /** The attempt number its claim gave it: the fence token checked in the commit's transaction. */
+  attempt: number;
   jobId: string;
   modelId: string;
   request: StoredPreprocessingRequest;
@@ -86,7 +88,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
         jobId,
         "succeeded",
         { result, message: `wrote ${records.length} output blob(s)` },
-        { leaseOwner: commit.leaseOwner },
+        { leaseOwner: commit.leaseOwner, attempt: commit.attempt },
       );
       // Throwing rolls the blob rows back with it.
       if (!finished) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
@@ -100,4 +102,6 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
     await Promise.all(placed.map((p) => files.remove(p)));
     throw err;
   }
+  // The temp names (removed by the runner once the attempt ends) marked the placed
+  // files as this process's until the commit; see BlobFiles.place.
 }

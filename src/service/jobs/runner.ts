@@ -147,13 +147,22 @@ export class JobRunner {
       every(this.leaseMs / 3, () => this.renew()),
       every(WATCH_MS, () => this.watch()),
     ];
-    this.poll();
+    this.pollSafely();
   }
 
   /** A job was just created here: keep its keys (memory only) and look for work now. */
   submit(jobId: string, keys: JobKeys | null): void {
     if (keys) this.keys.set(jobId, keys);
-    this.poll();
+    this.pollSafely();
+  }
+
+  /** A poll whose storage fault (a full disk, a busy database) is logged, never thrown: the next tick tries again. */
+  private pollSafely(): void {
+    try {
+      this.poll();
+    } catch (err) {
+      this.log.warn({ err }, "looking for jobs to run failed");
+    }
   }
 
   /**
@@ -224,7 +233,6 @@ export class JobRunner {
     let idle = this.pool.idleCount();
     if (idle === 0) return;
     const now = Date.now();
-    let live: Set<string> | undefined;
     // Killed processes of this host: their jobs need not wait for the leases to expire.
     const dead = new Set(this.store.processes.deadOnThisHost());
     for (const candidate of this.store.jobs.claimable(now, idle + 16, [...dead])) {
@@ -236,9 +244,19 @@ export class JobRunner {
       const decision = decideClaim(candidate, {
         me: this.owner,
         hasKeys: keys !== null,
-        isAlive: (ownerId) => (live ??= this.store.processes.alive(now, this.leaseMs)).has(ownerId),
+        isAlive: (ownerId) => this.store.processes.isAlive(ownerId, now, this.leaseMs),
       });
       if (decision.kind === "skip") continue;
+      // A late lease of a process of this host that still holds its lock is not a dead
+      // process's: it is frozen or its clock lags, and the job stays its own.
+      if (
+        candidate.status === "running" &&
+        owner !== null &&
+        deadOwner === null &&
+        owner !== this.owner &&
+        this.store.processes.holdsLockHere(owner)
+      )
+        continue;
       if (decision.kind === "fail") {
         this.recordFailure(candidate.id, decision.ending, { unleasedAt: now, deadOwner }, this.mainLog(candidate.id));
         continue;
@@ -259,7 +277,7 @@ export class JobRunner {
           this.execute(slot, row, keys, candidate).catch((err: unknown) =>
             this.log.error({ err, jobId: row.id }, "job runner error"),
           ),
-        () => this.poll(),
+        () => this.pollSafely(),
       );
     }
   }
@@ -319,7 +337,7 @@ export class JobRunner {
       );
       if (end.kind === "failed") {
         journal.flush();
-        this.recordFailure(jobId, end, { leaseOwner: this.owner }, log, () => journal.flush());
+        this.recordFailure(jobId, end, { leaseOwner: this.owner, attempt: row.attempts }, log, () => journal.flush());
       }
       if (end.kind === "stopped") {
         const now = this.store.jobs.row(jobId);
@@ -336,6 +354,7 @@ export class JobRunner {
   /** One run of a claimed job. Every temp file is gone when it returns, so whoever sees the job end sees a clean tmp/. */
   private async attempt({ slot, row, request, keys, log, journal, signal }: Attempt): Promise<AttemptEnd> {
     const { files } = this.store;
+    await files.ensureTemp();
     const input = await pinInput(this.store, row.model_id, request.input_blob_id);
     if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
     const tempPaths = request.output.map(() => files.tempPath());
@@ -376,6 +395,7 @@ export class JobRunner {
         await commitOutputs({
           store: this.store,
           leaseOwner: this.owner,
+          attempt: row.attempts,
           jobId: row.id,
           modelId: row.model_id,
           request,

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { statSync } from "node:fs";
 import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -55,8 +56,9 @@ export const storePlugin = fp(
     const { dataDir, region, jobLeaseMs, sqliteDriver } = options.service;
     const db = openDatabase(dataDir, { driver: sqliteDriver });
     app.log.info({ dataDir, sqliteDriver }, "store opened");
+    warnIfShared(dataDir, app.log);
     const me = newIdentity();
-    const processes = new ProcessRegistry(db);
+    const processes = new ProcessRegistry(db, dataDir);
     processes.register(me, Date.now());
     const heartbeat = setInterval(
       () => {
@@ -75,11 +77,9 @@ export const storePlugin = fp(
     const blobs = new BlobStore(db);
     const now = Date.now();
     processes.forgetDead(now, STALE_FILE_MS);
-    const liveOwners = processes.alive(now, jobLeaseMs);
     const removed = await files.removeOrphans({
-      referenced: blobs.referencedFiles(),
-      liveOwners,
-      alone: liveOwners.size === 1,
+      isReferenced: (name) => blobs.isReferenced(name),
+      isAlive: (ownerId) => processes.isAlive(ownerId, now, jobLeaseMs),
       now,
       staleFileMs: STALE_FILE_MS,
     });
@@ -101,10 +101,22 @@ export const storePlugin = fp(
     });
     app.addHook("onClose", async () => {
       clearInterval(heartbeat);
+      await files.removeOwnTemp().catch((err: unknown) => app.log.warn({ err }, "removing the temp folder failed"));
       processes.unregister(me.ownerId);
-      await files.removeOwnTemp();
       db.close();
     });
   },
   { name: "mdps-store", fastify: "5.x" },
 );
+
+/**
+ * One warning when the data dir is readable by others than its owner (made by an older
+ * version, or by hand): it holds datasets, outputs and secret hashes. A new one is 0700.
+ */
+function warnIfShared(dataDir: string, log: FastifyInstance["log"]): void {
+  const mode = statSync(dataDir).mode & 0o777;
+  if ((mode & 0o077) !== 0)
+    log.warn(
+      `the data dir ${dataDir} can be read by other local users (mode ${mode.toString(8)}); make it private with: chmod 700 '${dataDir}'`,
+    );
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { link, open, type FileHandle } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -85,8 +85,11 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         const row = blobs.insert(id, modelId, 1, contentOf(form), nowIso());
         return toBlobRecord(row);
       } catch (err) {
-        await files.remove(placed ?? form.file.path);
+        if (placed) await files.remove(placed);
         throw err;
+      } finally {
+        // After the commit: until then the temp link marks the placed file as this process's.
+        await files.remove(form.file.path);
       }
     },
   );
@@ -130,11 +133,11 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
             updated = writeTransaction(db, () => blobs.replace(current, content, nowIso()));
           } catch (err) {
             await files.remove(placed);
+            await files.remove(form.file.path);
             throw err;
           }
           if (!updated) {
-            // Another process committed this revision first: keep our bytes and retry.
-            await link(placed, form.file.path);
+            // Another process committed this revision first: our bytes stay in the temp file; retry.
             await files.remove(placed);
             if (attempt >= UPDATE_RACE_ATTEMPTS) {
               await files.remove(form.file.path);
@@ -142,6 +145,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
             }
             continue;
           }
+          await files.remove(form.file.path);
           await files.remove(files.path(blobId, current.revision));
           return toBlobRecord(updated);
         }

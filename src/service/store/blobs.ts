@@ -106,6 +106,16 @@ export class BlobStore {
     prepared(this.db, "DELETE FROM blobs WHERE id = ?").run(row.id);
   }
 
+  /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
+  isReferenced(fileName: string): boolean {
+    const match = /^(.+)\.(\d+)$/.exec(fileName);
+    if (!match) return false;
+    return (
+      prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(match[1], Number(match[2])) !==
+      undefined
+    );
+  }
+
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   referencedFiles(): Set<string> {
     const rows = prepared(this.db, "SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;

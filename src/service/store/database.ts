@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "./migrations.js";
 import { openSqlite, type Db, type SqliteDriverName, type Statement } from "./sqlite.js";
@@ -19,8 +19,19 @@ export interface OpenDatabaseOptions {
  * file: readers never block, and a writer waits up to busy_timeout for the lock.
  */
 export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {}): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = openSqlite(join(dataDir, DATABASE_FILE), { driver: options.driver });
+  // Private whoever creates it: datasets, outputs and secret hashes live here.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, DATABASE_FILE);
+  // Created with its mode first: SQLite would use the umask's, and gives its -wal and
+  // -shm files the database file's mode.
+  if (!existsSync(file)) {
+    try {
+      closeSync(openSync(file, "wx", 0o600));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+  const db = openSqlite(file, { driver: options.driver });
   // First, so that switching to WAL waits for another process opening the file too
   // (better-sqlite3 opens with a 5 s timeout, node:sqlite with none).
   db.exec("PRAGMA busy_timeout = 10000");

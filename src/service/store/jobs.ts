@@ -55,10 +55,12 @@ export interface ClaimCandidate {
 }
 
 /**
- * Who may write a job's terminal state: the lease holder, or anyone while no live
- * lease exists (none, expired, or held by `deadOwner`, a process known to be dead).
+ * Who may write a job's terminal state: the lease holder (and, with `attempt`, only
+ * that attempt of it: the fence that refuses a holder whose job was taken over and
+ * given back meanwhile), or anyone while no live lease exists (none, expired, or held
+ * by `deadOwner`, a process known to be dead).
  */
-export type FinishGuard = { leaseOwner: string } | { unleasedAt: number; deadOwner?: string | null };
+export type FinishGuard = { leaseOwner: string; attempt?: number } | { unleasedAt: number; deadOwner?: string | null };
 
 export const MAX_ATTEMPTS = 3;
 
@@ -412,7 +414,12 @@ export class JobStore {
 }
 
 function allows(row: JobRow, guard: FinishGuard): boolean {
-  if ("leaseOwner" in guard) return row.status === "running" && row.lease_owner === guard.leaseOwner;
+  if ("leaseOwner" in guard)
+    return (
+      row.status === "running" &&
+      row.lease_owner === guard.leaseOwner &&
+      (guard.attempt === undefined || row.attempts === guard.attempt)
+    );
   return (
     row.status === "queued" ||
     (row.status === "running" &&

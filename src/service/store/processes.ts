@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { nowIso, prepared, relaxedWrite, type Db } from "./database.js";
+import { acquireProcessLock, probeProcessLock, releaseProcessLock } from "./process-lock.js";
 
 /** Who this service process is, as named in leases, logs and its temp folder. */
 export interface ProcessIdentity {
@@ -9,18 +10,34 @@ export interface ProcessIdentity {
   processId: number;
 }
 
+interface ProcessRow {
+  owner_id: string;
+  hostname: string;
+  process_id: number;
+  heartbeat_at: number;
+}
+
 /**
- * The service processes that share this store, each with a heartbeat. A process
- * counts as alive while its heartbeat is younger than `staleMs` and, when it runs on
- * this host, its pid still exists: that decides whether its in-memory keys still
- * exist, whether its temp folder may be swept and whether its jobs may be taken over
- * before their leases expire. (A reused pid only makes a dead process look alive
- * until its heartbeat is stale: the safe direction.)
+ * The service processes that share this store. On this host a process is alive exactly
+ * while it holds its OS lock (process-lock.ts): a frozen process, or one whose clock
+ * lags, is alive; a killed one is dead at once. A process of another host is alive
+ * while its heartbeat is younger than `staleMs` (a lease: the best a shared disk
+ * allows). Liveness decides whether a process's in-memory keys still exist, whether
+ * its temp folder may be swept and whether its jobs may be taken over.
  */
 export class ProcessRegistry {
-  constructor(private readonly db: Db) {}
+  private readonly host = hostname();
+  /** Owners found dead: dead stays dead (owner ids are never reused). */
+  private readonly dead = new Set<string>();
 
+  constructor(
+    private readonly db: Db,
+    private readonly dataDir: string,
+  ) {}
+
+  /** Takes this process's lock, then announces it. */
   register(me: ProcessIdentity, now: number): void {
+    acquireProcessLock(this.dataDir, me.ownerId, this.db.driver);
     prepared(
       this.db,
       "INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)",
@@ -34,31 +51,79 @@ export class ProcessRegistry {
     );
   }
 
+  /** At a clean stop: the row goes, then the lock. */
   unregister(ownerId: string): void {
-    prepared(this.db, "DELETE FROM service_processes WHERE owner_id = ?").run(ownerId);
+    try {
+      prepared(this.db, "DELETE FROM service_processes WHERE owner_id = ?").run(ownerId);
+    } finally {
+      releaseProcessLock(this.dataDir, ownerId);
+    }
+  }
+
+  /**
+   * Whether the process `ownerId` lives: by its lock on this host; by its heartbeat
+   * for a process of another host (or of a version without locks, whose pid must
+   * exist too). An owner without lock file and without row is dead.
+   */
+  isAlive(ownerId: string, now: number, staleMs: number): boolean {
+    if (this.dead.has(ownerId)) return false;
+    const lock = probeProcessLock(this.dataDir, ownerId, this.db.driver);
+    if (lock === "alive") return true;
+    if (lock === "unknown") {
+      const row = prepared(
+        this.db,
+        "SELECT owner_id, hostname, process_id, heartbeat_at FROM service_processes WHERE owner_id = ?",
+      ).get(ownerId) as ProcessRow | undefined;
+      if (row && row.heartbeat_at > now - staleMs && (row.hostname !== this.host || pidExists(row.process_id)))
+        return true;
+      if (row && row.hostname !== this.host) return false; // stale, but may come back: not certain
+    }
+    this.dead.add(ownerId);
+    return false;
+  }
+
+  /**
+   * Whether `ownerId` is a process of this host that still holds its lock: its jobs
+   * are its own however late its leases look (its clock may lag, it may be frozen).
+   */
+  holdsLockHere(ownerId: string): boolean {
+    if (this.dead.has(ownerId)) return false;
+    const lock = probeProcessLock(this.dataDir, ownerId, this.db.driver);
+    if (lock === "dead") this.dead.add(ownerId);
+    return lock === "alive";
   }
 
   /** Owner ids of the live processes, this one included. */
   alive(now: number, staleMs: number): Set<string> {
-    const rows = prepared(
-      this.db,
-      "SELECT owner_id, hostname, process_id FROM service_processes WHERE heartbeat_at > ?",
-    ).all(now - staleMs) as Array<{ owner_id: string; hostname: string; process_id: number }>;
-    const host = hostname();
-    return new Set(rows.filter((r) => r.hostname !== host || pidExists(r.process_id)).map((r) => r.owner_id));
+    const rows = prepared(this.db, "SELECT owner_id FROM service_processes").all() as Array<{ owner_id: string }>;
+    return new Set(rows.map((r) => r.owner_id).filter((id) => this.isAlive(id, now, staleMs)));
   }
 
-  /** Registered processes of this host whose pid is gone (killed, crashed): certainly dead, whatever their heartbeat. */
+  /** Registered processes of this host that are certainly dead (killed, crashed): their jobs need not wait for leases. */
   deadOnThisHost(): string[] {
     const rows = prepared(this.db, "SELECT owner_id, process_id FROM service_processes WHERE hostname = ?").all(
-      hostname(),
+      this.host,
     ) as Array<{ owner_id: string; process_id: number }>;
-    return rows.filter((r) => !pidExists(r.process_id)).map((r) => r.owner_id);
+    return rows
+      .filter((r) => {
+        if (this.dead.has(r.owner_id)) return true;
+        const lock = probeProcessLock(this.dataDir, r.owner_id, this.db.driver);
+        const dead = lock === "dead" || (lock === "unknown" && !pidExists(r.process_id));
+        if (dead) this.dead.add(r.owner_id);
+        return dead;
+      })
+      .map((r) => r.owner_id);
   }
 
-  /** Forgets processes whose heartbeat stopped long ago (their leases expired with them). */
+  /** Forgets processes whose heartbeat stopped long ago and that are not alive (a frozen one keeps its row). */
   forgetDead(now: number, olderThanMs: number): void {
-    prepared(this.db, "DELETE FROM service_processes WHERE heartbeat_at < ?").run(now - olderThanMs);
+    const rows = prepared(this.db, "SELECT owner_id FROM service_processes WHERE heartbeat_at < ?").all(
+      now - olderThanMs,
+    ) as Array<{ owner_id: string }>;
+    for (const { owner_id } of rows) {
+      if (!this.isAlive(owner_id, now, olderThanMs))
+        prepared(this.db, "DELETE FROM service_processes WHERE owner_id = ?").run(owner_id);
+    }
   }
 }
 
