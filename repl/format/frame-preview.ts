@@ -2,7 +2,7 @@
 import type { Column, Table } from "../../src/index.js";
 import type { TableOutput } from "../commands/types.js";
 import { formatCell, formatNumberCell } from "./cells.js";
-import { summarize } from "./summary-stats.js";
+import { summarize } from "../../src/internal/index.js";
 
 export function cellText(column: Column, row: number): string {
   return column.kind === "number" ? formatNumberCell(column.values[row]!) : formatCell(column.values[row]);

@@ -28,3 +28,4 @@ export {
   PreflightError,
   type PreflightReport,
 } from "../session/preflight.js";
+export { summarize, type ColumnSummary } from "../danfo/summary-stats.js";

@@ -14,6 +14,7 @@ import { checkParams, type ParamProblem } from "../contract/param-issues.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "../contract/transform-types.js";
 import { transforms } from "../engine/registry.js";
 import type { Column, Table } from "../formats/table.js";
+import { firstNonNumber, numericButForNaWords, numericTextMessage } from "./numeric-text.js";
 import { PreflightError, type PreflightProblem } from "./preflight-error.js";
 
 export { PreflightError, type PreflightProblem } from "./preflight-error.js";
@@ -175,13 +176,19 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
         column: name,
       });
     } else if (column.kind !== "number") {
-      const sample = column.values.find((v) => v !== null);
+      // Name the value that makes it text, not a number beside it.
+      const culprit = firstNonNumber(column);
+      const sample = culprit?.value ?? column.values.find((v) => v !== null);
+      const such = sample === undefined ? "" : ` such as ${JSON.stringify(sample)}`;
+      const where = culprit ? ` (data row ${culprit.row})` : "";
+      const pandas = numericButForNaWords(column)
+        ? `, a missing value to pandas: read the file with readCsv from "mdps/danfo"`
+        : "";
       problems.push({
         field: "columns",
         message:
           `column "${name}" is not numeric: it holds ${column.kind === "string" ? "text" : "true/false"}` +
-          `${sample !== undefined ? ` such as ${JSON.stringify(sample)}` : ""}; ` +
-          `the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
+          `${such}${where}${pandas}; the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
         column: name,
       });
     }
@@ -201,7 +208,14 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
   const boxCox = type === "PowerTransformer" && options.params?.["method"] === "box-cox";
 
   const columns = table.columns.map((column): ColumnReport => {
-    if (column.kind !== "number") return otherReport(column);
+    if (column.kind !== "number") {
+      const report = otherReport(column);
+      const found = numericButForNaWords(column);
+      if (found === undefined) return report;
+      const message = numericTextMessage(column.name, found, given.length === 0);
+      warnings.push({ code: "numeric_text_column", message, column: column.name });
+      return { ...report, notes: [`numbers but for ${found.words.map((w) => JSON.stringify(w)).join(", ")}`] };
+    }
     const s = numberStats(column.values);
     const count = column.values.length - s.missing;
     const feature = featureSet.has(column.name);

@@ -67,7 +67,7 @@ export async function prepareUpload(
     const source: UploadSource = {
       recordType: type,
       open: () => writeTable(type, table),
-      shape: frameShape(data),
+      shape: frameShape(data, table),
       suggestedName: undefined,
     };
     return new PreparedUpload(source, undefined, table);

@@ -50,10 +50,17 @@ export function isDataFrame(value: unknown): value is DataFrame {
   return typeof v === "object" && v !== null && Array.isArray(v.columns) && Array.isArray(v.dtypes) && "$data" in v;
 }
 
-export function frameShape(df: DataFrame): FrameShape {
+/**
+ * With the Table read from the frame: a column danfo labels numeric but that holds text
+ * (its readCSV labels a column of numbers and "NA" float32) is restored as text.
+ */
+export function frameShape(df: DataFrame, table?: Table): FrameShape {
   const columns = df.columns.map(String);
   const dtypes: Record<string, string> = {};
-  columns.forEach((c, i) => (dtypes[c] = String(df.dtypes[i])));
+  columns.forEach((c, i) => {
+    const kind = table?.columns[i]?.kind;
+    dtypes[c] = kind === "string" ? "string" : String(df.dtypes[i]);
+  });
   return { columns, dtypes };
 }
 
@@ -121,7 +128,12 @@ export async function uploadSource(
     const type = recordType ?? wireFormat;
     const [{ tableFromDataFrame }, { writeTable }] = await Promise.all([loadDanfo(), loadFormats()]);
     const table = tableFromDataFrame(data);
-    return { recordType: type, open: () => writeTable(type, table), shape: frameShape(data), suggestedName: undefined };
+    return {
+      recordType: type,
+      open: () => writeTable(type, table),
+      shape: frameShape(data, table),
+      suggestedName: undefined,
+    };
   }
   throw localValidationError({ data: ["must be a danfo DataFrame, a file path or a Buffer/Uint8Array"] });
 }

@@ -1,8 +1,8 @@
 /**
- * The numbers `/describe` shows, computed the way pandas' `describe()` does: missing
+ * The numbers `describe(df)` and the REPL's `/describe` show, computed the way pandas' `describe()` does: missing
  * values skipped, sample standard deviation (ddof 1), linear-interpolated quartiles.
  */
-import type { Column } from "../../src/index.js";
+import type { Column } from "../formats/table.js";
 
 export interface NumericSummary {
   readonly kind: "number";

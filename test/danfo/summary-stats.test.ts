@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quantileSorted, summarize, summarizeNumbers } from "../../../repl/format/summary-stats.js";
+import { quantileSorted, summarize, summarizeNumbers } from "../../src/danfo/summary-stats.js";
 
 describe("summarizeNumbers", () => {
   it("matches pandas describe() on data with a missing value", () => {
