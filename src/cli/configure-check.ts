@@ -1,15 +1,12 @@
 /**
- * The check of `mdps configure`: `mdps doctor`'s checks on the new settings, with the
- * scopes settled first. Without scopes given, the scope lists below are asked for in
- * turn and the first the service grants is the one written, so the profile names scopes
- * that work, and keeps shared.health.read (the region check) where the application has it.
+ * The check of `mdps configure`: `mdps doctor`'s checks on the new settings. Without
+ * scopes given, the token request asks for every Session scope and, when refused, keeps
+ * those the application holds (AuthResource's narrowing); the scopes written are those
+ * asked for in the end, so the profile names scopes that work.
  */
-import { SESSION_SCOPES, WORKFLOW_SCOPES } from "../client/auth.js";
 import { MdpsClient } from "../client/client.js";
 import type { ClientConfig } from "../client/config.js";
 import { doctor, type DoctorReport } from "../client/diagnostics.js";
-import { OAuthError } from "../client/errors.js";
-import { ENDPOINT_SCOPES } from "../contract/scopes.js";
 
 /**
  * An address that does not answer in this time is reported, not waited on; as for the
@@ -17,34 +14,18 @@ import { ENDPOINT_SCOPES } from "../contract/scopes.js";
  */
 const CHECK_TIMEOUT_MS = 10_000;
 
-const DEFAULT_SCOPE_LISTS: readonly (readonly string[])[] = [
-  SESSION_SCOPES,
-  [...WORKFLOW_SCOPES, ENDPOINT_SCOPES.health],
-  WORKFLOW_SCOPES,
-];
-
 export interface ProfileCheck {
   readonly report: DoctorReport;
-  /** The scopes the checks asked for: the configured ones, else the first default list granted. */
+  /** The scopes the checks asked for: the configured ones, else the Session's, narrowed to those the application holds. */
   readonly scopes: readonly string[];
 }
 
 export async function checkProfile(config: ClientConfig): Promise<ProfileCheck> {
-  const lists = config.scopes.length > 0 ? [config.scopes] : DEFAULT_SCOPE_LISTS;
-  for (const [index, scopes] of lists.entries()) {
-    const client = new MdpsClient({ ...config, scopes }, { retry: { maxRetries: 0 }, timeoutMs: CHECK_TIMEOUT_MS });
-    try {
-      if (index < lists.length - 1) {
-        const refused = await client.auth.exchange().then(
-          () => false,
-          (error: unknown) => error instanceof OAuthError && error.code === "invalid_scope",
-        );
-        if (refused) continue;
-      }
-      return { report: await doctor(client), scopes };
-    } finally {
-      await client.close();
-    }
+  const client = new MdpsClient(config, { retry: { maxRetries: 0 }, timeoutMs: CHECK_TIMEOUT_MS });
+  try {
+    const report = await doctor(client);
+    return { report, scopes: client.auth.requestedScopes };
+  } finally {
+    await client.close();
   }
-  throw new Error("unreachable: the last scope list is always checked");
 }

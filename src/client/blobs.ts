@@ -17,7 +17,7 @@ import { APIError } from "./errors.js";
 import { listUnsupported } from "./jobs.js";
 import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
-import type { CallOptions, StreamResponse, Transport } from "./transport.js";
+import type { CallOptions, RequestSpec, StreamResponse, Transport } from "./transport.js";
 
 /** The metadata parts of an upload or update. */
 export interface BlobMetadata {
@@ -49,7 +49,7 @@ export interface DownloadOptions extends CallOptions {
 }
 
 export interface UpdateOptions extends CallOptions {
-  /** Only replace if the blob's ETag (its sha256) still matches: else 412. */
+  /** Only replace if the blob's ETag (its record's `etag`, else its sha256) still matches: else 412. */
   readonly ifMatch?: string | undefined;
 }
 
@@ -127,10 +127,31 @@ export class BlobsResource {
    * or a refused connection is retried, as nothing was stored.
    */
   async upload(meta: BlobMetadata, content: BlobContent, options: CallOptions = {}): Promise<BlobRecord> {
-    return this.#transport.json(
-      { method: "POST", url: `${this.#base}/upload`, idempotent: false, ...this.#multipart(meta, content), ...options },
+    return this.#withEtag({
+      method: "POST",
+      url: `${this.#base}/upload`,
+      idempotent: false,
+      ...this.#multipart(meta, content),
+      ...options,
+    });
+  }
+
+  /**
+   * The blob record of an upload or update, with the answer's `ETag` header as its
+   * `etag` when the record has none of its own (a service may say it only there).
+   */
+  async #withEtag(spec: RequestSpec): Promise<BlobRecord> {
+    let header: string | undefined;
+    const record = await this.#transport.json(
+      {
+        ...spec,
+        onHeaders: (headers) => {
+          header = headers.etag;
+        },
+      },
       blobRecord,
     );
+    return header !== undefined && record.etag === undefined ? { ...record, etag: header } : record;
   }
 
   /** PUT .../{blobId}/update: replaces content and metadata at once. */
@@ -142,17 +163,14 @@ export class BlobsResource {
   ): Promise<BlobRecord> {
     const { ifMatch, ...call } = options;
     const multipart = this.#multipart(meta, content);
-    return this.#transport.json(
-      {
-        method: "PUT",
-        url: `${this.#base}/${encodeURIComponent(blobId)}/update`,
-        idempotent: true,
-        ...multipart,
-        headers: { ...multipart.headers, ...(ifMatch ? { "if-match": quoteEtag(ifMatch) } : {}) },
-        ...call,
-      },
-      blobRecord,
-    );
+    return this.#withEtag({
+      method: "PUT",
+      url: `${this.#base}/${encodeURIComponent(blobId)}/update`,
+      idempotent: true,
+      ...multipart,
+      headers: { ...multipart.headers, ...(ifMatch ? { "if-match": quoteEtag(ifMatch) } : {}) },
+      ...call,
+    });
   }
 
   /** GET .../{blobId}/download: the stored bytes as a stream (still encrypted if they were). */

@@ -12,7 +12,11 @@ import { oauthAdvice } from "./error-factory.js";
 import { APIError, MdpsError, OAuthError, PermissionDeniedError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
 
-/** The interface's endpoints and the scope each needs (CONTRACT.md: the interface itself does not say). */
+/**
+ * The interface's endpoints and the scope mdps assumes each needs: CONTRACT.md's table,
+ * which the reference service follows. The interface itself does not say, so another
+ * service may ask for other scopes: shown as an assumption, never as the service's word.
+ */
 export const INTERFACE_ENDPOINTS: ReadonlyArray<{ method: string; path: string; scope: Scope }> = [
   { method: "POST", path: "/api/model/{modelId}/shared/blob/upload", scope: "shared.blob.upload" },
   { method: "GET", path: "/api/model/{modelId}/shared/blob/{blobId}/download", scope: "shared.blob.download" },
@@ -50,6 +54,8 @@ export interface WhoAmI {
   readonly profile: string | undefined;
   /** The scopes asked for in the token request. */
   readonly requestedScopes: readonly string[];
+  /** Session scopes no longer asked for because the service refused them (see AuthResource.droppedScopes). */
+  readonly refusedScopes: { readonly scopes: readonly string[]; readonly how: "named" | "probed" } | undefined;
   /** The scopes granted (the token response's `scope`, or the token's own claims); undefined when neither says. */
   readonly grantedScopes: readonly string[] | undefined;
   /** Where `grantedScopes` came from. */
@@ -85,6 +91,7 @@ export async function whoami(
     modelId: config.modelId,
     profile: config.profile,
     requestedScopes: requested,
+    refusedScopes: client.auth.droppedScopes,
     grantedScopes: granted?.scopes,
     scopesFrom: granted?.from ?? "requested (the service did not say)",
     tokenType: token.token_type,
@@ -204,8 +211,9 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
       add(
         "model API answers",
         "warning",
-        `${config.baseUrl} answered 403: the token lacks shared.health.read`,
-        "Add the scope shared.health.read to the application (and to MDPS_SCOPES if set) to let mdps check the region.",
+        `${config.baseUrl} answered 403 to the health check${error.detail ? `: "${error.detail}"` : ""}`,
+        "mdps assumes health needs shared.health.read (the interface does not say): if the application lacks it, " +
+          "add it (and to MDPS_SCOPES if set) to let mdps check the region.",
       );
     } else {
       add("model API answers", "failed", `${config.baseUrl}: ${summaryOf(error)}`, remedyOf(error, "api"));
@@ -243,7 +251,7 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
       add(
         "scopes",
         "failed",
-        `missing for the workflow: ${missing.join(", ")} (${me.scopesFrom})`,
+        `the token lacks ${missing.join(", ")} (${me.scopesFrom}), which mdps assumes upload, send, read and download need (the interface does not say)`,
         "Assign them to the application in the portal and list them in MDPS_SCOPES (or the scopes option).",
       );
     } else {

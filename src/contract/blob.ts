@@ -62,6 +62,8 @@ export const blobRecord = z.preprocess(
     content_type: z.string().optional(),
     size_bytes: z.number().int().nonnegative().optional(),
     sha256: z.string().optional(),
+    /** The record's own `ETag`/`etag` field, or (added by the client) the answer's `ETag` header. */
+    etag: z.string().optional(),
     encrypted: z.boolean().optional(),
     created_at: timestamp.optional(),
     updated_at: timestamp.optional(),
@@ -83,4 +85,6 @@ export const CONTENT_TYPES: Record<RecordType, string> = {
 };
 
 /** A blob record as the reference service sends it: every field of CONTRACT.md present. */
-export type ReferenceBlobRecord = { [K in keyof BlobRecord]-?: Exclude<BlobRecord[K], undefined> };
+export type ReferenceBlobRecord = {
+  [K in keyof Omit<BlobRecord, "etag">]-?: Exclude<BlobRecord[K], undefined>;
+};

@@ -51,6 +51,7 @@ const BLOB_RENAMES: Readonly<Record<string, string>> = {
   file_name: "name",
   type: "record_type",
   tier: "access_tier",
+  e_tag: "etag",
 };
 
 /** A blob record in any casing -> the contract's field names (unknown fields kept). */

@@ -13,6 +13,10 @@ const COLOR: Record<DoctorCheck["status"], string> = {
   skipped: "#6b7280",
 };
 
+/** The endpoint table's scopes are CONTRACT.md's, not the service's word: said above the table. */
+const ASSUMPTION =
+  "Scopes per endpoint are mdps's assumption (the reference service's table; the interface does not say), not this service's word.";
+
 function allowedWord(allowed: boolean | undefined): string {
   return allowed === undefined ? "unknown" : allowed ? "yes" : "no";
 }
@@ -30,6 +34,14 @@ function whoamiRows(me: WhoAmI): Array<[string, string]> {
     ["model", me.modelId],
     ...(me.profile ? [["profile", me.profile] as [string, string]] : []),
     ["scopes", `${scopes} [${me.scopesFrom}]`],
+    ...(me.refusedScopes
+      ? [
+          [
+            "not asked for",
+            `${me.refusedScopes.scopes.join(" ")} (${me.refusedScopes.how === "named" ? "the service's invalid_scope named them" : "refused when asked for alone"})`,
+          ] as [string, string],
+        ]
+      : []),
     ["token", `${me.tokenType}, expires ${me.expiresAt} (in ${me.expiresInSeconds} s)`],
   ];
 }
@@ -38,7 +50,7 @@ export function whoamiText(me: WhoAmI): string {
   const rows = whoamiRows(me);
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
-  lines.push("", "endpoint (scope): allowed");
+  lines.push("", ASSUMPTION, "endpoint (scope): allowed");
   const pathWidth = Math.max(...me.endpoints.map((e) => `${e.method} ${e.path}`.length));
   for (const e of me.endpoints) {
     lines.push(`  ${`${e.method} ${e.path}`.padEnd(pathWidth)}  ${e.scope.padEnd(24)}  ${allowedWord(e.allowed)}`);
@@ -57,9 +69,9 @@ export function whoamiHtml(me: WhoAmI): string {
     )
     .join("");
   return (
-    `<div style="${BOX_STYLE}"><b>mdps whoami</b>${definitionTable(rows)}` +
+    `<div style="${BOX_STYLE}"><b>mdps whoami</b>${definitionTable(rows)}<div>${escapeHtml(ASSUMPTION)}</div>` +
     `<table style="${TABLE_STYLE};margin-top:4px"><thead><tr><th style="text-align:left">endpoint</th>` +
-    `<th style="text-align:left">scope</th><th style="text-align:left">allowed</th></tr></thead><tbody>${endpoints}</tbody></table></div>`
+    `<th style="text-align:left">scope (assumed)</th><th style="text-align:left">allowed</th></tr></thead><tbody>${endpoints}</tbody></table></div>`
   );
 }
 

@@ -169,9 +169,13 @@ export class Blob {
     if (word !== undefined && (RECORD_TYPES as readonly string[]).includes(word)) return word as RecordType;
     return this.#source.recordType ?? recordTypeOfPath(this.#record.name ?? "");
   }
-  /** The sha256 of the stored bytes, sent as `If-Match` by `update`; undefined when the service reports none. */
+  /**
+   * Sent as `If-Match` by `update`: the ETag the service last gave this handle (a record's
+   * `ETag`/`etag` field, or the `ETag` header of an upload, update or whole download),
+   * else the record's sha256; undefined when the service reports none.
+   */
   get etag(): string | undefined {
-    return this.#record.sha256;
+    return this.#record.etag ?? this.#record.sha256;
   }
   get record(): BlobRecord {
     return this.#record;
@@ -210,6 +214,10 @@ export class Blob {
     const res = url
       ? await this.#ctx.client.blobs.downloadFrom(url, options)
       : await this.#ctx.client.blobs.download(this.id, options);
+    // The content as it is now: a later update is checked against this version.
+    const etag = res.headers.etag;
+    if (etag !== undefined && options.range === undefined && res.status === 200)
+      this.#record = { ...this.#record, etag };
     return decrypted(res.body, this.encrypted ? this.#key : undefined);
   }
 

@@ -182,8 +182,10 @@ export class Session {
           await client.close();
           if (error instanceof PermissionDeniedError) {
             throw new ConfigError(
-              `Cannot check that the service is in region ${config.region}: the application lacks the scope shared.health.read. ` +
-                `Add the scope, or unset MDPS_REGION to skip the check.`,
+              `Cannot check that the service is in region ${config.region}: it refused the health check with 403` +
+                `${error.detail ? ` ("${error.detail}")` : ""}. The token was asked for ${client.auth.requestedScopes.join(" ")}; ` +
+                `mdps assumes health needs shared.health.read (the interface does not say). Give the application the scope ` +
+                `the service names, or unset MDPS_REGION to skip the check.`,
               [],
               { cause: error },
             );

@@ -200,13 +200,16 @@ describe("mdps configure --client-secret-stdin", () => {
     );
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/FAIL +token +\S+: answered 400 invalid_scope/);
-    // With the default scopes the workflow's are missing all the same.
+    // With the default scopes the token keeps the two the application holds; the workflow's are missing all the same.
     const defaults = await configure(
       ["--profile", "n2", ...flagsFor(narrow), "--client-secret-stdin"],
       narrow.clientSecret,
     );
     expect(defaults.code).toBe(1);
-    expect(defaults.out).toMatch(/FAIL +token +\S+: answered 400 invalid_scope/);
+    expect(defaults.out).toMatch(/^ok +token /m);
+    expect(defaults.out).toMatch(
+      /FAIL +scopes +the token lacks shared\.blob\.download, ml\.preprocessing\.execute, ml\.preprocessing\.read/,
+    );
     for (const out of [run.out, defaults.out]) expect(out).not.toContain(narrow.clientSecret);
     expect(await readFile(configPath(), "utf8")).toBe(before);
   }, 60_000);

@@ -82,7 +82,12 @@ export class TokenIssuer {
     const assigned = this.application.assignedScopes;
     if (requested.length === 0) return new Set([...assigned].filter((s) => s.startsWith("shared.")));
     const unassigned = requested.filter((s) => !assigned.has(s));
-    if (unassigned.length > 0) throw new HttpError(400, `invalid scope: ${unassigned.join(" ")}`);
+    if (unassigned.length > 0) {
+      throw new HttpError(
+        400,
+        this.settings.invalidScopeNamesScopes ? `invalid scope: ${unassigned.join(" ")}` : "invalid scope",
+      );
+    }
     return new Set(requested);
   }
 

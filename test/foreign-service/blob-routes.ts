@@ -42,27 +42,35 @@ export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): v
   app.post<{ Params: ModelParams }>(
     `${BLOB}/upload`,
     { preHandler: issuer.require("shared.blob.upload") },
-    async (request) => {
+    async (request, reply) => {
       checkModel(request.params.modelId);
       const input = await readBlobForm(request, deps.settings);
-      return blobRecord(blobs.create(request.params.modelId, input));
+      return versioned(reply, blobs.create(request.params.modelId, input), deps.settings);
     },
   );
 
   app.put<{ Params: BlobParams }>(
     `${BLOB}/:blobId/update`,
     { preHandler: issuer.require("shared.blob.write") },
-    async (request) => {
+    async (request, reply) => {
       const existing = findBlob(request.params);
+      const ifMatch = request.headers["if-match"];
+      if (deps.settings.etags !== "none" && ifMatch !== undefined && ifMatch !== existing.version) {
+        throw new HttpError(412, `the blob changed: it is at version ${existing.version}, not ${ifMatch}`);
+      }
       const input = await readBlobForm(request, deps.settings);
-      return blobRecord(blobs.replace(existing, input));
+      return versioned(reply, blobs.replace(existing, input), deps.settings);
     },
   );
 
   app.get<{ Params: BlobParams }>(
     `${BLOB}/:blobId/download`,
     { preHandler: issuer.require("shared.blob.download") },
-    async (request, reply) => sendBlob(reply, findBlob(request.params)),
+    async (request, reply) => {
+      const blob = findBlob(request.params);
+      if (deps.settings.etags !== "none") reply.header("etag", blob.version);
+      return sendBlob(reply, blob);
+    },
   );
 
   // 200 with an empty body, as a framework's bare Ok() would answer.
@@ -85,6 +93,13 @@ export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): v
       return sendBlob(reply, blob);
     },
   );
+}
+
+/** The record, with the version as an `ETag` header (and an `ETag` field) where the switch says. */
+function versioned(reply: FastifyReply, blob: StoredBlob, settings: Settings): object {
+  if (settings.etags === "none") return blobRecord(blob);
+  reply.header("etag", blob.version);
+  return settings.etags === "field" ? { ...blobRecord(blob), ETag: blob.version } : blobRecord(blob);
 }
 
 function sendBlob(reply: FastifyReply, blob: StoredBlob): FastifyReply {

@@ -1,5 +1,9 @@
 /** Blobs in memory, and the record this service returns for one. */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+
+function versionOf(data: Buffer, at: string): string {
+  return `"${createHash("sha1").update(data).update(at).update(randomUUID()).digest("hex").slice(0, 16)}"`;
+}
 
 export interface BlobInput {
   readonly name: string;
@@ -12,6 +16,8 @@ export interface BlobInput {
 
 export interface StoredBlob extends BlobInput {
   readonly blobId: string;
+  /** Changes with every write: a quoted hash of the content and the time. */
+  readonly version: string;
   readonly modelId: string;
   readonly createdOn: string;
   readonly updatedOn: string;
@@ -32,14 +38,22 @@ export class BlobStore {
 
   create(modelId: string, input: BlobInput): StoredBlob {
     const now = new Date().toISOString();
-    const blob: StoredBlob = { ...input, blobId: randomUUID(), modelId, createdOn: now, updatedOn: now };
+    const blob: StoredBlob = {
+      ...input,
+      blobId: randomUUID(),
+      modelId,
+      createdOn: now,
+      updatedOn: now,
+      version: versionOf(input.data, now),
+    };
     this.blobs.set(blob.blobId, blob);
     return blob;
   }
 
   /** Replaces content and metadata; the id and `createdOn` stay. */
   replace(existing: StoredBlob, input: BlobInput): StoredBlob {
-    const blob: StoredBlob = { ...existing, ...input, updatedOn: new Date().toISOString() };
+    const now = new Date().toISOString();
+    const blob: StoredBlob = { ...existing, ...input, updatedOn: now, version: versionOf(input.data, now) };
     this.blobs.set(blob.blobId, blob);
     return blob;
   }

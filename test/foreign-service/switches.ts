@@ -64,6 +64,12 @@ export interface ForeignServiceOptions {
    * logs and result of every job are served there too (e.g. `/api/v2/jobs`).
    */
   readonly locationReadBase?: string;
+  /**
+   * Blob versions: `none` (default) ignores If-Match; `header` answers upload, update and
+   * download with an `ETag` header only; `field` puts it in the record as `ETag` too. Both
+   * refuse an update whose If-Match is not the current version with 412.
+   */
+  readonly etags?: "none" | "header" | "field";
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -80,6 +86,8 @@ export interface ForeignServiceOptions {
   readonly tokenLifetimeSeconds?: number;
   /** The scopes assigned to the one application; all eight by default. */
   readonly assignedScopes?: readonly string[];
+  /** Whether the token endpoint's `invalid scope` text names the scopes it refused; true by default. */
+  readonly invalidScopeNamesScopes?: boolean;
   /** Fixed credentials and model id; random when absent. */
   readonly clientId?: string;
   readonly clientSecret?: string;
@@ -117,6 +125,7 @@ export interface Settings {
   readonly retryAfter: RetryAfterSwitch | undefined;
   readonly sendStatus: 200 | 202;
   readonly jobFamilies: "shared" | "separate";
+  readonly etags: "none" | "header" | "field";
   readonly locationReadBase: string | undefined;
   readonly genericJobSend: boolean;
   readonly requirePreprocessingScopes: boolean;
@@ -126,6 +135,7 @@ export interface Settings {
   readonly failFirstSendWith502AfterCreating: boolean;
   readonly tokenLifetimeSeconds: number;
   readonly assignedScopes: readonly string[];
+  readonly invalidScopeNamesScopes: boolean;
 }
 
 export function resolveSettings(options: ForeignServiceOptions): Settings {
@@ -140,6 +150,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     retryAfter: options.retryAfter,
     sendStatus: options.sendStatus ?? 200,
     jobFamilies: options.jobFamilies ?? "shared",
+    etags: options.etags ?? "none",
     locationReadBase: options.locationReadBase,
     genericJobSend: options.genericJobSend ?? true,
     requirePreprocessingScopes: options.requirePreprocessingScopes ?? true,
@@ -149,6 +160,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     failFirstSendWith502AfterCreating: options.failFirstSendWith502AfterCreating ?? false,
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
     assignedScopes: options.assignedScopes ?? ALL_SCOPES,
+    invalidScopeNamesScopes: options.invalidScopeNamesScopes ?? true,
   };
 }
 
