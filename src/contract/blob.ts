@@ -86,5 +86,5 @@ export const CONTENT_TYPES: Record<RecordType, string> = {
 
 /** A blob record as the reference service sends it: every field of CONTRACT.md present. */
 export type ReferenceBlobRecord = {
-  [K in keyof Omit<BlobRecord, "etag">]-?: Exclude<BlobRecord[K], undefined>;
+  [K in keyof BlobRecord as K extends "etag" ? never : K]-?: Exclude<BlobRecord[K], undefined>;
 };
