@@ -1,101 +1,49 @@
 /**
- * mdps as an analyst installs it (issue 23): the tarball `npm run package` makes (the one that
- * would be published) goes into an empty project with a plain package.json, following README's
- * "Use mdps in your own project". Then, in that folder: README's quickstart against
- * Session.local(), a strict TypeScript check of a file that uses the Session API, and the
- * quickstart notebook executed by Jupyter with the folder's own tslab kernel.
+ * mdps as an analyst installs it: the tarball `npm run package` makes goes into an empty
+ * project with README's commands ("Use mdps in your own project", run as written). Then,
+ * in that folder: README's quickstart against Session.local(), a strict TypeScript check of
+ * a file that uses the Session API and mdps/danfo, and every shipped notebook executed by
+ * Jupyter on the folder's own tslab and Deno kernels, registered with README's commands.
  *
  * Every URL npm fetches must be on the configured npm registry (checked from npm's http log):
  * nothing from cdn.sheetjs.com, no native TensorFlow download. The rest runs on loopback.
  *
- * It takes several minutes (better-sqlite3 compiles in the new project) and needs the npm
- * registry, so it runs in CI (CI set) or with MDPS_INSTALL_TEST=1; elsewhere it is skipped
- * with that reason. It needs dist/ (npm test builds it first).
+ * It takes minutes (better-sqlite3 compiles in the new project) and needs the npm registry,
+ * so `npm test` runs it when CI is set or MDPS_INSTALL_TEST=1, and skips it otherwise with
+ * that reason; MDPS_INSTALL_TEST=0 skips it in CI too (.ci/run's runs on newer Node, so that
+ * better-sqlite3 is compiled once per CI run). It needs dist/ (npm test builds it first).
  */
-import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inCI } from "../required-tool.js";
-import { REPO, executeNotebook, findJupyterPython, kernelEnv, problems } from "../notebooks/jupyter.js";
+import {
+  REPO,
+  cellTexts,
+  chartSvgs,
+  executeNotebook,
+  findJupyterPython,
+  kernelEnv,
+  problems,
+  type KernelName,
+} from "../notebooks/jupyter.js";
+import { EXPECTATIONS } from "../notebooks/expectations.js";
+import {
+  MINUTE,
+  fetchedHosts,
+  npm,
+  npmEnv,
+  readmeQuickstart,
+  readmeShell,
+  readmeTsconfig,
+  run,
+  warnings,
+} from "./npm-project.js";
 
-const enabled = inCI || process.env["MDPS_INSTALL_TEST"] === "1";
-const MINUTE = 60_000;
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(
-  file: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<Ran> {
-  return new Promise((done) => {
-    execFile(
-      file,
-      args,
-      {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        timeout: options.timeoutMs,
-        maxBuffer: 256 * 1024 * 1024,
-        killSignal: "SIGKILL",
-      },
-      (error, stdout, stderr) => {
-        // A non-zero exit has a numeric code; anything else (a timeout, a spawn error) says why.
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        const why = error && typeof error.code !== "number" ? `\n${error.message}` : "";
-        done({ code, stdout, stderr: stderr + why });
-      },
-    );
-  });
-}
-
-/** npm as a user runs it: their own config, no update notice, the vitest variables dropped. */
-function npmEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith("VITEST") && !key.startsWith("npm_") && key !== "NODE_OPTIONS") env[key] = value;
-  }
-  return { ...env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" };
-}
-
-const npm = (args: string[], cwd: string, timeoutMs: number) =>
-  run("npm", [...args, "--loglevel=http"], { cwd, env: npmEnv(), timeoutMs });
-
-/** Hosts of every URL npm's http log shows it fetching. */
-function fetchedHosts(log: string): Set<string> {
-  const hosts = new Set<string>();
-  for (const match of log.matchAll(/http fetch \w+(?: \d+)? (https?:\/\/[^\s]+)/g)) hosts.add(new URL(match[1]!).host);
-  return hosts;
-}
-
-/** npm's warnings, less the http lines that --loglevel=http adds. */
-const warnings = (log: string) => log.split("\n").filter((line) => /^npm (warn|WARN|error|ERR)/.test(line));
-
-/** README's quickstart: the first TypeScript block that calls Session.local(). */
-function readmeQuickstart(): string {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1]!)
-    .find((code) => code.includes("Session.local()"));
-  if (!block) throw new Error("README has no ```ts block calling Session.local()");
-  return block;
-}
-
-/** README's strict tsconfig for a script project: the ```json block with "skipLibCheck". */
-function readmeTsconfig(): string {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
-    .map((m) => m[1]!)
-    .find((json) => json.includes('"skipLibCheck"'));
-  if (!block) throw new Error('README has no ```json tsconfig with "skipLibCheck"');
-  return block;
-}
+const choice = process.env["MDPS_INSTALL_TEST"];
+const enabled = choice === "1" || (inCI && choice !== "0");
+const NOTEBOOKS = join(REPO, "notebooks");
 
 if (!enabled) {
   describe("mdps installed into an analyst's own project", () => {
@@ -144,35 +92,22 @@ if (!enabled) {
     it(
       "installs with README's commands from the npm registry alone, without a warning",
       async () => {
-        // README, "A script project" and "A notebook folder", with the tarball for `mdps`.
-        const steps: string[][] = [
-          ["init", "-y"],
-          ["pkg", "set", "type=module"],
-          [
-            "pkg",
-            "set",
-            "allowScripts.better-sqlite3=true",
-            "allowScripts.zeromq=true",
-            "allowScripts.esbuild=true",
-            "allowScripts.core-js=false",
-            "--json",
-          ],
-          ["install", tarball, "tslab"],
-          ["install", "--save-dev", "typescript", "@types/node@20", "tsx"],
-        ];
-        const hosts = new Set<string>();
-        for (const step of steps) {
-          const started = performance.now();
-          const result = await npm(step, project, 15 * MINUTE);
-          const log = result.stdout + result.stderr;
-          if (step[0] === "install") {
-            console.log(`[install] npm ${step.join(" ")}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-          }
-          expect(result.code, `npm ${step.join(" ")}:\n${log.slice(-3000)}`).toBe(0);
-          expect(warnings(log), `npm ${step.join(" ")}`).toEqual([]);
-          for (const host of fetchedHosts(log)) hosts.add(host);
-        }
-        expect([...hosts]).toEqual([registryHost]);
+        // README's block, with the tarball's path for the one it tells the reader to fill in.
+        const script = readmeShell("npm init -y")
+          .split("\n")
+          .filter((line) => !line.startsWith("MDPS_TGZ="))
+          .join("\n");
+        const started = performance.now();
+        const result = await run("bash", ["-euo", "pipefail", "-c", script], {
+          cwd: project,
+          env: { ...npmEnv(), MDPS_TGZ: tarball, npm_config_loglevel: "http" },
+          timeoutMs: 20 * MINUTE,
+        });
+        console.log(`[install] README's install block: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        const log = result.stdout + result.stderr;
+        expect(result.code, `README's install block:\n${log.slice(-3000)}`).toBe(0);
+        expect(warnings(log)).toEqual([]);
+        expect([...fetchedHosts(log)]).toEqual([registryHost]);
 
         const listed = await npm(["ls", "--all"], project, 2 * MINUTE);
         expect(listed.code, listed.stdout + listed.stderr).toBe(0);
@@ -185,6 +120,8 @@ if (!enabled) {
         expect(installed("@tensorflow/tfjs-node")).toMatchObject({ name: "@tensorflow/tfjs", version: "3.21.0" });
         expect(installed("xlsx").version).toBe("0.18.5");
         expect(installed("mdps/node_modules/danfojs-node").version).toBe("1.2.0");
+        // danfo is not the project's own dependency: it comes through mdps/danfo.
+        expect(existsSync(join(project, "node_modules/danfojs-node"))).toBe(false);
       },
       20 * MINUTE,
     );
@@ -194,10 +131,9 @@ if (!enabled) {
       async () => {
         writeFileSync(join(project, "data.csv"), "a,b,label\n3,2,x\n1,9,y\n4,5,z\n");
         writeFileSync(join(project, "quickstart.ts"), readmeQuickstart());
-        const home = join(work, "home-quickstart");
         const result = await run(join(project, "node_modules/.bin/tsx"), ["quickstart.ts"], {
           cwd: project,
-          env: kernelEnv(home),
+          env: kernelEnv(join(work, "home-quickstart")),
           timeoutMs: 3 * MINUTE,
         });
         expect(result.code, result.stderr).toBe(0);
@@ -210,25 +146,29 @@ if (!enabled) {
     );
 
     it(
-      "type-checks a strict TypeScript file that uses the Session API",
+      "type-checks a strict TypeScript file that uses the Session API and mdps/danfo",
       async () => {
         writeFileSync(join(project, "tsconfig.json"), readmeTsconfig());
         writeFileSync(
           join(project, "analysis.ts"),
-          `import { Session, type DataFrame } from "mdps";
+          `import { Session } from "mdps";
+import { describe, dfd, readCsv, readFile, type DataFrame } from "mdps/danfo";
 
 export async function scale(path: string): Promise<DataFrame> {
   const session = await Session.local();
   try {
-    const blob = await session.upload(path, { tags: ["strict"] });
-    const job = await session.preprocess(blob, { type: "MinMaxScaler", params: { feature_range: [0, 1] } });
+    const raw: dfd.DataFrame = await readCsv(path, { naValues: ["-999"] });
+    const job = await session.preprocess(raw, { type: "MinMaxScaler", params: { feature_range: [0, 1] } });
     const scaled = await job.dataframe();
     const transformer = await job.transformer();
-    return transformer.transform(scaled);
+    describe(scaled).print();
+    return transformer.transform(await readFile(path));
   } finally {
     await session.close();
   }
 }
+
+export const table = (): DataFrame => new dfd.DataFrame({ x: [1, 2] });
 `,
         );
         // The project's own TypeScript (the registry's latest), and 5.9 (the repository's).
@@ -249,7 +189,7 @@ export async function scale(path: string): Promise<DataFrame> {
     );
 
     it(
-      "executes the quickstart notebook from that folder with its tslab kernel",
+      "executes every shipped notebook from that folder on its tslab and Deno kernels",
       async (context) => {
         const jupyter = findJupyterPython();
         if ("missing" in jupyter) {
@@ -257,32 +197,63 @@ export async function scale(path: string): Promise<DataFrame> {
           context.skip(jupyter.missing);
           return;
         }
-        mkdirSync(join(project, "data"));
-        cpSync(join(REPO, "notebooks/data/customers.csv"), join(project, "data/customers.csv"));
-        cpSync(join(REPO, "notebooks/01-quickstart.ipynb"), join(project, "quickstart.ipynb"));
-        // README's registration, into a private prefix so nothing outside the temp dir changes.
-        const prefix = join(work, "kernel");
-        const tslab = join(project, "node_modules/.bin/tslab");
-        const installed = await run(
-          tslab,
-          ["install", `--python=${jupyter.python}`, `--binary=${tslab}`, `--prefix=${prefix}`],
-          { cwd: project, timeoutMs: 2 * MINUTE },
-        );
-        expect(installed.code, installed.stderr).toBe(0);
-        const notebook = await executeNotebook({
-          python: jupyter.python,
-          jupyterPath: join(prefix, "share/jupyter"),
-          source: join(project, "quickstart.ipynb"),
-          dest: join(work, "quickstart.executed.ipynb"),
+        cpSync(join(NOTEBOOKS, "data"), join(project, "data"), { recursive: true });
+        const notebooks = readdirSync(NOTEBOOKS).filter((f) => f.endsWith(".ipynb"));
+        for (const file of notebooks) cpSync(join(NOTEBOOKS, file), join(project, file));
+        // README's kernel registration, with a private home: --user writes under it, nothing system-wide.
+        const home = join(work, "home-kernels");
+        const registered = await run("bash", ["-euo", "pipefail", "-c", kernelCommands()], {
           cwd: project,
-          env: kernelEnv(join(work, "home-notebook")),
-          cellTimeoutSeconds: 180,
-          totalTimeoutMs: 8 * MINUTE,
+          env: { ...kernelEnv(home), PATH: `${join(project, "node_modules/.bin")}:${process.env["PATH"] ?? ""}` },
+          timeoutMs: 3 * MINUTE,
         });
-        expect(problems(notebook)).toEqual([]);
-        expect(notebook.raw).toContain("succeeded");
+        expect(registered.code, registered.stderr + registered.stdout).toBe(0);
+        const jupyterPath = join(home, ".local/share/jupyter");
+        for (const kernel of ["tslab", "deno"]) expect(existsSync(join(jupyterPath, `kernels/${kernel}`))).toBe(true);
+
+        const runs = notebooks.flatMap((file) =>
+          (["tslab", "deno"] as KernelName[]).map((kernel) => ({ file, kernel })),
+        );
+        const failures: string[] = [];
+        // Two kernels at a time on two cores.
+        const worker = async () => {
+          for (let next = runs.shift(); next; next = runs.shift()) {
+            const name = basename(next.file, ".ipynb");
+            const started = performance.now();
+            const notebook = await executeNotebook({
+              python: jupyter.python,
+              kernel: next.kernel,
+              jupyterPath,
+              source: join(project, next.file),
+              dest: join(work, `${name}.${next.kernel}.ipynb`),
+              cwd: project,
+              env: kernelEnv(join(work, `home-${name}-${next.kernel}`)),
+              cellTimeoutSeconds: 180,
+              totalTimeoutMs: 8 * MINUTE,
+            });
+            const seconds = ((performance.now() - started) / 1000).toFixed(0);
+            console.log(`[install] ${name} on ${next.kernel}: ${seconds} s`);
+            try {
+              expect(problems(notebook), `${name} on ${next.kernel}`).toEqual([]);
+              const texts = cellTexts(notebook);
+              EXPECTATIONS[name]!({ notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) });
+            } catch (error) {
+              failures.push(`${name} on ${next.kernel}: ${(error as Error).message}`);
+            }
+          }
+        };
+        await Promise.all([worker(), worker()]);
+        expect(failures).toEqual([]);
       },
-      10 * MINUTE,
+      30 * MINUTE,
     );
   });
+}
+
+/** README's kernel registration (its ```sh block with `tslab install`), less the line that opens Jupyter. */
+function kernelCommands(): string {
+  return readmeShell("tslab install")
+    .split("\n")
+    .filter((line) => !line.startsWith("jupyter lab"))
+    .join("\n");
 }

@@ -71,7 +71,7 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     const result = cellWith(run, "job.result()").text;
     for (const attribute of ["mean_", "var_", "scale_"]) expect(result).toContain(attribute);
     // Standardised: std 1.00083 (n - 1 divisor) in every column, means ~1e-16.
-    const check = cellWith(run, "describe()").text;
+    const check = cellWith(run, "describe(scaled").text;
     expect(check.match(/1\.00083/g)).toHaveLength(6);
     expect(run.charts).toHaveLength(1);
     expect(chartTitles(run.charts[0]!)).toEqual(
@@ -156,7 +156,7 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
   },
 
   "07-pipeline": (run) => {
-    expect(cellWith(run, "dfd.readCSV").text).toContain("train: 800 readings, test: 200");
+    expect(cellWith(run, "readCsv(\"data/sensors_train.csv\")").text).toContain("train: 800 readings, test: 200");
     expect(cellWith(run, "show(pipeline)").text).toMatch(/mdps Pipeline.*PowerTransformer on vibration.*MinMaxScaler on vibration.*StandardScaler on temperature, pressure, rpm/s);
     // The chain's card replaced its first state in place: one output, every step succeeded.
     const live = cellWith(run, "await pipeline.fit(train");
