@@ -17,6 +17,8 @@ import { Transform, type TransformCallback } from "node:stream";
 export interface ForwardingProxyOptions {
   /** Added once before forwarding a request and once before relaying its response; for a tunnel, to every chunk each way. */
   readonly delayMs?: number;
+  /** Host names the proxy resolves itself (name to address), for targets that are not loopback to the client. */
+  readonly hosts?: Readonly<Record<string, string>>;
 }
 
 export interface ProxiedRequest {
@@ -48,6 +50,7 @@ const HOP_BY_HOP = new Set([
 
 export async function startForwardingProxy(options: ForwardingProxyOptions = {}): Promise<ForwardingProxy> {
   const delayMs = options.delayMs ?? 0;
+  const resolve = (host: string) => options.hosts?.[host] ?? host;
   const seen: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -60,7 +63,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions = {})
     void sleep(delayMs).then(() => {
       const upstream = httpRequest(
         target,
-        { method: request.method, headers: endToEnd(request.headers, target.host) },
+        { method: request.method, hostname: resolve(target.hostname), headers: endToEnd(request.headers, target.host) },
         (reply: IncomingMessage) => {
           void sleep(delayMs).then(() => {
             response.writeHead(reply.statusCode ?? 502, endToEnd(reply.headers));
@@ -81,7 +84,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions = {})
     seen.push({ kind: "connect", method: "CONNECT", target });
     const [host, port] = splitHostPort(target);
     void sleep(delayMs).then(() => {
-      const upstream = connect(port, host, () => {
+      const upstream = connect(port, resolve(host), () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         if (head.length > 0) upstream.write(head);
         client.pipe(delayStream(delayMs)).pipe(upstream);
