@@ -3,12 +3,13 @@ import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
 import { nowIso, writeTransaction } from "../store/database.js";
-import type { ClaimCandidate, FinishGuard, JobRow, JournalEntry } from "../store/jobs.js";
+import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinInput } from "./job-input.js";
 import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
 import { COMMIT_FAILED, endingOf, failedWith, inputGone, INTERNAL_ERROR, type FailedEnding } from "./run-ending.js";
+import { Journal } from "./journal.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerPool } from "./worker-pool.js";
@@ -34,11 +35,6 @@ export interface JobRunnerOptions {
 const POLL_MS = 1000;
 /** How often a process checks that the jobs it runs are still its own (cancelled? taken over?). */
 const WATCH_MS = 200;
-/**
- * How long a running attempt's log lines and progress wait to be written together: one
- * transaction per batch instead of one commit per row (a small job's all go in one).
- */
-const JOURNAL_MS = 100;
 
 type LogLine = (level: LogLevel, message: string) => void;
 
@@ -50,40 +46,6 @@ interface Attempt {
   log: LogLine;
   journal: Journal;
   signal: AbortSignal;
-}
-
-/** A running attempt's log lines and progress, written in batches (JobStore.journal). */
-class Journal {
-  private pending: JournalEntry[] = [];
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly write: (entries: readonly JournalEntry[]) => void,
-    private readonly onError: (err: unknown) => void,
-  ) {}
-
-  add(entry: JournalEntry): void {
-    this.pending.push(entry);
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.flush(), JOURNAL_MS);
-      this.timer.unref();
-    }
-  }
-
-  /** Writes what is pending: in a transaction of its own, or as part of the caller's. */
-  flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    try {
-      this.write(batch);
-    } catch (err) {
-      // Logs and progress are advisory: a busy database must not stop the run.
-      this.onError(err);
-    }
-  }
 }
 
 /**

@@ -1,0 +1,41 @@
+import type { JournalEntry } from "../store/jobs.js";
+
+/**
+ * How long a running attempt's log lines and progress wait to be written together: one
+ * transaction per batch instead of one commit per row (a small job's all go in one).
+ */
+const JOURNAL_MS = 100;
+
+/** A running attempt's log lines and progress, written in batches (JobStore.journal). */
+export class Journal {
+  private pending: JournalEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly write: (entries: readonly JournalEntry[]) => void,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(entry: JournalEntry): void {
+    this.pending.push(entry);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), JOURNAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes what is pending: in a transaction of its own, or as part of the caller's. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.write(batch);
+    } catch (err) {
+      // Logs and progress are advisory: a busy database must not stop the run.
+      this.onError(err);
+    }
+  }
+}
