@@ -49,6 +49,8 @@ export function displayRich(output: RichOutput): boolean {
 /**
  * The body of a class's `[Symbol.for("nodejs.util.inspect.custom")](depth, options)`.
  *
+ * `shownText` (default `text`) is what `console.log` prints once the rich output went to the cell.
+ *
  * @example
  * [Symbol.for("nodejs.util.inspect.custom")](depth: number, options: { depth?: number | null }) {
  *   return inspectRich(() => ({ html: jobHtml(this.record) }), jobText(this.record), depth, options);
@@ -59,12 +61,14 @@ export function inspectRich(
   text: string,
   depth?: number,
   options?: { readonly depth?: number | null },
+  shownText: string = text,
 ): string {
   // Node passes the remaining depth; it equals the configured depth only at the top.
   const topLevel = depth === undefined || options === undefined || depth === options.depth;
   if (topLevel && findKernel()) {
     try {
-      if (displayRich(render())) return text;
+      // Under the card, tslab prints what this returns: a one-line summary, not the card again as text.
+      if (displayRich(render())) return shownText;
     } catch {
       // Rendering failed: fall back to the text, never break console.log.
     }

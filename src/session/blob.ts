@@ -334,7 +334,13 @@ export class Blob {
   }
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), `Blob ${inspect(this.toJSON())}`, depth, options);
+    return inspectRich(
+      () => ({ html: this.toHTML() }),
+      `Blob ${inspect(this.toJSON())}`,
+      depth,
+      options,
+      this.toString(),
+    );
   }
 
   /** A Deno notebook cell's value: the same card as `show(blob)`. */

@@ -368,7 +368,13 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   }
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), `Job ${inspect(this.toJSON())}`, depth, options);
+    return inspectRich(
+      () => ({ html: this.toHTML() }),
+      `Job ${inspect(this.toJSON())}`,
+      depth,
+      options,
+      this.toString(),
+    );
   }
 
   /** A Deno notebook cell's value: the same card as `show(job)`. */

@@ -773,7 +773,13 @@ export class Session {
   }
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), `Session ${inspect(this.toJSON())}`, depth, options);
+    return inspectRich(
+      () => ({ html: this.toHTML() }),
+      `Session ${inspect(this.toJSON())}`,
+      depth,
+      options,
+      this.toString(),
+    );
   }
 
   /** A Deno notebook cell's value: the same card as `show(session)`; never a secret. */

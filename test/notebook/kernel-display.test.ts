@@ -69,6 +69,13 @@ describe("rich inspection", () => {
     expect(outputs).toEqual([{ mime: "text/html", data: "<b>card</b>" }]);
     expect(inspect({ nested: new Card() })).toBe("{ nested: Card() }");
     expect(outputs).toHaveLength(1);
+    // A shorter text under the card where one is given; the full text elsewhere.
+    const shortened = {
+      [INSPECT_CUSTOM]: (depth: number, options: { depth?: number | null }) =>
+        inspectRich(() => ({ html: "<b>card</b>" }), "Card { a: 1 }", depth, options, "Card(1)"),
+    };
+    expect(inspect(shortened)).toBe("Card(1)");
+    expect(inspect({ nested: shortened })).toBe("{ nested: Card { a: 1 } }");
   });
 
   it("show() renders records richly in a notebook and as text elsewhere", () => {

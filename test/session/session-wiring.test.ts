@@ -41,9 +41,11 @@ it("job.wait() shows the live status in a notebook, nothing outside", async () =
   const n = outputs.length;
   await job.wait({ progress: false });
   expect(outputs).toHaveLength(n);
-  expect(inspect(job)).toContain("Job {");
+  // Under the card, the one-line summary (Job(3f2a…, succeeded)), not the card's fields again.
+  expect(inspect(job)).toBe(job.toString());
+  expect(job.toString()).toMatch(/^Job\(.*succeeded\)$/);
   expect(outputs.at(-1)).toContain("mdps Job");
-  expect(inspect(opened())).toContain("Session {");
+  expect(inspect(opened())).toBe(opened().toString());
   expect(outputs.at(-1)).toContain("mdps Session");
   const chart = await job.compare();
   expect(chart.svg).toContain("<svg");
