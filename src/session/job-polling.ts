@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../contract/job.js";
 import { isTerminalStatus } from "../contract/job-status.js";
-import { AbortError, TimeoutError } from "../client/errors.js";
+import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
 import type { LiveStatus, ProgressMode } from "../notebook/live-status.js";
 
 export interface WaitOptions {
@@ -25,6 +25,14 @@ export interface WaitOptions {
   readonly timeoutMs?: number | undefined;
   /** Longest pause between polls, ms (polls start at 25 ms and grow 1.5x). Default 1000; 200 on Session.local(). */
   readonly pollIntervalMs?: number | undefined;
+  /**
+   * Without `timeoutMs`, how long the service may stay unreachable (connection refused or
+   * reset, 502/503/504, 429) before the wait gives up; the job goes on regardless. Default
+   * 10 minutes. With `timeoutMs`, the wait rides out failures until that deadline.
+   */
+  readonly reconnectForMs?: number | undefined;
+  /** Hears each failed read the wait rides out, and when it tries again. */
+  readonly onReconnecting?: ((info: ReconnectInfo) => void) | undefined;
   /** @deprecated In seconds: use `timeoutMs` (milliseconds). Still accepted for one more minor version. */
   readonly timeout?: number | undefined;
   /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
@@ -38,6 +46,31 @@ export interface WaitOptions {
 }
 
 const FIRST_POLL_MS = 25;
+
+/** A read that failed because the service could not be reached, ridden out by the wait. */
+export interface ReconnectInfo {
+  /** 1 for the first failed read in a row. */
+  readonly attempt: number;
+  /** When the next read goes. */
+  readonly delayMs: number;
+  readonly error: Error;
+}
+
+/** Waits between reads while the service is unreachable: 250 ms doubling up to 5 s. */
+const RECONNECT_FIRST_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+const DEFAULT_RECONNECT_FOR_MS = 10 * 60_000;
+
+/**
+ * The service did not answer, or answered that it cannot now: a connection refused or
+ * reset, an attempt's own timeout, 502/503/504 (a gateway without its service), 429.
+ * The transport has already retried each; the wait tries again later.
+ */
+export function isUnreachable(error: unknown): error is Error {
+  if (error instanceof ConnectionError) return true;
+  if (error instanceof TimeoutError) return true;
+  return error instanceof APIError && [429, 502, 503, 504].includes(error.status);
+}
 
 /** Longest single `wait` asked of the service: well under proxies' idle timeouts. */
 export const LONG_POLL_MS = 20_000;
@@ -64,6 +97,8 @@ export interface PollOptions extends WaitOptions {
   readonly changeWait?: boolean | undefined;
   /** The revision already seen (e.g. the send's record): the first read waits for a later one. */
   readonly since?: number | undefined;
+  /** The record already seen (the send's): what a reconnecting note is shown on before the first read. */
+  readonly initial?: JobRecord | undefined;
   /** Clock, ms (tests). */
   readonly now?: (() => number) | undefined;
 }
@@ -115,6 +150,8 @@ export async function pollUntilTerminal(jobId: string, fetch: JobFetch, options:
   };
   let changeWait = options.changeWait === true;
   let since = options.since;
+  let latest: JobRecord | undefined = options.initial;
+  let failing: { since: number; attempt: number; error: Error } | undefined;
   for (let polls = 0; ;) {
     const change: ChangeWait | undefined =
       changeWait && since !== undefined
@@ -125,8 +162,30 @@ export async function pollUntilTerminal(jobId: string, fetch: JobFetch, options:
     try {
       record = await fetch(signal, change);
     } catch (error) {
-      throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
+      if (!isUnreachable(error) || signal?.aborted)
+        throw stopped(error, jobId, options.signal, timeoutSignal, timeoutMs);
+      failing = { since: failing?.since ?? now(), attempt: (failing?.attempt ?? 0) + 1, error };
+      const delayMs = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** (failing.attempt - 1));
+      const giveUpAt = deadline ?? failing.since + (options.reconnectForMs ?? DEFAULT_RECONNECT_FOR_MS);
+      if (deadline === undefined && now() + delayMs > giveUpAt) throw lostConnection(jobId, failing, now());
+      options.onReconnecting?.({ attempt: failing.attempt, delayMs, error });
+      if (latest) {
+        const phase = `reconnecting (${shortReason(error)}; try ${failing.attempt + 1} in ${delayMs / 1000} s)`;
+        last = ""; // the same note twice still says a new try is coming
+        report({ ...latest, phase });
+      }
+      try {
+        await sleep(delayMs, undefined, signal ? { signal } : undefined);
+      } catch (sleepError) {
+        throw stopped(sleepError, jobId, options.signal, timeoutSignal, timeoutMs, failing);
+      }
+      continue;
     }
+    if (failing !== undefined) {
+      failing = undefined;
+      last = ""; // back: report the record again, without the reconnecting note
+    }
+    latest = record;
     if (options.onUpdate) {
       // Changes between two reads are in the job's event history: replay them in
       // order, so every status and phase is reported even when a read missed it.
@@ -160,12 +219,30 @@ export async function pollUntilTerminal(jobId: string, fetch: JobFetch, options:
   }
 }
 
+/** The error of a wait that gave up on an unreachable service: the job goes on, and how to follow it again. */
+function lostConnection(jobId: string, failing: { since: number; attempt: number; error: Error }, now: number) {
+  return new ConnectionError(
+    `Stopped waiting for job ${jobId}: the service has not answered for ${Math.round((now - failing.since) / 1000)} s ` +
+      `(${failing.attempt} tries; last: ${shortReason(failing.error)}). The job goes on at the service: ` +
+      `\`await job.wait()\` follows it again once the service answers (raise \`reconnectForMs\` to wait longer), ` +
+      `and session.job("${jobId}") finds it after a restart.`,
+    { cause: failing.error },
+  );
+}
+
+function shortReason(error: Error): string {
+  if (error instanceof APIError) return `answered ${error.status}`;
+  const first = error.message.split(/\.\s/)[0] ?? error.message;
+  return first.length > 120 ? `${first.slice(0, 119)}…` : first;
+}
+
 function stopped(
   error: unknown,
   jobId: string,
   callerSignal: AbortSignal | undefined,
   timeoutSignal: AbortSignal | undefined,
   timeoutMs: number | undefined,
+  failing?: { readonly error: Error },
 ): unknown {
   if (callerSignal?.aborted) {
     return new AbortError(
@@ -176,8 +253,9 @@ function stopped(
     );
   }
   if (timeoutSignal?.aborted) {
+    const unreachable = failing ? ` The service was unreachable at the end (${shortReason(failing.error)}).` : "";
     return new TimeoutError(
-      `Job ${jobId} did not finish within ${timeoutMs} ms of waiting. It goes on running: wait again, or raise \`timeoutMs\`.`,
+      `Job ${jobId} did not finish within ${timeoutMs} ms of waiting.${unreachable} It goes on running: wait again, or raise \`timeoutMs\`.`,
       timeoutMs ?? 0,
       { cause: error },
     );

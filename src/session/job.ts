@@ -37,7 +37,12 @@ import { fittedHtml } from "../notebook/render-fitted.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
-export type JobOutputOptions = WaitOptions & RequestOptions & { readonly output?: number | undefined };
+export type JobOutputOptions = WaitOptions &
+  RequestOptions & {
+    readonly output?: number | undefined;
+    /** Overall limit of the download, ms; default two minutes plus a second per 256 KiB of the output. */
+    readonly downloadDeadlineMs?: number | undefined;
+  };
 
 export interface JobInit<T extends PreprocessingType> {
   readonly type?: T | undefined;
@@ -201,6 +206,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
               // The send's record is already a read: wait for the next change at once,
               // unless it ended (then one plain read fetches its final record).
               since: seen && !vocabularyOf(this.#ctx).isTerminal(seen.status) ? seen.revision : undefined,
+              initial: seen,
               isTerminal: (status) => vocabularyOf(this.#ctx).isTerminal(status),
               pollIntervalMs: waitDurations(options).pollIntervalMs ?? this.#ctx.pollIntervalMs,
               onUpdate: (r) => {
@@ -314,7 +320,11 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    */
   async download(path: string, options: JobOutputOptions = {}): Promise<DownloadedFile> {
     const blob = await this.#output(options);
-    return writeBlobFile(blob, path, { signal: options.signal, timeoutMs: options.requestTimeoutMs });
+    return writeBlobFile(blob, path, {
+      signal: options.signal,
+      timeoutMs: options.requestTimeoutMs,
+      deadlineMs: options.downloadDeadlineMs,
+    });
   }
 
   async #output(options: JobOutputOptions): Promise<Blob> {

@@ -1,5 +1,6 @@
 /**
- * Faults answered before routing, in the order a real path would meet them: the gateway's HTML
+ * Faults answered before routing, in the order a real path would meet them: an outage (the
+ * connection dropped), the gateway's HTML
  * 502, its empty 502, then the service's own 429/503 with Retry-After. Each counts down only
  * when it answers, and none of these requests reaches a handler.
  */
@@ -18,8 +19,17 @@ export function registerFaults(app: FastifyInstance, settings: Settings, now: ()
   const retry = settings.retryAfter;
   const retryCountdown = countdown(retry && { path: retry.path ?? /.*/, times: retry.times });
 
+  const outage = settings.outage;
+  let outageEnds: number | undefined;
   app.addHook("onRequest", async (request, reply) => {
     const line: RequestLine = { method: request.method, path: request.url.split("?")[0] ?? request.url };
+    if (outage !== undefined && outageEnds === undefined && matchesRequest(outage.after, line)) {
+      outageEnds = now() + outage.ms;
+    }
+    if (outageEnds !== undefined && now() < outageEnds) {
+      request.raw.socket.destroy();
+      return reply.hijack();
+    }
     if (take(html502, line)) return reply.status(502).type("text/html").send(badGatewayPage());
     if (take(empty502, line)) return reply.status(502).send();
     if (retry !== undefined && take(retryCountdown, line)) {

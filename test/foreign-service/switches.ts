@@ -70,6 +70,12 @@ export interface ForeignServiceOptions {
    * refuse an update whose If-Match is not the current version with 412.
    */
   readonly etags?: "none" | "header" | "field";
+  /**
+   * An outage: from the first request matching `after` on, for `ms` milliseconds, every
+   * request's connection is dropped unanswered (the client sees a reset), as when the
+   * service restarts or a gateway loses it.
+   */
+  readonly outage?: { readonly after: RequestMatcher; readonly ms: number };
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -126,6 +132,7 @@ export interface Settings {
   readonly sendStatus: 200 | 202;
   readonly jobFamilies: "shared" | "separate";
   readonly etags: "none" | "header" | "field";
+  readonly outage: { readonly after: RequestMatcher; readonly ms: number } | undefined;
   readonly locationReadBase: string | undefined;
   readonly genericJobSend: boolean;
   readonly requirePreprocessingScopes: boolean;
@@ -151,6 +158,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     sendStatus: options.sendStatus ?? 200,
     jobFamilies: options.jobFamilies ?? "shared",
     etags: options.etags ?? "none",
+    outage: options.outage,
     locationReadBase: options.locationReadBase,
     genericJobSend: options.genericJobSend ?? true,
     requirePreprocessingScopes: options.requirePreprocessingScopes ?? true,
