@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { patchDanfo } from "./patch-danfo.mjs";
 import { fileURLToPath } from "node:url";
 
 if (process.argv[2] === "--refuse-plain-pack") {
@@ -40,6 +41,8 @@ if (bundled.length !== 1 || bundled[0] !== "danfojs-node") {
 }
 if (!existsSync(join(repo, "dist/src/index.js"))) throw new Error("dist/ is missing: run `npm run build` first");
 
+// The package ships danfo with its heavy requires made lazy, as the repository runs it.
+patchDanfo(join(repo, "node_modules"));
 const danfoDir = join(repo, "node_modules/danfojs-node");
 const danfo = readJson(join(danfoDir, "package.json"));
 if (danfo.version !== manifest.dependencies["danfojs-node"]) {

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Command } from "commander";
 import {
   DEFAULT_ACCESS_TIER,
   isTerminalStatus,
@@ -245,14 +244,4 @@ async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, c
   expectStatus("delete", deleted.status, 200, deleted.body);
   const gone = await http.download(`${blobs}/${input.id}/download`);
   step("delete", `${JSON.stringify(deleted.body)}; download afterwards -> ${gone.status}`);
-}
-
-export function registerDemo(program: Command): void {
-  program
-    .command("demo")
-    .description("run the scripted end-to-end demo against an embedded service (what `npm start` runs)")
-    .option("--data-dir <dir>", "keep the demo's data here (default: a temp dir, removed afterwards)")
-    .action(async (flags: { dataDir?: string }) => {
-      await runDemo(flags.dataDir ? { dataDir: flags.dataDir } : {});
-    });
 }

@@ -9,7 +9,7 @@ import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerConfigure } from "./configure-command.js";
-import { registerDemo } from "./demo-command.js";
+import { registerDemo } from "./demo-register.js";
 import { registerDiagnose } from "./diagnose-commands.js";
 import { registerRepl } from "./repl-command.js";
 import { registerServe } from "./serve-command.js";

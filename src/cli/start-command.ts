@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runDemo } from "./demo-command.js";
 import { startRepl } from "./repl-command.js";
 
 /**
@@ -14,6 +13,6 @@ export function registerStart(program: Command): void {
     .description("open the REPL on the embedded service when run in a terminal, else run the scripted demo")
     .action(async () => {
       if (process.stdin.isTTY && process.stdout.isTTY) await startRepl();
-      else await runDemo({});
+      else await (await import("./demo-command.js")).runDemo({});
     });
 }

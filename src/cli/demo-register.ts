@@ -1,0 +1,16 @@
+import type { Command } from "commander";
+
+/**
+ * `mdps demo`. Only the definition lives here: the demo itself (the contract's schemas,
+ * crypto, the service) is imported when it runs, so `mdps --help` does not load it.
+ */
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .description("run the scripted end-to-end demo against an embedded service (what `npm start` runs)")
+    .option("--data-dir <dir>", "keep the demo's data here (default: a temp dir, removed afterwards)")
+    .action(async (flags: { dataDir?: string }) => {
+      const { runDemo } = await import("./demo-command.js");
+      await runDemo(flags.dataDir ? { dataDir: flags.dataDir } : {});
+    });
+}

@@ -1,0 +1,120 @@
+/**
+ * What a process loads at start decides how much CPU it spends before doing anything:
+ * `mdps --help` must not load the contract's schemas (zod) or the demo, `import "mdps"`
+ * must not load danfo, Arrow, Parquet, vega, React or the service, and danfo itself
+ * (patched by scripts/patch-danfo.mjs) must not load mathjs, TensorFlow.js, xlsx or
+ * request until one of their functions is called, and then give the same numbers.
+ * Each check runs a fresh child process that lists every module it loaded.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, MAIN, ROOT } from "./built-cli.js";
+
+let dir: string;
+let register: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "mdps-lazy-"));
+  // A loader hook that appends each module URL (ESM and CommonJS alike) to MDPS_TEST_LOADED.
+  writeFileSync(
+    join(dir, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
+     export async function load(url, context, next) {
+       appendFileSync(process.env.MDPS_TEST_LOADED, url + "\\n");
+       return next(url, context);
+     }`,
+  );
+  register = join(dir, "register.mjs");
+  writeFileSync(
+    register,
+    `import { register } from "node:module";
+     import Module from "node:module";
+     import { appendFileSync } from "node:fs";
+     register(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});
+     const load = Module._load;
+     Module._load = function (request, parent, isMain) {
+       const out = load.apply(this, arguments);
+       try { appendFileSync(process.env.MDPS_TEST_LOADED, Module._resolveFilename(request, parent, isMain) + "\\n"); } catch {}
+       return out;
+     };`,
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs node with `args` and returns the packages (and mdps's own dist folders) it loaded, with its stdout. */
+function loaded(name: string, args: string[]): { packages: Set<string>; stdout: string } {
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, "");
+  const stdout = execFileSync(process.execPath, ["--import", pathToFileURL(register).href, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, MDPS_TEST_LOADED: file },
+    encoding: "utf8",
+  });
+  const packages = new Set<string>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ?? /dist\/(src\/[^/]+)\//.exec(line);
+    if (m?.[1]) packages.add(m[1]);
+  }
+  return { packages, stdout };
+}
+
+const HEAVY = ["mathjs", "@tensorflow/tfjs", "xlsx", "request"];
+
+describe("what loads at start", () => {
+  it("mdps --help loads commander and the command definitions, not zod or the contract", () => {
+    const { packages, stdout } = loaded("help", [MAIN, "--help"]);
+    expect(stdout).toContain("demo");
+    expect(packages.has("commander")).toBe(true);
+    // (src/service's version and admin-error modules are small; Fastify and SQLite are not.)
+    for (const heavy of ["zod", "src/contract", "danfojs-node", "ink", "react", "fastify", "better-sqlite3"])
+      expect([heavy, packages.has(heavy)]).toEqual([heavy, false]);
+  });
+
+  it('import "mdps" loads neither danfo nor Arrow, Parquet, vega, React or the service', () => {
+    const { packages } = loaded("index", [
+      "--input-type=module",
+      "-e",
+      `await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist/src/index.js")).href)})`,
+    ]);
+    expect(packages.has("src/session")).toBe(true);
+    const heavy = [
+      "danfojs-node",
+      "apache-arrow",
+      "hyparquet",
+      "vega",
+      "vega-lite",
+      "react",
+      "ink",
+      "fastify",
+      "src/service",
+      ...HEAVY,
+    ];
+    expect(heavy.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it("danfo loads mathjs and TensorFlow.js only when a function of theirs runs, with the same results", () => {
+    const script = `
+      const dfd = require("danfojs-node");
+      const before = Object.keys(require.cache).filter((k) => /node_modules\\/(mathjs|@tensorflow|xlsx|request)\\//.test(k)).length;
+      // danfo leaves out missing values, so the last column is [5] for mathjs.
+      const df = new dfd.DataFrame({ a: [1, 2.5, -3e-300, 7, NaN], b: [0.1, 0.2, 0.30000000000000004, 1e16, 5] });
+      const math = require("mathjs");
+      const ours = [df.std().values, df.median().values, df.var().values, df.tensor.shape];
+      const direct = [
+        [math.std([1, 0.1]), math.std([2.5, 0.2]), math.std([-3e-300, 0.30000000000000004]), math.std([7, 1e16]), math.std([5])],
+        [math.median([1, 0.1]), math.median([2.5, 0.2]), math.median([-3e-300, 0.30000000000000004]), math.median([7, 1e16]), math.median([5])],
+        [math.variance([1, 0.1]), math.variance([2.5, 0.2]), math.variance([-3e-300, 0.30000000000000004]), math.variance([7, 1e16]), math.variance([5])],
+        [5, 2],
+      ];
+      console.log(JSON.stringify({ before, ours: String(ours), direct: String(direct) }));`;
+    const { stdout } = loaded("danfo", ["-e", script]);
+    const result = JSON.parse(stdout.trim().split("\n").pop()!) as { before: number; ours: string; direct: string };
+    expect(result.before).toBe(0);
+    expect(result.ours).toBe(result.direct);
+  });
+});
