@@ -18,6 +18,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionComplete, CellExecutionError
 from nbclient.util import ensure_async
 
+from kernel_ports import ReservedPortsKernelManager
+
 # How long the kernel must stay quiet after the last cell before it is shut down.
 QUIET_AFTER_LAST_CELL_S = 1.0
 
@@ -96,6 +98,8 @@ def main() -> int:
     client = LateOutputClient(
         nb,
         kernel_name=args.kernel,
+        # Ports no other process can take while the kernel starts (see kernel_ports.py).
+        kernel_manager_class=ReservedPortsKernelManager,
         timeout=args.timeout,
         startup_timeout=120,
         record_timing=False,

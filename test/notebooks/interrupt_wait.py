@@ -19,7 +19,7 @@ import queue
 import re
 import time
 
-import jupyter_client
+from kernel_ports import ReservedPortsKernelManager
 
 SETUP = """
 import { Session } from "mdps";
@@ -51,7 +51,11 @@ def main() -> None:
     ap.add_argument("--data-dir", required=True)
     args = ap.parse_args()
     os.chdir(args.cwd)
-    km, kc = jupyter_client.manager.start_new_kernel(kernel_name=args.kernel, startup_timeout=120)
+    km = ReservedPortsKernelManager(kernel_name=args.kernel)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=120)
     stopped_renders = []
 
     def note(msg) -> None:
