@@ -15,10 +15,11 @@ const MARK = "/* mdps: loaded on first use */";
 const LAZY_MODULE = `"use strict";
 ${MARK}
 // A stand-in for a module that loads it when one of its properties is first read.
-module.exports = function lazyModule(load) {
-    var loaded;
-    var real = function () { return loaded === undefined ? (loaded = load()) : loaded; };
-    return new Proxy({}, {
+var loadedModules = new WeakMap();
+function lazyModule(load) {
+    var state = { module: undefined };
+    var real = function () { return state.module === undefined ? (state.module = load()) : state.module; };
+    var proxy = new Proxy({}, {
         get: function (_, key) { return real()[key]; },
         has: function (_, key) { return key in real(); },
         ownKeys: function () { return Reflect.ownKeys(real()); },
@@ -27,7 +28,16 @@ module.exports = function lazyModule(load) {
             return d === undefined ? undefined : Object.assign({}, d, { configurable: true });
         },
     });
+    loadedModules.set(proxy, state);
+    return proxy;
+}
+// False while the module behind a stand-in is not loaded: nothing can be one of its
+// objects (a Tensor) before it is.
+lazyModule.isLoaded = function (proxy) {
+    var state = loadedModules.get(proxy);
+    return state === undefined || state.module !== undefined;
 };
+module.exports = lazyModule;
 `;
 
 /** [file under dist/danfojs-base, line as danfo 1.2.0 has it, its replacement]. */
@@ -36,6 +46,11 @@ const EDITS = [
     "shared/tensorflowlib.js",
     'var tf = require("@tensorflow/tfjs-node");',
     'var tf = require("./lazy-module")(function () { return require("@tensorflow/tfjs-node"); });',
+  ],
+  [
+    "core/generic.js",
+    "        if (data instanceof tensorflowlib_1.default.Tensor) {",
+    '        if (require("../shared/lazy-module").isLoaded(tensorflowlib_1.default) && data instanceof tensorflowlib_1.default.Tensor) {',
   ],
   [
     "core/frame.js",

@@ -100,9 +100,10 @@ describe("what loads at start", () => {
   it("danfo loads mathjs and TensorFlow.js only when a function of theirs runs, with the same results", () => {
     const script = `
       const dfd = require("danfojs-node");
-      const before = Object.keys(require.cache).filter((k) => /node_modules\\/(mathjs|@tensorflow|xlsx|request)\\//.test(k)).length;
       // danfo leaves out missing values, so the last column is [5] for mathjs.
       const df = new dfd.DataFrame({ a: [1, 2.5, -3e-300, 7, NaN], b: [0.1, 0.2, 0.30000000000000004, 1e16, 5] });
+      new dfd.Series([1, 2]);
+      const before = Object.keys(require.cache).filter((k) => /node_modules\\/(mathjs|@tensorflow|xlsx|request)\\//.test(k)).length;
       const math = require("mathjs");
       const ours = [df.std().values, df.median().values, df.var().values, df.tensor.shape];
       const direct = [
@@ -111,10 +112,20 @@ describe("what loads at start", () => {
         [math.variance([1, 0.1]), math.variance([2.5, 0.2]), math.variance([-3e-300, 0.30000000000000004]), math.variance([7, 1e16]), math.variance([5])],
         [5, 2],
       ];
-      console.log(JSON.stringify({ before, ours: String(ours), direct: String(direct) }));`;
+      const fromTensor = new dfd.DataFrame(dfd.tensorflow.tensor2d([[1, 2], [3, 4]])).values;
+      console.log(JSON.stringify({ before, ours: String(ours), direct: String(direct), fromTensor }));`;
     const { stdout } = loaded("danfo", ["-e", script]);
-    const result = JSON.parse(stdout.trim().split("\n").pop()!) as { before: number; ours: string; direct: string };
+    const result = JSON.parse(stdout.trim().split("\n").pop()!) as {
+      before: number;
+      ours: string;
+      direct: string;
+      fromTensor: number[][];
+    };
     expect(result.before).toBe(0);
     expect(result.ours).toBe(result.direct);
+    expect(result.fromTensor).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 });
