@@ -42,6 +42,7 @@ import {
 import type { FrameShape, Uploadable } from "./table-io.js";
 import { checkParams } from "../contract/param-issues.js";
 import { CheckReport } from "./check-report.js";
+import { showNotice } from "../notebook/notice.js";
 import { PreflightError } from "./preflight-error.js";
 import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -715,7 +716,8 @@ export class Session {
 
   #notify(message: string): void {
     if (this.#noticeListeners.size === 0) {
-      process.emitWarning(message, "MdpsWarning");
+      // In a notebook the notice shows in the cell; elsewhere it is a process warning.
+      if (!showNotice(message)) process.emitWarning(message, "MdpsWarning");
       return;
     }
     for (const listener of [...this.#noticeListeners]) listener(message);
