@@ -4,7 +4,8 @@
  * transform of every value, then (standardize) a fresh StandardScaler.
  */
 import type { Params } from "../contract/params.js";
-import { polishBoxCoxLambda } from "./boxcox-precise.js";
+import { refineLambda } from "./lambda-refine.js";
+import { boxCoxObjectiveSlope, yeoJohnsonObjectiveSlope } from "./power-slope.js";
 import { BracketError, brentMinimize } from "./brent.js";
 import { EngineError } from "./engine-error.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
@@ -47,9 +48,7 @@ export function fitTransformPowerTransformer(
       ? boxCoxObjective(values, objectiveScratch)
       : yeoJohnsonObjective(values, objectiveScratch);
     try {
-      const found = brentMinimize(objective, -2, 2);
-      // scikit-learn's search, then Box-Cox's lambda refined on the objective's slope (issue 18).
-      lambdas[c] = boxCox ? polishBoxCoxLambda(values, found) : found;
+      lambdas[c] = fitLambda(params.method, values, brentMinimize(objective, -2, 2));
     } catch (error) {
       if (!(error instanceof BracketError)) throw error;
       throw new EngineError(
@@ -111,6 +110,17 @@ export function invertPowerTransformer(
   const powered = fitted.params.standardize ? scaleThenShiftColumns(columns, innerScaler(fitted)) : columns;
   const inverse = fitted.params.method === "box-cox" ? boxCoxInverseColumn : yeoJohnsonInverseColumn;
   return mapColumns(powered, (col, c, out) => inverse(col, lambdas[c], out));
+}
+
+/**
+ * scikit-learn's search result refined to the root of the objective's slope
+ * (docs/transforms.md#precision-of-lambda). A constant column has no optimum (its variance
+ * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn.
+ */
+function fitLambda(method: Method, values: Float64Array, found: number): number {
+  if (values.length === 0 || values.every((v) => v === values[0])) return found;
+  const slope = method === "box-cox" ? boxCoxObjectiveSlope(values) : yeoJohnsonObjectiveSlope(values);
+  return refineLambda(slope, found);
 }
 
 function powerColumn(method: Method, col: Float64Array, lambda: number, out: Float64Array): Float64Array {

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { polishBoxCoxLambda } from "../../src/engine/boxcox-precise.js";
+import { refineLambda } from "../../src/engine/lambda-refine.js";
+import { boxCoxObjectiveSlope } from "../../src/engine/power-slope.js";
 import { brentMinimize } from "../../src/engine/brent.js";
 import { boxCoxObjective } from "../../src/engine/power-functions.js";
 
@@ -27,7 +28,7 @@ describe("Box-Cox lambda against the exact optimum", () => {
     it(`column ${i} (lambda ${column.exact_lambda.slice(0, 8)}, values to ${column.largest_transformed_value.toExponential(1)})`, () => {
       const exact = Number(column.exact_lambda);
       const values = Float64Array.from(column.values);
-      const lambda = polishBoxCoxLambda(values, brentMinimize(boxCoxObjective(values), -2, 2));
+      const lambda = refineLambda(boxCoxObjectiveSlope(values), brentMinimize(boxCoxObjective(values), -2, 2));
       const relative = Math.abs(lambda - exact) / exact;
       console.log(
         `column ${i}: engine ${relative.toExponential(2)}, scipy ${column.scipy_relative_error.toExponential(2)}`,
