@@ -132,6 +132,9 @@ export {
   plotComparison,
   compareDistributions,
   plotDistributions,
+  plotJoint,
+  renderVegaLite,
+  compareRanges,
   SvgChart,
   inNotebook,
   inspectRich,
@@ -144,8 +147,13 @@ export {
   type WatchOptions,
   type CompareOptions,
   type PlotComparisonOptions,
+  type JointOptions,
+  type PlotInput,
+  type RenderOptions,
+  type RangeRow,
   type TableHtmlOptions,
 } from "./notebook/index.js";
+export { jobLabel } from "./session/job-label.js";
 
 // The engine itself, for applying a fitted state without a Session (Job.transformer() wraps it),
 // and the errors data can raise. The format readers and writers stay internal: they load

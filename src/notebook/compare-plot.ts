@@ -7,6 +7,7 @@
  */
 import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
 import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
+import { percentiles } from "./plot-data.js";
 import { SvgChart } from "./svg-chart.js";
 
 export interface CompareOptions {
@@ -27,6 +28,19 @@ export interface CompareOptions {
    * should show. Default false: side by side, each with its own scales (before/after).
    */
   overlay?: boolean;
+  /**
+   * One x axis for the panels being compared: "feature" gives each feature one range
+   * across the data sets (bars line up, so a transform's stretch shows), "all" one range
+   * for every panel (only meaningful when the data sets share a scale). Default: each
+   * panel its own range.
+   */
+  sharedX?: "feature" | "all";
+  /** A fixed x range for every panel; values outside it are left out (and counted in the title). */
+  domain?: readonly [number, number];
+  /** Counts on a symmetric-log axis, so a bin of 3 beside a bin of 3,000 still shows. */
+  log?: boolean;
+  /** Percentiles `[low, high]` of each panel's values to keep, e.g. `[0, 99]` to zoom past outliers. */
+  clip?: readonly [number, number];
 }
 
 const DEFAULT_MAX_COLUMNS = 12;
@@ -56,17 +70,24 @@ export function distributionsSpec(
   if (stages.length === 0) throw new Error("nothing to plot: pass at least one data set");
   const columns = pickColumns(Object.values(sources), options);
   const values: Array<Record<string, unknown>> = [];
+  const everything = options.sharedX === "all" ? overallRange(sources, stages, columns, options.clip) : undefined;
   columns.forEach((feature, order) => {
-    const data = stages.map((stage) => numericColumn(sources[stage]!, feature));
+    const data = stages.map((stage) => clipped(numericColumn(sources[stage]!, feature), options.clip));
     // Overlaid data sets share their bins, so bars line up and a shift shows.
     const ranges = data.map((d) => finiteRange(d)).filter((r) => Number.isFinite(r.min));
-    const shared: [number, number] | undefined =
-      options.overlay && ranges.length > 0
+    const shared: readonly [number, number] | undefined =
+      options.domain ??
+      ((options.overlay || options.sharedX === "feature") && ranges.length > 0
         ? [Math.min(...ranges.map((r) => r.min)), Math.max(...ranges.map((r) => r.max))]
-        : undefined;
+        : options.sharedX === "all"
+          ? everything
+          : undefined);
     stages.forEach((stage, i) => {
       const { bins, missing } = histogram(data[i]!, options.bins ?? 30, shared);
-      const label = missing > 0 && !options.overlay ? `${feature} (${missing} missing)` : feature;
+      const outside = shared ? countOutside(data[i]!, shared) : 0;
+      const notes = [missing > 0 && !options.overlay ? `${missing} missing` : "", outside > 0 ? `${outside} outside` : ""];
+      const note = notes.filter(Boolean).join(", ");
+      const label = note ? `${feature} (${note})` : feature;
       const total = bins.reduce((sum, b) => sum + b.count, 0) || 1;
       for (const bin of bins) values.push({ feature: label, order, stage, ...bin, share: bin.count / total });
     });
@@ -106,9 +127,16 @@ export function distributionsSpec(
           type: "quantitative",
           title: null,
           axis: { tickCount: narrow ? 3 : 5, labelFlush: true },
+          ...(options.sharedX || options.domain ? { scale: { nice: false, zero: false } } : {}),
         },
         x2: { field: "end" },
-        y: { field: "count", type: "quantitative", title: null, axis: { tickCount: 3 } },
+        y: {
+          field: "count",
+          type: "quantitative",
+          title: null,
+          axis: { tickCount: 3 },
+          ...(options.log ? { scale: { type: "symlog" } } : {}),
+        },
         color: {
           field: "stage",
           type: "nominal",
@@ -120,6 +148,30 @@ export function distributionsSpec(
     resolve: { scale: { x: "independent", y: "independent" } },
     config: { background: "white", view: { stroke: "#e5e7eb" } },
   };
+}
+
+/** The values inside the `clip` percentiles (all of them without a clip). */
+function clipped(values: Float64Array, clip: readonly [number, number] | undefined): Float64Array {
+  if (!clip) return values;
+  if (!(clip[0] < clip[1])) throw new Error(`clip must be two percentiles, low below high, such as [0, 99]; got [${clip.join(", ")}]`);
+  const [low, high] = percentiles(values, clip) as [number, number];
+  return values.filter((v) => !(v < low || v > high));
+}
+
+function countOutside(values: Float64Array, [low, high]: readonly [number, number]): number {
+  return values.reduce((n, v) => n + (v < low || v > high ? 1 : 0), 0);
+}
+
+/** One range over every feature of every data set, for `sharedX: "all"`. */
+function overallRange(
+  sources: Readonly<Record<string, ColumnSource>>,
+  stages: readonly string[],
+  columns: readonly string[],
+  clip: readonly [number, number] | undefined,
+): [number, number] | undefined {
+  const ranges = stages.flatMap((stage) => columns.map((c) => finiteRange(clipped(numericColumn(sources[stage]!, c), clip))));
+  const finite = ranges.filter((r) => Number.isFinite(r.min));
+  return finite.length > 0 ? [Math.min(...finite.map((r) => r.min)), Math.max(...finite.map((r) => r.max))] : undefined;
 }
 
 /** One panel per feature, the data sets drawn over each other as shares of their rows. */

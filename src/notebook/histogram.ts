@@ -88,6 +88,15 @@ export function finiteRange(values: ArrayLike<number>): { min: number; max: numb
 }
 
 /**
+ * A bin edge that should be 0 but, computed as `min + i * width`, comes out as 4.8922e-11
+ * (which a student reads as a bug): an edge within a billionth of a bin width of zero is
+ * zero. Other edges are left exact, so data sets binned alike keep identical edges.
+ */
+export function roundEdge(value: number, width: number): number {
+  return Math.abs(value) < Math.abs(width) * 1e-9 ? 0 : value;
+}
+
+/**
  * Equal-width bins over the finite values; a constant column gets one bin around its
  * value. `range` fixes the edges (to bin several data sets alike); values outside it
  * are left out.
@@ -108,9 +117,10 @@ export function histogram(values: ArrayLike<number>, binCount = 30, range?: read
     const bin = Math.min(n - 1, Math.floor((v - min) / width));
     counts[bin] = (counts[bin] ?? 0) + 1;
   }
+  // Edges at the precision the width carries, so an edge at zero reads 0, not 4.8922e-11.
   const bins = Array.from(counts, (count, i) => ({
-    start: min + i * width,
-    end: i === n - 1 ? max : min + (i + 1) * width,
+    start: i === 0 ? min : roundEdge(min + i * width, width),
+    end: i === n - 1 ? max : roundEdge(min + (i + 1) * width, width),
     count,
   }));
   return { bins, missing };
