@@ -218,7 +218,7 @@ describe("transport: timeouts, aborts, bodies", () => {
   it("a slow response is a TimeoutError", async () => {
     const { client } = await serve(
       async (_req, res) => {
-        await new Promise((r) => setTimeout(r, 1500));
+        await new Promise((r) => setTimeout(r, 20_000));
         sendJson(res, 200, HEALTHY);
       },
       { retry: { maxRetries: 0 }, timeoutMs: 200 },
@@ -227,12 +227,13 @@ describe("transport: timeouts, aborts, bodies", () => {
     const err = await client.health.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as TimeoutError).timeoutMs).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1400);
+    // Well before the 20 s answer, however busy the machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("an AbortSignal stops the call at once, and no retry follows", async () => {
     const { fixture, client } = await serve(async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, 20_000));
       sendJson(res, 200, HEALTHY);
     });
     const controller = new AbortController();
@@ -241,7 +242,8 @@ describe("transport: timeouts, aborts, bodies", () => {
     const err = await client.health.get({ signal: controller.signal }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
     expect((err as AbortError).code).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well before the 20 s answer, however busy the machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(apiCalls(fixture)).toHaveLength(1);
     // An already aborted signal sends nothing.
     const again = await client.health.get({ signal: controller.signal }).catch((e: unknown) => e);

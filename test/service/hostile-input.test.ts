@@ -63,9 +63,8 @@ describe("multipart parts the form does not know", () => {
   it("more fields than the form allows before File: a prompt 413/400 answer, no temp file left", async () => {
     const fields: Record<string, string> = { Name: "a.csv", RecordType: "csv", AccessTier: "hot" };
     for (let i = 0; i < 100; i++) fields[`extra${i}`] = "v";
-    const started = Date.now();
+    // A server that waited for more would hang here until the test's timeout.
     const reply = await api.upload("x\n1\n", fields);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect([400, 413]).toContain(reply.status);
     expectProblem(reply, reply.status);
   });

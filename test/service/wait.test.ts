@@ -48,19 +48,21 @@ describe("job get with wait and since", () => {
     const revision = (done as unknown as Job).revision;
     expect(revision).toBeGreaterThan(sent.revision);
 
-    // Terminal: at once, even when nothing changed since `since`.
-    const terminal = await timed(() => api.call("GET", `/api/job/${sent.id}/get?wait=20&since=${revision}`));
+    // Terminal: at once, even when nothing changed since `since`. "At once" is told from
+    // "after the wait" by the longest wait there is: an answer well before it did not wait,
+    // however busy the machine.
+    const terminal = await timed(() => api.call("GET", `/api/job/${sent.id}/get?wait=60&since=${revision}`));
     expect(terminal.value.status).toBe(200);
-    expect(terminal.ms).toBeLessThan(5000);
+    expect(terminal.ms).toBeLessThan(45_000);
     // Already past `since`: at once.
-    const past = await timed(() => api.call("GET", `/api/job/${sent.id}/get?wait=20&since=0`));
+    const past = await timed(() => api.call("GET", `/api/job/${sent.id}/get?wait=60&since=0`));
     expect((past.value.body as Job).revision).toBe(revision);
-    expect(past.ms).toBeLessThan(5000);
+    expect(past.ms).toBeLessThan(45_000);
 
     // Out of range: 400 naming the field.
     expect((await api.call("GET", `/api/job/${sent.id}/get?wait=61&since=0`)).status).toBe(400);
     expect((await api.call("GET", `/api/job/${sent.id}/get?wait=1&since=x`)).status).toBe(400);
-  }, 60_000);
+  }, 240_000);
 
   it("a waiter in one process wakes on the changes another process makes to the job, without polling", async () => {
     const dataDir = await h.tempDir("mdps-wait-");
@@ -90,12 +92,11 @@ describe("job get with wait and since", () => {
     let requests = 0;
     const t0 = Date.now();
     for (;;) {
-      const { value, ms } = await timed(() => other.call("GET", `/api/job/${sent.id}/get?wait=30&since=${since}`));
+      const { value } = await timed(() => other.call("GET", `/api/job/${sent.id}/get?wait=60&since=${since}`));
       requests++;
       const job = value.body as Job;
       expect(value.status).toBe(200);
-      // Every answer came because something changed (well before the 30 s wait ran out).
-      expect(ms).toBeLessThan(20_000);
+      // Every answer came because something changed: a wait that ran out would bring the same revision.
       expect(job.revision > since || TERMINAL.includes(job.status)).toBe(true);
       seen.push(job);
       since = job.revision;
@@ -119,9 +120,9 @@ describe("job get with wait and since", () => {
 
     // Nothing changes any more: a wait with since = the revision of a terminal job is at once;
     // with since in the future (nothing can pass it) the answer comes after `wait`.
-    const later = await timed(() => other.call("GET", `/api/job/${sent.id}/get?wait=1&since=${since + 100}`));
-    expect(later.ms).toBeLessThan(5000);
-  }, 180_000);
+    const later = await timed(() => other.call("GET", `/api/job/${sent.id}/get?wait=60&since=${since + 100}`));
+    expect(later.ms).toBeLessThan(45_000);
+  }, 300_000);
 
   it("answers after wait seconds with the record as it is when nothing passes since", async () => {
     const service = await h.start();
@@ -137,7 +138,8 @@ describe("job get with wait and since", () => {
     const job = value.body as Job;
     expect(value.status).toBe(200);
     if (!TERMINAL.includes(job.status)) expect(ms).toBeGreaterThanOrEqual(950);
-    expect(ms).toBeLessThan(10_000);
+    // It answers once the wait is over, not at the longest wait there is.
+    expect(ms).toBeLessThan(45_000);
     await api.call("POST", `/api/job/${sent.id}/cancel`);
   }, 120_000);
 });

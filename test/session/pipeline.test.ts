@@ -121,9 +121,8 @@ describe("the chain on the service", () => {
       });
       run.done.then(() => reject(new Error("the run ended before step 2 ran")), reject);
     });
-    const cancelledAt = Date.now();
+    // The cancel reaches the running job: had it waited for the job, step 2 would have succeeded.
     await run.cancel();
-    expect(Date.now() - cancelledAt).toBeLessThan(5000);
     const error = await run.done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PipelineStepError);
     expect([(error as PipelineStepError).step, (error as PipelineStepError).status]).toEqual([2, "cancelled"]);

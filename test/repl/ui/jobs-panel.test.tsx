@@ -32,7 +32,7 @@ describe("JobsPanel", () => {
     expect(screen).not.toContain("j2");
     // The spinner and elapsed time keep changing while the job runs.
     const first = view.screen();
-    await waitFor(() => view!.screen() !== first, 3000, "the panel to redraw");
+    await waitFor(() => view!.screen() !== first, 30_000, "the panel to redraw");
   });
 
   it("renders nothing when no job runs", () => {
