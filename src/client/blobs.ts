@@ -18,6 +18,7 @@ import { listUnsupported } from "./jobs.js";
 import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, RequestSpec, StreamResponse, Transport } from "./transport.js";
+import type { TransferLimits } from "./bounded-body.js";
 
 /** The metadata parts of an upload or update. */
 export interface BlobMetadata {
@@ -43,7 +44,7 @@ export interface BlobMetadata {
  */
 export type BlobContent = Uint8Array | (() => FileSource);
 
-export interface DownloadOptions extends CallOptions {
+export interface DownloadOptions extends CallOptions, TransferLimits {
   /** A `Range` header value, e.g. `bytes=0-1023`. */
   readonly range?: string | undefined;
 }

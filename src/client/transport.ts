@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
 } from "./retry-timing.js";
 import { createDispatcher, type NetworkOptions } from "./network.js";
+import { boundedBody, declaredLength, downloadDeadlineMs, type TransferLimits } from "./bounded-body.js";
 import type { Secret } from "./secret.js";
 import type { TokenCache } from "./token-cache.js";
 
@@ -57,6 +58,11 @@ export interface CallOptions {
   readonly signal?: AbortSignal | undefined;
   /** Overrides the transport's per-attempt timeout, ms. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Overall limit of a download, ms, until its last byte (other calls ignore it). Default:
+   * two minutes plus a second per 256 KiB of its size (src/client/bounded-body.ts).
+   */
+  readonly deadlineMs?: number | undefined;
 }
 
 export interface RequestSpec extends CallOptions {
@@ -152,15 +158,28 @@ export class Transport {
     });
   }
 
-  /** Sends the call and hands back the response body as a stream, unread. */
-  async stream(spec: RequestSpec): Promise<StreamResponse> {
-    return this.#send({ ...spec, transfer: true }, (res) =>
-      Promise.resolve({
+  /**
+   * Sends the call and hands back the response body as a stream, unread, cut off with an
+   * error past `maxBytes` or its `Content-Length` and past the deadline (./bounded-body.ts).
+   */
+  async stream(spec: RequestSpec & TransferLimits): Promise<StreamResponse> {
+    const startedAt = Date.now();
+    return this.#send({ ...spec, transfer: true }, (res, call) => {
+      const declared = declaredLength(res.headers);
+      const limit = [spec.maxBytes, declared].filter((n): n is number => n !== undefined).sort((a, b) => a - b)[0];
+      const limitSays = limit === spec.maxBytes ? "the size its record gives" : "its Content-Length";
+      const deadlineMs = spec.deadlineMs ?? downloadDeadlineMs(limit);
+      const body = boundedBody(res.body, {
+        call,
         status: res.status,
-        headers: res.headers,
-        body: res.body,
-      }),
-    );
+        requestId: requestIdOf(res.headers),
+        maxBytes: limit,
+        limitSays,
+        startedAt,
+        deadlineMs,
+      });
+      return Promise.resolve({ status: res.status, headers: res.headers, body });
+    });
   }
 
   async close(): Promise<void> {

@@ -202,7 +202,11 @@ export class Blob {
     return this;
   }
 
-  /** The stored content as a stream, decrypted with the handle's key. */
+  /**
+   * The stored content as a stream, decrypted with the handle's key. The download stops
+   * with an error past the record's size and past `deadlineMs` (default: two minutes
+   * plus a second per 256 KiB).
+   */
   async stream(options: CallOptions & { range?: string } = {}): Promise<Readable> {
     if (this.encrypted && this.#key === undefined) {
       throw new ConfigError(
@@ -211,9 +215,11 @@ export class Blob {
       );
     }
     const url = this.#source.downloadUrl;
+    // No more than the record says is stored (a service sending more is stopped there).
+    const limited = { ...options, maxBytes: this.record.size_bytes };
     const res = url
-      ? await this.#ctx.client.blobs.downloadFrom(url, options)
-      : await this.#ctx.client.blobs.download(this.id, options);
+      ? await this.#ctx.client.blobs.downloadFrom(url, limited)
+      : await this.#ctx.client.blobs.download(this.id, limited);
     // The content as it is now: a later update is checked against this version.
     const etag = res.headers.etag;
     if (etag !== undefined && options.range === undefined && res.status === 200)

@@ -102,7 +102,16 @@ describe("loopback and the embedded service bypass proxies from the environment"
   });
 
   it("isLoopbackHost: localhost, 127/8, ::1 and mapped forms; nothing else", () => {
-    for (const host of ["localhost", "LOCALHOST", "a.localhost", "127.0.0.1", "127.1.2.3", "[::1]", "::1", "localhost."])
+    for (const host of [
+      "localhost",
+      "LOCALHOST",
+      "a.localhost",
+      "127.0.0.1",
+      "127.1.2.3",
+      "[::1]",
+      "::1",
+      "localhost.",
+    ])
       expect(isLoopbackHost(host), host).toBe(true);
     expect(isLoopbackHost(new URL("http://[::ffff:127.0.0.1]/").hostname)).toBe(true);
     expect(isLoopbackHost(new URL("http://[0:0:0:0:0:0:0:1]/").hostname)).toBe(true);
