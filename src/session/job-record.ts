@@ -4,6 +4,7 @@
  */
 import { JobStatusVocabulary } from "../contract/job-status.js";
 import type { JobRecord } from "../contract/job.js";
+import { isPreprocessingType, type PreprocessingType } from "../contract/transform-types.js";
 import type { BlobContext } from "./blob.js";
 
 const builtIn = new JobStatusVocabulary();
@@ -28,4 +29,11 @@ export function readRecord(record: JobRecord, vocabulary: JobStatusVocabulary): 
     ...(status === record.status ? {} : { service_status: record.status }),
     ...(events ? { events } : {}),
   };
+}
+
+/** The transform a record's request names (a listed job's), when it is one mdps knows. */
+export function typeOfRecord(record: JobRecord | undefined): PreprocessingType | undefined {
+  const request = record?.request as { preprocessing_type?: unknown } | null | undefined;
+  const type = typeof request === "object" && request !== null ? request.preprocessing_type : undefined;
+  return typeof type === "string" && isPreprocessingType(type) ? type : undefined;
 }

@@ -3,7 +3,7 @@ import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedSt
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { jobEndedError, MdpsError } from "../client/errors.js";
 import type { RecordType } from "../contract/blob.js";
-import { readRecord, vocabularyOf } from "./job-record.js";
+import { readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
 import { JobAddress } from "./job-address.js";
 import type { CallOptions } from "../client/transport.js";
@@ -93,7 +93,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   constructor(ctx: BlobContext, id: string, init: JobInit<T> = {}) {
     this.#ctx = ctx;
     this.id = id;
-    this.type = init.type;
+    // A job listed by session.jobs() knows its transform from the record's request.
+    this.type = init.type ?? (typeOfRecord(init.record) as T | undefined);
     this.input = init.input;
     this.#record = init.record && readRecord(init.record, vocabularyOf(ctx));
     this.#outputKeys = init.outputKeys ?? [];

@@ -105,7 +105,8 @@ export async function uploadSource(
     }
     const info = await stat(data).catch((error: unknown) => {
       const { code, message } = error as NodeJS.ErrnoException;
-      throw localValidationError({ path: [`cannot read ${data}: ${code ?? message}`] });
+      const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? message);
+      throw localValidationError({ path: [`cannot read ${data}: ${why}`] });
     });
     if (!info.isFile()) throw localValidationError({ path: [`${data} is not a file`] });
     const base = data.split(/[\\/]/).pop() ?? data;
