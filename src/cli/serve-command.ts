@@ -79,7 +79,7 @@ export function registerServe(program: Command): void {
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
-      // The application portal's one-time login link (CONTRACT.md, Application portal);
+      // The application portal's one-time login link (docs/contract.md#application-portal);
       // its token is stored only as a hash. Made before the lines are printed.
       const admin = openAdmin(service.dataDir);
       let portalToken: string;

@@ -69,7 +69,7 @@ export class BlobsResource {
   }
 
   /**
-   * GET .../{blobId} (an extension: CONTRACT, Extensions, "Blob metadata"): the blob's
+   * GET .../{blobId} (an extension: docs/contract.md#blob-metadata): the blob's
    * record without its bytes. Scope `shared.blob.read`.
    */
   async get(blobId: string, options: CallOptions = {}): Promise<BlobRecord> {
@@ -79,7 +79,7 @@ export class BlobsResource {
   }
 
   /**
-   * GET .../shared/blobs (an extension: CONTRACT, Extensions, "Blob metadata"): a page of
+   * GET .../shared/blobs (an extension: docs/contract.md#blob-metadata): a page of
    * the model's blobs, newest first; `next_cursor` (null on the last page) asks for the
    * next. `limit` 1..1000 (service default 100); `tag` and `name` match exactly. Throws
    * UnsupportedExtensionError when the service does not declare `blob-list` in health's

@@ -1,5 +1,5 @@
 /**
- * What extensions of the interface the service offers (CONTRACT: Extensions), read once
+ * What extensions of the interface the service offers (docs/contract.md#extensions), read once
  * from health's `capabilities` and kept for the client's life. A service that declares
  * nothing (or whose health is not the reference service's shape) gets the interface
  * alone; one whose health cannot be read (no `shared.health.read` scope) is unknown,

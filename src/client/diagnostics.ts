@@ -13,7 +13,7 @@ import { APIError, MdpsError, OAuthError, PermissionDeniedError } from "./errors
 import { Transport, type TransportOptions } from "./transport.js";
 
 /**
- * The interface's endpoints and the scope mdps assumes each needs: CONTRACT.md's table,
+ * The interface's endpoints and the scope mdps assumes each needs: docs/contract.md#scopes,
  * which the reference service follows. The interface itself does not say, so another
  * service may ask for other scopes: shown as an assumption, never as the service's word.
  */

@@ -209,7 +209,7 @@ export function jobEndedError(init: {
 }
 
 /**
- * The service does not offer an extension of the interface (CONTRACT: Extensions):
+ * The service does not offer an extension of the interface (docs/contract.md#extensions):
  * it did not declare it in health's `capabilities`, or answered 404/405. Code
  * `unsupported_extension`; `extension` names it (`cancel`).
  */

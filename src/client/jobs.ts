@@ -22,7 +22,7 @@ export interface ListOptions extends CallOptions {
 export interface GetOptions extends ListOptions {
   /**
    * Hold the answer until the job's `revision` is greater than `since`, at most this many
-   * ms (job get's `wait`, CONTRACT: Extensions; only where the service declares `wait`).
+   * ms (job get's `wait`, docs/contract.md#extensions; only where the service declares `wait`).
    */
   readonly waitMs?: number | undefined;
   /** The revision already seen; with `waitMs`, the answer comes once the job has a later one. */
@@ -70,7 +70,7 @@ const HELD_READ_SLACK_MS = 30_000;
 
 /**
  * Job reads (get, logs, result, list, cancel) under one base. The reference service
- * shows every job through both families; another service may not (CONTRACT: Jobs), so
+ * shows every job through both families; another service may not (docs/contract.md#two-job-families), so
  * a job is read through the family it was sent to, or the base its send's `Location`
  * named (`at`).
  */
@@ -117,7 +117,7 @@ export class JobReads {
   }
 
   /**
-   * GET .../list (an extension: CONTRACT, Extensions, "Job list"): a page of the model's
+   * GET .../list (an extension: docs/contract.md#job-list): a page of the model's
    * jobs, newest first, without their events; `next_cursor` (null on the last page) asks
    * for the next. `limit` 1..1000 (service default 100), `status` one job status.
    * Throws UnsupportedExtensionError when the service does not declare `job-list` in
@@ -166,7 +166,7 @@ export class JobReads {
   }
 
   /**
-   * POST .../{id}/cancel (an extension: CONTRACT, Extensions): a queued or running job
+   * POST .../{id}/cancel (an extension: docs/contract.md#extensions): a queued or running job
    * becomes `cancelled`; the record comes back. Cancelling a cancelled job is fine
    * (idempotent, so retried like a GET). Throws JobAlreadyEndedError (409) when the job
    * had already ended otherwise, and UnsupportedExtensionError when the service does not
@@ -229,7 +229,7 @@ function cancelUnsupported(id: string, url: string, why: string, cause?: unknown
   );
 }
 
-/** An extension the service does not offer, in one sentence (CONTRACT: Extensions). */
+/** An extension the service does not offer, in one sentence (docs/contract.md#extensions). */
 export function listUnsupported(
   extension: string,
   what: string,

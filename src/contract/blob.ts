@@ -45,7 +45,7 @@ export const tag = z.string().min(1).max(256);
 
 /**
  * A blob record as the client reads it: only the id is required (the interface shows
- * no fields). The reference service sends every field (CONTRACT.md, Blobs); another
+ * no fields). The reference service sends every field (docs/contract.md#blobs); another
  * may say `blobId`, `recordType`, `sizeBytes`, `createdOn` (see normalizeBlobRecord) and
  * leave the rest out. `record_type` and `access_tier` are the service's words, as sent.
  */
@@ -84,7 +84,7 @@ export const CONTENT_TYPES: Record<RecordType, string> = {
   parquet: "application/vnd.apache.parquet",
 };
 
-/** A blob record as the reference service sends it: every field of CONTRACT.md present. */
+/** A blob record as the reference service sends it: every field of docs/contract.md present. */
 export type ReferenceBlobRecord = {
   [K in keyof BlobRecord as K extends "etag" ? never : K]-?: Exclude<BlobRecord[K], undefined>;
 };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { normalizeHealth } from "./normalize.js";
 
 /**
- * The extensions CONTRACT.md names (Extensions, Health): the reference service offers
+ * The extensions of docs/contract.md#extensions: the reference service offers
  * every one and lists them in health's `capabilities`; a client relies on one only when
  * it is declared there (or the user's profile says so). Another service may declare
  * other names, which are kept but unused.
@@ -23,7 +23,7 @@ export const CAPABILITIES = [
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**
- * Health. The reference service sends every field (CONTRACT.md, Health); the interface
+ * Health. The reference service sends every field (docs/contract.md#health); the interface
  * shows none, so another service may send only `{status: "Healthy"}`: `status` is read
  * lower-cased, the rest is optional. No `capabilities`: the interface alone.
  */
@@ -36,7 +36,7 @@ export const health = z.preprocess(
     version: z.string().optional(),
     uptime_seconds: z.number().optional(),
     checks: z.record(z.string(), z.unknown()).optional(),
-    /** Extensions the service offers (CONTRACT: Extensions); absent: the interface alone. */
+    /** Extensions the service offers (docs/contract.md#extensions); absent: the interface alone. */
     capabilities: z.array(z.string()).optional(),
   }),
 );

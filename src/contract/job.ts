@@ -100,8 +100,8 @@ export const jobError = z.looseObject({ title: z.string(), detail: z.string() })
 
 /**
  * The job record as the client reads it: only an id and a status are required (the
- * interface shows no fields); the reference service sends every field (CONTRACT.md,
- * Jobs), another service may send fewer, in another casing (see normalizeJobRecord).
+ * interface shows no fields); the reference service sends every field (docs/contract.md,
+ * Records), another service may send fewer, in another casing (see normalizeJobRecord).
  * Fields it does not send are absent, never invented: no `progress` means progress is
  * not known. Unknown fields are kept.
  */
@@ -209,7 +209,7 @@ export { jobWarning, type JobWarning } from "./job-warning.js";
 /** Every optional field present (the reference service's records); index signatures kept. */
 export type Complete<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
 
-/** A job record as the reference service sends it: every field of CONTRACT.md present. */
+/** A job record as the reference service sends it: every field of docs/contract.md present. */
 export type ReferenceJobRecord = Complete<JobRecord> & { events: Complete<JobEvent>[] };
 
 /** Logs as the reference service sends them. */

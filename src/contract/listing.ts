@@ -4,7 +4,7 @@ import { jobRecord } from "./job.js";
 import { JOB_STATUSES, type JobStatus } from "./job-status.js";
 
 /**
- * The list endpoints of CONTRACT: Extensions ("Blob metadata", "Job list"): newest
+ * The list endpoints of docs/contract.md#blob-metadata and #job-list: newest
  * first, a page of `limit` items and the opaque `next_cursor` of the next page (null
  * on the last one).
  */

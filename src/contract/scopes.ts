@@ -1,4 +1,4 @@
-/** The scopes of the interface and which one each endpoint needs (CONTRACT.md). */
+/** The scopes of the interface and which one each endpoint needs (docs/contract.md#scopes). */
 export const SCOPES = [
   "shared.blob.delete",
   "shared.blob.download",
@@ -21,7 +21,7 @@ export const ENDPOINT_SCOPES = {
   blobUpdate: "shared.blob.write",
   blobDownload: "shared.blob.download",
   blobDelete: "shared.blob.delete",
-  /** Extension (CONTRACT: Extensions, Blob metadata): a blob's record and the blob list. */
+  /** Extension (docs/contract.md#blob-metadata): a blob's record and the blob list. */
   blobRead: "shared.blob.read",
   health: "shared.health.read",
   jobSend: "ml.preprocessing.execute",

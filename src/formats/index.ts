@@ -87,7 +87,7 @@ export interface SelectedFeatures {
 }
 
 /**
- * The feature columns of a table, as CONTRACT says: an empty list means every numeric
+ * The feature columns of a table, as docs/contract.md#sending says: an empty list means every numeric
  * column (in table order); a named column that is missing or not numeric is a
  * FormatError naming it and listing the numeric columns.
  */

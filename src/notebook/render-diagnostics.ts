@@ -13,7 +13,7 @@ const COLOR: Record<DoctorCheck["status"], string> = {
   skipped: "#6b7280",
 };
 
-/** The endpoint table's scopes are CONTRACT.md's, not the service's word: said above the table. */
+/** The endpoint table's scopes are docs/contract.md's, not the service's word: said above the table. */
 const ASSUMPTION =
   "Scopes per endpoint are mdps's assumption (the reference service's table; the interface does not say), not this service's word.";
 

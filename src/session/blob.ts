@@ -84,7 +84,7 @@ export interface BlobContext {
   readonly forget?: ((blob: Blob) => void) | undefined;
   /** The service's job status words read by meaning; default the built-in synonyms. */
   readonly statuses?: JobStatusVocabulary | undefined;
-  /** Whether the service offers an extension (CONTRACT: Extensions); absent: the interface alone. */
+  /** Whether the service offers an extension (docs/contract.md#extensions); absent: the interface alone. */
   readonly declares?: ((extension: string) => Promise<boolean>) | undefined;
 }
 

@@ -93,7 +93,7 @@ export type JobFetch = (signal: AbortSignal | undefined, change?: ChangeWait) =>
 export interface PollOptions extends WaitOptions {
   /** Whether a status ends the job; default the canonical terminal statuses. */
   readonly isTerminal?: ((status: string) => boolean) | undefined;
-  /** The service declares `wait` (CONTRACT: Extensions): read changes as they happen instead of polling. */
+  /** The service declares `wait` (docs/contract.md#extensions): read changes as they happen instead of polling. */
   readonly changeWait?: boolean | undefined;
   /** The revision already seen (e.g. the send's record): the first read waits for a later one. */
   readonly since?: number | undefined;

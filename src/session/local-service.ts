@@ -44,11 +44,11 @@ export interface LocalService {
   readonly service: RunningService;
   readonly dataDir: string;
   readonly credentials: LocalCredentials;
-  /** The extensions the service declares in health (CONTRACT: Extensions). */
+  /** The extensions the service declares in health (docs/contract.md#extensions). */
   readonly capabilities: readonly string[];
   /** Replaces lost credentials (e.g. the database was reset) with a new application. */
   renewCredentials(): LocalCredentials;
-  /** A fresh one-time login link to the portal of this service (CONTRACT: Application portal). */
+  /** A fresh one-time login link to the portal of this service (docs/contract.md#application-portal). */
   portalLink(): string;
 }
 

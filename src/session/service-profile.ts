@@ -1,6 +1,6 @@
 /**
  * What a Session may assume of the service it talks to, resolved once at connect from
- * health's `capabilities` (CONTRACT: Extensions) and the user's settings. A service that
+ * health's `capabilities` (docs/contract.md#extensions) and the user's settings. A service that
  * declares nothing gets the interface alone: CSV on the wire, the interface's
  * preprocessing send, explicit feature columns, no encryption envelope, and the record
  * type and access tier words the profile maps (`recordTypes`, `accessTiers`).

@@ -336,7 +336,7 @@ export class Session {
 
   /**
    * The model's blob records from the service, newest first, every page (or the newest
-   * `limit`), when it declares `blob-list` (CONTRACT: Extensions); else the records of
+   * `limit`), when it declares `blob-list` (docs/contract.md#extensions); else the records of
    * `blobs()` (this session's and the journal's), newest first. `tag` and `name` filter
    * exactly.
    */
@@ -370,7 +370,7 @@ export class Session {
 
   /**
    * The model's jobs from the service, newest first, every page (or the newest `limit`),
-   * when it declares `job-list` (CONTRACT: Extensions); else the jobs this session sent
+   * when it declares `job-list` (docs/contract.md#extensions); else the jobs this session sent
    * and, from the journal, those earlier sessions sent, newest first, each with its
    * status read once. `status` filters exactly. The records carry no events.
    */
@@ -418,7 +418,7 @@ export class Session {
   }
 
   /**
-   * A fresh one-time login link to the portal (CONTRACT: Application portal), for a
+   * A fresh one-time login link to the portal (docs/contract.md#application-portal), for a
    * `Session.local()` session. A connected session cannot make one: the portal is the
    * service operator's tool, and its link comes from them (`mdps admin portal-link`).
    */

@@ -110,7 +110,7 @@ describe("mdps serve and mdps admin", () => {
 
     server.child.kill("SIGTERM");
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    // The listening line, then the portal's one-time login link (CONTRACT.md, Application portal).
+    // The listening line, then the portal's one-time login link (docs/contract.md#application-portal).
     expect(server.stdout()).toMatch(/^listening on \S+\nportal: \S+\/login\?token=[\w-]{43}\n$/);
     expect(server.stdout().startsWith(`listening on ${server.url}\nportal: ${server.url}/login?token=`)).toBe(true);
   });

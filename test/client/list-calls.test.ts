@@ -1,4 +1,4 @@
-/** The client's calls for the list endpoints (CONTRACT: Extensions): pages, filters, and a service without them. */
+/** The client's calls for the list endpoints (docs/contract.md#extensions): pages, filters, and a service without them. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** Cancel (CONTRACT: Extensions): queued, running (here and in another process), finished, twice. */
+/** Cancel (docs/contract.md#extensions): queued, running (here and in another process), finished, twice. */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * scikit-learn's warnings reach the job result and the job's log (CONTRACT.md, Jobs):
+ * scikit-learn's warnings reach the job result and the job's log (docs/contract.md#warnings):
  * QuantileTransformer with n_quantiles 1000 on 5 rows, a column with no value at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

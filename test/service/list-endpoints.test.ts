@@ -1,5 +1,5 @@
 /**
- * The list endpoints (CONTRACT: Extensions, "Blob metadata" and "Job list"): scopes,
+ * The list endpoints (docs/contract.md#blob-metadata and #job-list): scopes,
  * paging with cursors, filters, errors, and another model's blobs and jobs invisible.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

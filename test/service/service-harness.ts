@@ -125,7 +125,7 @@ export function json<S extends z.ZodType>(schema: S, reply: Reply): z.output<S> 
 }
 
 /**
- * A job record as the reference service sends it: every field of CONTRACT.md present, as
+ * A job record as the reference service sends it: every field of docs/contract.md present, as
  * sent. (The contract's jobRecord normalizes what other services send; these tests look
  * at the reference service's own.)
  */
@@ -147,7 +147,7 @@ export const referenceJob = z.looseObject({
 });
 export type ReferenceJob = z.infer<typeof referenceJob>;
 
-/** A blob record as the reference service sends it: every field of CONTRACT.md present, as sent. */
+/** A blob record as the reference service sends it: every field of docs/contract.md present, as sent. */
 export const referenceBlob = z.looseObject({
   id: z.string(),
   model_id: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Waiting without polling (CONTRACT: Extensions): job get's `wait`/`since` and the
+ * Waiting without polling (docs/contract.md#extensions): job get's `wait`/`since` and the
  * record's `revision`, declared in health's capabilities; the wake-up comes from the
  * shared store, so a waiter in one process hears a job that another process runs.
  */

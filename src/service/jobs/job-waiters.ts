@@ -14,7 +14,7 @@ export const WAIT_CHECK_MS = 75;
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_JOB_STATUSES);
 
 /**
- * Job get's `wait`/`since` (CONTRACT: Extensions, "Waiting without polling"). The wake-up
+ * Job get's `wait`/`since` (docs/contract.md#waiting-without-polling). The wake-up
  * comes from the shared store, so it works whichever process runs the job: a change this
  * process writes wakes its waiters at once (`changed`, after the transaction, which is
  * synchronous, has committed), and while anyone waits the rows are read every

@@ -9,7 +9,7 @@ declare module "fastify" {
     grant: TokenGrant | null;
   }
   interface FastifyContextConfig {
-    /** The scope a model API route needs (CONTRACT's table). */
+    /** The scope a model API route needs (docs/contract.md#scopes). */
     scope?: Scope;
   }
 }

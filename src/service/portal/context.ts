@@ -26,7 +26,7 @@ export function frameFor(ctx: PortalContext, reply: FastifyReply): Frame & { csr
 
 /**
  * The three addresses of this service as the browser reaches it. One process serves
- * all three roles (CONTRACT.md, Addresses), so they share the page's origin.
+ * all three roles (docs/contract.md#addresses-and-regions), so they share the page's origin.
  */
 export function addressesOf(request: FastifyRequest): Addresses {
   const origin = `${request.protocol}://${request.host}`;

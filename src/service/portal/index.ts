@@ -87,7 +87,7 @@ async function portalRoutes(app: FastifyInstance, ctx: PortalContext): Promise<v
 }
 
 /**
- * The application portal at `/` (CONTRACT.md, Application portal): Manage Models,
+ * The application portal at `/` (docs/contract.md#application-portal): Manage Models,
  * a model's Settings and Applications, secrets shown once. Its own context: cookies,
  * form bodies, CSRF, security headers and HTML error pages apply to its routes only,
  * never to the token endpoint or the model API.

@@ -12,7 +12,7 @@ const modelParams = z.object({ modelId: uuid });
 const blobParams = z.object({ modelId: uuid, blobId: uuid });
 
 /**
- * Blob metadata (CONTRACT: Extensions): one blob's record, and the model's blobs newest
+ * Blob metadata (docs/contract.md#extensions): one blob's record, and the model's blobs newest
  * first in pages. Another model's blobs are as absent as missing ones.
  */
 function registerBlobListRoutes(app: FastifyInstance): Promise<void> {

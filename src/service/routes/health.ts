@@ -17,7 +17,7 @@ interface Check {
 }
 
 /**
- * The extensions of the interface this service offers (CONTRACT: Extensions); a
+ * The extensions of the interface this service offers (docs/contract.md#extensions); a
  * client uses one only when it is listed here.
  */
 export const CAPABILITIES: readonly Capability[] = CONTRACT_CAPABILITIES;

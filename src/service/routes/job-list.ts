@@ -7,7 +7,7 @@ import { jobFields } from "../store/jobs.js";
 import { jobListQuerystring, listJobs } from "../store/listing.js";
 
 /**
- * Job list (CONTRACT: Extensions): the token's model's jobs, newest first, in pages,
+ * Job list (docs/contract.md#extensions): the token's model's jobs, newest first, in pages,
  * without their events. The generic and the preprocessing paths list the same jobs.
  */
 function registerJobListRoutes(app: FastifyInstance): Promise<void> {

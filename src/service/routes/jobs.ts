@@ -10,7 +10,7 @@ import type { JobErrorBody } from "../store/jobs.js";
 
 const idParams = z.object({ id: uuid });
 const limitParams = z.object({ limit: limitQuery });
-/** Job get: `limit`, and the `wait`/`since` of CONTRACT: Extensions, "Waiting without polling". */
+/** Job get: `limit`, and the `wait`/`since` of docs/contract.md#waiting-without-polling. */
 const getParams = z.object({
   limit: limitQuery,
   wait: z.coerce
@@ -70,7 +70,7 @@ function registerJobRoutes(app: FastifyInstance, _options: unknown, done: () => 
       },
     );
 
-    // Extension (CONTRACT: Extensions): queued or running -> cancelled, whichever process runs it.
+    // Extension (docs/contract.md#extensions): queued or running -> cancelled, whichever process runs it.
     api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, (request) => {
       const row = jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);

@@ -7,7 +7,7 @@ import type { SqlValue } from "./sqlite.js";
 import type { JobRow } from "./jobs.js";
 
 /**
- * The list endpoints (CONTRACT: Extensions, "Blob metadata" and "Job list"): a model's
+ * The list endpoints (docs/contract.md#blob-metadata and #job-list): a model's
  * blobs or jobs, newest first, in pages. A cursor is the position of the last item of
  * the previous page (creation time and rowid, base64url JSON), so a page never repeats
  * or skips an item when others are added meanwhile. Items made in the same millisecond

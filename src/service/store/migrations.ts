@@ -132,7 +132,7 @@ export const MIGRATIONS: readonly string[] = [
     outcome TEXT
   );
   `,
-  // Waiting without polling (CONTRACT: Extensions): a job's revision grows with every
+  // Waiting without polling (docs/contract.md#extensions): a job's revision grows with every
   // change of its status, phase or progress; job get with `wait` answers when it passes `since`.
   `
   ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;

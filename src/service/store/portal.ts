@@ -198,7 +198,7 @@ export class PortalStore {
     return rows.map((r) => ({ ...r, scopes: r.scopes.split(" ").filter(Boolean) }));
   }
 
-  /** A model's jobs, newest first: the job list endpoint's first page (CONTRACT: Extensions). */
+  /** A model's jobs, newest first: the job list endpoint's first page (docs/contract.md#extensions). */
   jobs(modelId: string, limit = 100): JobListing[] {
     return listJobs(this.db, modelId, { limit }).rows;
   }
