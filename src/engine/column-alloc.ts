@@ -20,18 +20,16 @@ const LONG_SLAB_BYTES = 31 * 1024 * 1024;
  * one ArrayBuffer, each column its own range of it (as Node's small Buffers share a pool),
  * and a column larger than a slab alone in its own.
  *
- * Short columns (slabs of 256 KiB): an ArrayBuffer costs ~1.4 µs to create, with the
- * garbage collection it brings, as much as filling 4 KB, and wide data has thousands of
- * columns (at 500 x 8,000, one ArrayBuffer a column would cost 11.5 ms).
+ * Short columns (slabs of 256 KiB): creating an ArrayBuffer, with the garbage collection
+ * it brings, costs as much as filling a few KB, and wide data has thousands of columns.
  *
  * Long columns (slabs of up to 31 MiB): glibc's malloc gives memory back to the kernel
  * when more than twice its mmap threshold lies free at the top of its heap, and raises
  * that threshold to the size of the largest block it had to mmap and later freed, up to
  * 32 MiB (mallopt(3), M_MMAP_THRESHOLD). With a block for each column of 100,000 rows the
  * threshold would stay at 800 KB, so a 40 MB result would go back to the kernel once
- * freed, and the next one would fault its pages in again: ~9,700 page faults, 20-25 ms at
- * ~2 µs a fault, in about every other run. Once one 31 MiB slab has been freed, up to
- * 62 MiB stays in the heap for the next result. Elsewhere (musl, macOS) these are merely
+ * freed, and the next one would fault all its pages in again. Once one 31 MiB slab has
+ * been freed, up to 62 MiB stays in the heap for the next result. Elsewhere (musl, macOS) these are merely
  * fewer buffers.
  */
 export function allocColumns(count: number, length: number): Float64Array[] {

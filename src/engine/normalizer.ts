@@ -29,11 +29,10 @@ const ROW_ARRAYS = 3;
 
 /**
  * Bytes of input the kernels hold at a time (rows x columns x 8): it is read three times
- * (norms, scaling, copy out), so it has to stay in L2 (2 MiB a core on the benchmark
- * machine). Each block costs two TypedArray.set calls a column (~75 ns each), so fewer,
- * longer blocks pay less for them: 512 KiB blocks take 12% less time than 256 KiB ones
- * at 100,000 x 50 and 30% less at 20,000 x 200, 1 MiB is no faster, and 64 KiB is 10-15%
- * slower (short runs per column defeat the prefetcher).
+ * (norms, scaling, copy out), so it has to stay in a core's L2 cache. Each block costs two
+ * TypedArray.set calls a column, so fewer, longer blocks pay less for them, and short runs
+ * per column defeat the prefetcher; larger blocks gain nothing once they leave L2
+ * (`npm run bench` times the Normalizer at several shapes).
  */
 const BLOCK_BYTES = 512 * 1024;
 /**
@@ -49,8 +48,7 @@ const GROUP_CHUNK_ROWS = 4096;
  * `columns` columns. Usually one group holds every column, and each value is read from
  * memory once. Wider data is read twice, group by group: once for the norms, once to
  * scale. Reading twice costs less than the short runs and many calls of blocks of every
- * column would (at 2,000 x 2,000 it takes about half the time), and the kernels' memory
- * stays at a block whatever the width.
+ * column would, and the kernels' memory stays at a block whatever the width.
  */
 export function normalizerLayout(rows: number, width: number): { rows: number; columns: number } {
   const onePassRows = Math.floor(BLOCK_BYTES / (8 * (width + ROW_ARRAYS)));
@@ -133,9 +131,9 @@ function normalizeRows(
     }
     const found = kernels.norms_to_factors(norms, factors, peaks, pairs, norm === "l2" ? 1 : 0);
     if (found & NON_FINITE_NORM) nonFiniteNorm = true;
-    // The check that makes a value as large as its norm exactly ±1 costs ~1 ms of
-    // 100,000 x 50; only blocks that may hold such a value pay it: always under the max
-    // norm, under l1 and l2 only with a row of one non-zero (or all others negligible).
+    // The check that makes a value as large as its norm exactly ±1 is a pass of its own;
+    // only blocks that may hold such a value pay it: always under the max norm, under l1
+    // and l2 only with a row of one non-zero (or all others negligible).
     const checkOnes = (found & MAY_REACH_NORM) !== 0;
     for (let first = 0; first < width; first += layout.columns) {
       const count = Math.min(layout.columns, width - first);
