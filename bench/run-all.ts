@@ -1,7 +1,7 @@
 /**
  * Runs every benchmark in turn, each in its own process so one's heap and JIT state
  * do not colour the next: `npm run bench`. Each one documents its own flags; run it alone
- * to use them. At the end, the rows of issue 17's table each one reported, with their
+ * to use them. At the end, the rows of the summary table each one reported, with their
  * baselines from the same run.
  */
 import { spawnSync } from "node:child_process";
@@ -34,7 +34,7 @@ try {
       process.stderr.write(`bench/${name} exited with ${run.status ?? run.signal}\n`);
     }
   }
-  console.log(`\n=== issue 17's table (load average at start ${loadAtStart}, at end ${load()})\n`);
+  console.log(`\n=== summary table (load average at start ${loadAtStart}, at end ${load()})\n`);
   console.log(summaryTable(summary));
 } finally {
   rmSync(dir, { recursive: true, force: true });

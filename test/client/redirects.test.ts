@@ -1,5 +1,5 @@
 /**
- * 202 Accepted and redirects (issue 21): followed where safe, the token only to the
+ * 202 Accepted and redirects: followed where safe, the token only to the
  * service's own origin; error bodies of any shape become typed errors with a snippet.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** Statuses by meaning and records in other casings (issue 21): the contract's readers. */
+/** Statuses by meaning and records in other casings: the contract's readers. */
 import { describe, expect, it } from "vitest";
 import {
   blobRecord,

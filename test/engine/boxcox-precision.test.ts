@@ -1,5 +1,5 @@
 /**
- * Issue 18: Box-Cox lambda on columns whose transformed values reach 1e19-1e30. The
+ * Box-Cox lambda on columns whose transformed values reach 1e19-1e30. The
  * exact minimisers (mpmath, 50 digits) and scipy's Brent lambdas come from
  * test/fixtures/boxcox-precision/make_fixture.py; the engine's lambda must be at least
  * as close to the exact one as scipy's (and within Brent's own tolerance).

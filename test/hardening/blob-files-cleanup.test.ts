@@ -1,5 +1,5 @@
 /**
- * Issue 18, item 4: a File part whose stream fails at once (the body ended inside it)
+ * A File part whose stream fails at once (the body ended inside it)
  * must not leave an empty temp file. The write stream opens its file asynchronously,
  * so removing the path as soon as the pipeline rejects raced with the open.
  */

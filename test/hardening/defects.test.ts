@@ -1,5 +1,5 @@
 /**
- * The defects of issue 18, each reproduced on the wire against `mdps serve`: raw
+ * Defects found in review, each reproduced on the wire against `mdps serve`: raw
  * bytes on a socket, so nothing a client library does (FormData, keep-alive, framing)
  * hides them.
  */

@@ -1,5 +1,5 @@
 /**
- * The stumbles of issue 15 at the prompt: bare help/exit/quit, "did you mean" for
+ * A newcomer's stumbles at the prompt: bare help/exit/quit, "did you mean" for
  * commands, frames, JavaScript names, transforms, parameters and columns, a local
  * validation error that is not shown as "400 Validation failed", CSVs read as pandas
  * reads them, and the Session's notices shown after the line.

@@ -1,5 +1,5 @@
 /**
- * Many service processes on one data dir (issue 14), with real processes and files:
+ * Many service processes on one data dir, with real processes and files:
  * leases, takeover after kill -9, each job run once, keys kept by their process.
  */
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-/** session.modelBlobs(), session.jobs() and session.portalUrl() (issue 16). */
+/** session.modelBlobs(), session.jobs() and session.portalUrl(). */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -93,7 +93,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX job_logs_job ON job_logs(job_id, seq);
   `,
-  // Many service processes on one data dir (issue 14): each registers itself and
+  // Many service processes on one data dir: each registers itself and
   // heartbeats; a job runs under a lease (owner, expiry in ms since the epoch) that
   // its process renews; a job with keys names the process holding them in memory.
   `
