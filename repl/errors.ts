@@ -67,8 +67,8 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
       title: "Stopped.",
       hint: "Ctrl+C stopped the command here; anything it had already sent to the service (an upload, a job) stays there: /blobs and /jobs list them.",
     };
-  if (error instanceof ValidationError && error.requestId === undefined && error.status === 400) {
-    // Found on this machine: not a response of the service, so no status to show.
+  if (error instanceof ValidationError && error.call === undefined && error.status === 400) {
+    // Found on this machine (no call was made): not a response of the service, so no status to show.
     const fields = Object.entries(error.errors ?? {}).map(([path, messages]) => `${path}: ${messages.join("; ")}`);
     return {
       type: "error",
@@ -141,6 +141,9 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
 }
 
 function apiHint(error: APIError): string {
+  if (error.remedy !== undefined) return error.remedy;
+  if (error instanceof ValidationError && error.call !== undefined)
+    return "The service refused the request: fix what it names above (/help <command> lists the options).";
   if (error instanceof ValidationError)
     return "Fix the fields listed; /help preprocess lists each transform's parameters.";
   if (error instanceof AuthenticationError)
@@ -149,6 +152,8 @@ function apiHint(error: APIError): string {
     return "The application lacks a scope for this call; ask an administrator to assign it.";
   if (error instanceof NotFoundError)
     return "The id is unknown to this model: /blobs and /jobs list what this session made.";
+  if (error instanceof ConflictError && /\/blob\//.test(error.call ?? ""))
+    return "The service refused the blob in its current state (an archive or cold access tier must be rehydrated first): see its message above.";
   if (error instanceof ConflictError)
     return "The job has no result yet or failed: /jobs shows its state, /logs <job> its log.";
   if (error instanceof RateLimitError) return "The service is busy; wait a moment and try again.";

@@ -15,6 +15,7 @@ import { blobList, type BlobList, type BlobListOptions } from "../contract/listi
 import type { Capabilities } from "./capabilities.js";
 import { APIError } from "./errors.js";
 import { listUnsupported } from "./jobs.js";
+import { explainWordRefusal, type SentWords } from "./vendor-words.js";
 import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, RequestSpec, StreamResponse, Transport } from "./transport.js";
@@ -128,13 +129,17 @@ export class BlobsResource {
    * or a refused connection is retried, as nothing was stored.
    */
   async upload(meta: BlobMetadata, content: BlobContent, options: CallOptions = {}): Promise<BlobRecord> {
-    return this.#withEtag({
-      method: "POST",
-      url: `${this.#base}/upload`,
-      idempotent: false,
-      ...this.#multipart(meta, content),
-      ...options,
-    });
+    try {
+      return await this.#withEtag({
+        method: "POST",
+        url: `${this.#base}/upload`,
+        idempotent: false,
+        ...this.#multipart(meta, content),
+        ...options,
+      });
+    } catch (error) {
+      throw explainWordRefusal(error, sentWords(meta));
+    }
   }
 
   /**
@@ -164,14 +169,18 @@ export class BlobsResource {
   ): Promise<BlobRecord> {
     const { ifMatch, ...call } = options;
     const multipart = this.#multipart(meta, content);
-    return this.#withEtag({
-      method: "PUT",
-      url: `${this.#base}/${encodeURIComponent(blobId)}/update`,
-      idempotent: true,
-      ...multipart,
-      headers: { ...multipart.headers, ...(ifMatch ? { "if-match": quoteEtag(ifMatch) } : {}) },
-      ...call,
-    });
+    try {
+      return await this.#withEtag({
+        method: "PUT",
+        url: `${this.#base}/${encodeURIComponent(blobId)}/update`,
+        idempotent: true,
+        ...multipart,
+        headers: { ...multipart.headers, ...(ifMatch ? { "if-match": quoteEtag(ifMatch) } : {}) },
+        ...call,
+      });
+    } catch (error) {
+      throw explainWordRefusal(error, sentWords(meta));
+    }
   }
 
   /** GET .../{blobId}/download: the stored bytes as a stream (still encrypted if they were). */
@@ -251,6 +260,14 @@ export class BlobsResource {
 function fileName(name: string, recordType: RecordType): string {
   const ext = recordType === "arrow" ? ".arrow" : `.${recordType}`;
   return name.toLowerCase().endsWith(ext) ? name : `${name}${ext}`;
+}
+
+function sentWords(meta: BlobMetadata): SentWords {
+  const tier = meta.accessTier ?? DEFAULT_ACCESS_TIER;
+  return {
+    recordType: { ours: meta.recordType, word: meta.recordTypeWord ?? meta.recordType },
+    accessTier: { ours: tier, word: meta.accessTierWord ?? tier },
+  };
 }
 
 function quoteEtag(etag: string): string {

@@ -21,7 +21,13 @@ import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { ConfigError } from "./errors.js";
 import { Secret } from "./secret.js";
-import { serviceSettingsKeys, serviceSettingsOfProfile, type ServiceSettings } from "./service-settings.js";
+import {
+  mergeServiceSettings,
+  serviceSettingsKeys,
+  serviceSettingsOfEnv,
+  serviceSettingsOfProfile,
+  type ServiceSettings,
+} from "./service-settings.js";
 
 export interface ConfigOptions {
   readonly baseUrl?: string | undefined;
@@ -149,6 +155,7 @@ export function resolveConfig(options: ConfigOptions = {}): ClientConfig {
   if (modelId !== undefined && !uuid.safeParse(modelId).success) {
     problems.push(`model id ${JSON.stringify(raw.modelId)} is not a UUID (copy it from the model's settings)`);
   }
+  const wordsOfEnv = serviceSettingsOfEnv(env, problems);
   const scopes = parseScopes(raw.scopes);
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length > 0) {
@@ -176,7 +183,8 @@ export function resolveConfig(options: ConfigOptions = {}): ClientConfig {
     modelId: modelId!,
     scopes,
     profile: profile.values ? profile.name : undefined,
-    service: serviceSettingsOfProfile(profile.values),
+    // The environment's word maps win over the profile's, as every other setting does.
+    service: mergeServiceSettings(wordsOfEnv, serviceSettingsOfProfile(profile.values)),
     sources,
   };
 }

@@ -76,8 +76,27 @@ const SERVER = {
   advice: "The service failed; try again later and quote the request id if it persists.",
 };
 
-export function requestIdOf(headers: Readonly<Record<string, string>>): string | undefined {
-  return headers["x-request-id"] ?? headers["request-id"];
+export function requestIdOf(headers: Readonly<Record<string, string>>, body?: unknown): string | undefined {
+  const header = headers["x-request-id"] ?? headers["request-id"] ?? headers["x-correlation-id"];
+  if (header !== undefined || typeof body !== "object" || body === null) return header;
+  // ASP.NET's ProblemDetails carry `traceId`; others `requestId`, `request_id`, `correlationId`.
+  const b = body as Record<string, unknown>;
+  for (const key of ["traceId", "requestId", "request_id", "trace_id", "correlationId", "correlation_id"]) {
+    const value = b[key];
+    if (typeof value === "string" && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}
+
+/** The general advice for a status, said of the resource the call was about (a 409 of a blob is not a job's). */
+function adviceFor(status: number, call: string, fallback: string): string {
+  if (status === 409 && /\/blob\//.test(call)) {
+    return (
+      "The service refused the blob in its current state: if it is in a cold or archive access tier, " +
+      "move it to a hot tier (rehydrate it) in the service's own way first, or ask its operators."
+    );
+  }
+  return fallback;
 }
 
 /**
@@ -141,17 +160,19 @@ export function makeAPIError(res: ErrorResponse): APIError {
   const kind = isValidation
     ? { ctor: ValidationError as Ctor, code: "validation_failed", advice: "Correct the fields named above." }
     : (BY_STATUS[res.status] ?? (res.status >= 500 ? SERVER : undefined));
-  const requestId = requestIdOf(res.headers);
+  const requestId = requestIdOf(res.headers, res.body);
   const title = problem?.title;
   // Not ProblemDetails (another service's `{message}`, a proxy's HTML page, plain text,
-  // nothing at all): a short snippet of what came, and what kind of body it was.
-  const detail = problem?.detail ?? bodySnippet(res.body);
+  // nothing at all): a short snippet of what came, and what kind of body it was. A
+  // ValidationProblemDetails has a title and no detail: the title is not said twice.
+  const snippet = problem?.detail ?? bodySnippet(res.body);
+  const detail = snippet === title ? undefined : snippet;
   const bodyNote = problem ? undefined : bodyKind(res);
   const parts = [`${res.call} failed with ${res.status}${title ? ` ${title}` : ""}`];
   if (bodyNote) parts.push(bodyNote);
   if (detail) parts.push(detail);
   if (isValidation) parts.push(formatFieldErrors(errors));
-  const advice = kind?.advice ?? "See the service's documentation for this status.";
+  const advice = adviceFor(res.status, res.call, kind?.advice ?? "See the service's documentation for this status.");
   if (!alreadyAdvised(detail, advice)) parts.push(advice);
   if (requestId) parts.push(`(request id ${requestId})`);
   const init: APIErrorInit = {
@@ -166,6 +187,7 @@ export function makeAPIError(res: ErrorResponse): APIError {
     errors,
     body: res.body,
     headers: res.headers,
+    call: res.call,
   };
   return new (kind?.ctor ?? APIError)(init);
 }

@@ -37,6 +37,10 @@ export interface APIErrorInit extends MdpsErrorOptions {
   /** The parsed response body (ProblemDetails or anything else the service sent). */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** `METHOD path` of the call that failed; undefined for a check made before sending. */
+  readonly call?: string | undefined;
+  /** What to do about it, when mdps knows better than the status's general advice. */
+  readonly remedy?: string | undefined;
 }
 
 /** An HTTP response with a status >= 400 (or a request refused before sending). */
@@ -51,6 +55,10 @@ export class APIError extends MdpsError {
   readonly errors: FieldErrors | undefined;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
+  /** `METHOD path` of the call that failed; undefined for a check made before sending. */
+  readonly call: string | undefined;
+  /** What to do about it, when mdps knows better than the status's general advice. */
+  readonly remedy: string | undefined;
 
   constructor(init: APIErrorInit) {
     super(init.code, init.message, init);
@@ -63,6 +71,8 @@ export class APIError extends MdpsError {
     this.errors = init.errors;
     this.body = init.body;
     this.headers = init.headers ?? {};
+    this.call = init.call;
+    this.remedy = init.remedy;
   }
 }
 

@@ -12,6 +12,7 @@ import { jobList, type JobList, type JobListOptions } from "../contract/listing.
 import type { Capabilities } from "./capabilities.js";
 import { APIError, ConflictError, JobAlreadyEndedError, UnsupportedExtensionError } from "./errors.js";
 import type { TokenCache } from "./token-cache.js";
+import { explainWordRefusal, wordsOfOutput } from "./vendor-words.js";
 import type { CallOptions, Transport } from "./transport.js";
 
 export interface ListOptions extends CallOptions {
@@ -276,7 +277,12 @@ export class JobsResource extends JobReads {
    * service returns the existing job): this call is retried like a GET.
    */
   async send(request: SendJobRequest, options: SendOptions = {}): Promise<JobRecord> {
-    return this.post(`${this.base}/send`, request, true, options);
+    const payload = request.payload as { output?: Array<Record<string, unknown>> } | undefined;
+    try {
+      return await this.post(`${this.base}/send`, request, true, options);
+    } catch (error) {
+      throw explainWordRefusal(error, wordsOfOutput(Array.isArray(payload?.output) ? payload.output[0] : undefined));
+    }
   }
 }
 
@@ -291,6 +297,10 @@ export class PreprocessingResource extends JobReads {
    * not retried on 5xx; use `JobsResource.send` with your own id for a safe retry.
    */
   async send(request: CreatePreprocessingRequest, options: SendOptions = {}): Promise<JobRecord> {
-    return this.post(`${this.base}/send`, request, false, options);
+    try {
+      return await this.post(`${this.base}/send`, request, false, options);
+    } catch (error) {
+      throw explainWordRefusal(error, wordsOfOutput(request.output[0]));
+    }
   }
 }

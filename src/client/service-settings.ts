@@ -49,6 +49,56 @@ export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): Serv
   };
 }
 
+/** The environment variables of the word maps: `csv=Csv,json=Json` (or a JSON object). */
+export const WORD_ENV = { recordTypes: "MDPS_RECORD_TYPES", accessTiers: "MDPS_ACCESS_TIERS" } as const;
+
+/**
+ * The word maps the environment gives (MDPS_RECORD_TYPES, MDPS_ACCESS_TIERS); a value that
+ * cannot be read adds a problem naming the variable and the words mdps knows.
+ */
+export function serviceSettingsOfEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): ServiceSettings {
+  const read = <K extends string>(name: string, known: readonly K[]): Partial<Record<K, string>> | undefined => {
+    const text = env[name]?.trim();
+    if (!text) return undefined;
+    let pairs: [string, unknown][];
+    if (text.startsWith("{")) {
+      try {
+        pairs = Object.entries(JSON.parse(text) as Record<string, unknown>);
+      } catch {
+        problems.push(`${name} is not JSON: write it as csv=Csv,json=Json`);
+        return undefined;
+      }
+    } else {
+      pairs = text
+        .split(/[,;\s]+/)
+        .filter((p) => p !== "")
+        .map((p) => {
+          const at = p.indexOf("=");
+          return at < 0 ? [p, undefined] : [p.slice(0, at), p.slice(at + 1)];
+        });
+    }
+    const out: Partial<Record<K, string>> = {};
+    for (const [key, value] of pairs) {
+      const ours = key.trim().toLowerCase();
+      if (!(known as readonly string[]).includes(ours) || typeof value !== "string" || value.trim() === "") {
+        problems.push(
+          `${name}: "${key}${value === undefined ? "" : `=${JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
+        );
+        continue;
+      }
+      out[ours as K] = value.trim();
+    }
+    return out;
+  };
+  return {
+    recordTypes: read(WORD_ENV.recordTypes, RECORD_TYPES),
+    accessTiers: read(WORD_ENV.accessTiers, ACCESS_TIERS),
+  };
+}
+
 /** Options win over the profile, key by key (a map from options replaces the profile's). */
 export function mergeServiceSettings(options: ServiceSettings, profile: ServiceSettings): ServiceSettings {
   return {

@@ -35,7 +35,8 @@ export interface PreprocessOptions<T extends PreprocessingType = PreprocessingTy
   readonly outputs?: OutputOptions | readonly OutputOptions[] | undefined;
   /**
    * The job's time limit on the service, ms: a whole number of seconds from 1 s to
-   * 24 h (1000 to 86400000), sent as `request_timeout_seconds`. Default 1 h.
+   * 24 h (1000 to 86400000), sent as `request_timeout_seconds`. Absent: nothing is sent
+   * and the service's own default applies (1 h at mdps's service; the interface does not say).
    */
   readonly jobTimeoutMs?: number | undefined;
   /** Encrypt the input (and outputs) on this machine: `true` for a new key, or a key. */

@@ -7,7 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { registerTokenRoute, sendTokenError, TOKEN_PATH, type TokenIssuer } from "./auth.js";
 import { registerBlobRoutes } from "./blob-routes.js";
 import type { BlobStore } from "./blob-store.js";
-import { HttpError, UnauthorizedError, unauthorizedProblem } from "./errors.js";
+import { aspnetProblem, HttpError, UnauthorizedError, unauthorizedProblem } from "./errors.js";
 import { registerFaults } from "./faults.js";
 import { registerJobRoutes } from "./job-routes.js";
 import type { JobRunner } from "./job-runner.js";
@@ -43,6 +43,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (httpError instanceof UnauthorizedError) {
       const path = request.url.split("?")[0] ?? request.url;
       return reply.type("application/problem+json").send(unauthorizedProblem(httpError.message, path));
+    }
+    if (deps.settings.errorBodies === "aspnet") {
+      return reply.type("application/problem+json; charset=utf-8").send(aspnetProblem(httpError));
     }
     return reply.type("application/json; charset=utf-8").send({ message: httpError.message });
   });

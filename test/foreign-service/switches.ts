@@ -76,6 +76,12 @@ export interface ForeignServiceOptions {
    * service restarts or a gateway loses it.
    */
   readonly outage?: { readonly after: RequestMatcher; readonly ms: number };
+  /**
+   * Error bodies: `message` (default) a plain `{ message }`; `aspnet` ASP.NET's shapes:
+   * a 400 is ValidationProblemDetails (a title, no detail, `errors` keyed by the field the
+   * message starts with), others ProblemDetails, each with a `traceId` and no request id header.
+   */
+  readonly errorBodies?: "message" | "aspnet";
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -132,6 +138,7 @@ export interface Settings {
   readonly sendStatus: 200 | 202;
   readonly jobFamilies: "shared" | "separate";
   readonly etags: "none" | "header" | "field";
+  readonly errorBodies: "message" | "aspnet";
   readonly outage: { readonly after: RequestMatcher; readonly ms: number } | undefined;
   readonly locationReadBase: string | undefined;
   readonly genericJobSend: boolean;
@@ -158,6 +165,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     sendStatus: options.sendStatus ?? 200,
     jobFamilies: options.jobFamilies ?? "shared",
     etags: options.etags ?? "none",
+    errorBodies: options.errorBodies ?? "message",
     outage: options.outage,
     locationReadBase: options.locationReadBase,
     genericJobSend: options.genericJobSend ?? true,
