@@ -85,6 +85,19 @@ function numberColumn(name: string, vector: Vector, rows: number): Column {
   return { name, kind: "number", values: out };
 }
 
+/** Whether a float column has nulls and also stores NaN as a value (distinct from null in Arrow). */
+function nanBesideNulls(vector: Vector): boolean {
+  if (vector.nullCount === 0) return false;
+  return (vector.data as Data[]).some((data) => {
+    const values = data.values as ArrayLike<number>;
+    const bitmap = data.nullBitmap as Uint8Array | undefined;
+    for (let i = 0; i < data.length; i++) {
+      if (Number.isNaN(values[i]) && isValid(bitmap, data.nullCount, data.offset + i)) return true;
+    }
+    return false;
+  });
+}
+
 /** A column that is not float64 (or large text) keeps its original for writeArrow, in case it passes through. */
 function keepOriginal(column: Column, field: Field, vector: Vector): Column {
   if (column.kind === "boolean") return column;
@@ -220,7 +233,8 @@ export async function readArrow(source: Source): Promise<Table> {
     switch (type.typeId) {
       case Type.Float: {
         const column = numberColumn(field.name, vector, rows);
-        return (type as unknown as { precision: number }).precision === 2
+        // A float64 column is kept as read only where NaN and null both occur: `values` holds NaN for both.
+        return (type as unknown as { precision: number }).precision === 2 && !nanBesideNulls(vector)
           ? column
           : keepOriginal(column, field, vector);
       }

@@ -1,7 +1,8 @@
 /**
  * Parquet -> Table, with hyparquet (pure JavaScript) and hyparquet-compressors (gzip,
  * zstd, brotli, lz4; snappy is built in). Number columns (ints of every width, float,
- * double, float16) become Float64Array, nulls NaN; strings text; booleans booleans.
+ * double, float16) become Float64Array, nulls NaN (a column that also stores NaN keeps
+ * which was which, for writeParquet); strings text; booleans booleans.
  * Every other column (64-bit integers beyond 2^53 aside, decimals, dates, times,
  * timestamps, binary, lists, maps, structs) passes through: its text stands in for it
  * in the other formats, and writeParquet gives the column back as stored.
@@ -63,22 +64,53 @@ interface Gathered {
   readonly numbers: Float64Array | undefined;
   /** The values as hyparquet decoded them, for every other column and for 64-bit integers. */
   readonly values: unknown[] | undefined;
+  /** Number columns: the rows that are NULL, once there is one (NaN stands for both in `numbers`). */
+  nullRows: Uint8Array | undefined;
+  /** Number columns: whether a stored value is NaN, a value distinct from NULL. */
+  hasNaN: boolean;
 }
 
 function gathered(role: ParquetColumnRole, rows: number): Gathered {
-  if (role.role !== "number") return { numbers: undefined, values: new Array<unknown>(rows) };
-  return { numbers: new Float64Array(rows), values: role.stored ? new Array<unknown>(rows) : undefined };
+  if (role.role !== "number")
+    return { numbers: undefined, values: new Array<unknown>(rows), nullRows: undefined, hasNaN: false };
+  return {
+    numbers: new Float64Array(rows),
+    values: role.stored ? new Array<unknown>(rows) : undefined,
+    nullRows: undefined,
+    hasNaN: false,
+  };
 }
 
-function putNumbers(out: Float64Array, at: number, values: ArrayLike<unknown>, n: number): void {
+function putNumbers(sink: Gathered, out: Float64Array, at: number, values: ArrayLike<unknown>, n: number): void {
   if (values instanceof Float64Array || values instanceof Float32Array || values instanceof Int32Array) {
     out.set(values.subarray(0, n), at);
+    if (!(values instanceof Int32Array) && !sink.hasNaN) {
+      for (let i = 0; i < n; i++) if (Number.isNaN(values[i])) sink.hasNaN = true;
+    }
     return;
   }
   for (let i = 0; i < n; i++) {
     const v = values[i];
-    out[at + i] = v === null || v === undefined ? NaN : typeof v === "bigint" ? Number(v) : (v as number);
+    if (v === null || v === undefined) {
+      out[at + i] = NaN;
+      (sink.nullRows ??= new Uint8Array(out.length))[at + i] = 1;
+    } else {
+      const x = typeof v === "bigint" ? Number(v) : (v as number);
+      if (x !== x) sink.hasNaN = true;
+      out[at + i] = x;
+    }
   }
+}
+
+/**
+ * A double or float column that holds NaN, as the writer needs it to give NaN back as NaN
+ * and NULL as NULL (`numbers` holds NaN for both).
+ */
+function nanAndNulls(data: Gathered): (number | null)[] | undefined {
+  const numbers = data.numbers;
+  if (!data.hasNaN || numbers === undefined) return undefined;
+  const nulls = data.nullRows;
+  return Array.from(numbers, (x, i) => (nulls !== undefined && nulls[i] === 1 ? null : x));
 }
 
 /** Whole-file read, gathered per top-level column from hyparquet's per-row-group chunks. */
@@ -95,7 +127,7 @@ async function readColumns(bytes: Uint8Array, metadata: FileMetaData, sinks: Map
       if (sink === undefined) return;
       const values = columnData as ArrayLike<unknown>;
       const n = Math.min(values.length, rows - rowStart);
-      if (sink.numbers !== undefined) putNumbers(sink.numbers, rowStart, values, n);
+      if (sink.numbers !== undefined) putNumbers(sink, sink.numbers, rowStart, values, n);
       const out = sink.values;
       if (out !== undefined) for (let i = 0; i < n; i++) out[rowStart + i] = values[i];
     },
@@ -163,7 +195,7 @@ function toColumn(tree: SchemaTree, role: ParquetColumnRole, data: Gathered): Co
         name,
         kind: "number",
         values: data.numbers ?? new Float64Array(0),
-        parquet: original(role.stored ? values : undefined),
+        parquet: original(role.stored ? values : nanAndNulls(data)),
       };
     case "boolean":
       return {
