@@ -97,7 +97,7 @@ describe.skipIf(!available)("the application portal in a real browser", { timeou
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     const cookies = await context.cookies();
-    const session = cookies.find((c) => c.name === "mdps_portal");
+    const session = cookies.find((c) => c.name.startsWith("mdps_portal-"));
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict" });
     expect(await page.getByText("No models yet").count()).toBe(1);
 

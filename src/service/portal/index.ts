@@ -17,6 +17,7 @@ import { loginRoutes } from "./routes/login.js";
 import { modelRoutes } from "./routes/models.js";
 import { SecretReveals } from "./secret-reveals.js";
 import { requireSession } from "./session-cookie.js";
+import { CSRF_PLUGIN_COOKIE, scopeCsrfCookie } from "./cookie-names.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -43,7 +44,7 @@ async function portalRoutes(app: FastifyInstance, ctx: PortalContext): Promise<v
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(csrf, {
-    cookieKey: "mdps_csrf",
+    cookieKey: CSRF_PLUGIN_COOKIE,
     cookieOpts: { path: "/", sameSite: "strict", httpOnly: true },
     // The form field only: a header would let scripted cross-origin requests in through CORS mistakes.
     getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
@@ -55,6 +56,8 @@ async function portalRoutes(app: FastifyInstance, ctx: PortalContext): Promise<v
     referrerPolicy: { policy: "no-referrer" },
   });
 
+  // Cookies per host and port (./cookie-names.ts): two portals on one host keep their own.
+  app.addHook("onRequest", scopeCsrfCookie);
   // "Is there a user?" in one place, before anything else runs.
   app.addHook("onRequest", requireSession(ctx.portal));
   // The CSRF check, in one place: every POST (the body is parsed by now).

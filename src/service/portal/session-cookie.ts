@@ -1,8 +1,7 @@
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { PORTAL_SESSION_TTL_MS, type PortalStore } from "../store/portal.js";
-
-export const SESSION_COOKIE = "mdps_portal";
+import { sessionCookieName } from "./cookie-names.js";
 
 /** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it); Secure over https. */
 export function sessionCookieOptions(request: FastifyRequest): CookieSerializeOptions {
@@ -16,26 +15,44 @@ export function sessionCookieOptions(request: FastifyRequest): CookieSerializeOp
 }
 
 export function startSession(store: PortalStore, request: FastifyRequest, reply: FastifyReply): void {
-  reply.setCookie(SESSION_COOKIE, store.createSession(), sessionCookieOptions(request));
+  reply.setCookie(sessionCookieName(request), store.createSession(), sessionCookieOptions(request));
 }
 
 export function endSession(store: PortalStore, request: FastifyRequest, reply: FastifyReply): void {
-  const session = request.cookies[SESSION_COOKIE];
+  const session = request.cookies[sessionCookieName(request)];
   if (session) store.endSession(session);
-  reply.clearCookie(SESSION_COOKIE, { path: "/" });
+  reply.clearCookie(sessionCookieName(request), { path: "/" });
 }
 
 export function hasLiveSession(store: PortalStore, request: FastifyRequest): boolean {
-  const session = request.cookies[SESSION_COOKIE];
+  const session = request.cookies[sessionCookieName(request)];
   return session !== undefined && store.sessionIsLive(session);
 }
 
-/** Where to go after logging in: a path of this portal only (never `//host`, never another origin). */
+const AFTER_LOGIN = "/models";
+/** Any origin will do: only paths of the portal's own origin are kept. */
+const OWN_ORIGIN = "http://portal.invalid";
+
+/**
+ * Where to go after logging in: a path of this portal only, judged as a browser will
+ * read it (as Django's url_has_allowed_host_and_scheme does). Browsers drop tab, CR and
+ * LF anywhere in a URL and read `\` as `/`, so `/\t/evil.example/` and `/\evil.example`
+ * are `//evil.example`: another host. The path goes out as the URL parser writes it.
+ */
 export function safeNext(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\"))
-    return "/models";
-  if (value.startsWith("/login") || value.startsWith("/api/")) return "/models";
-  return value;
+  if (typeof value !== "string") return AFTER_LOGIN;
+  const asRead = value.replace(/[\t\n\r]/g, "").replace(/\\/g, "/");
+  if (!asRead.startsWith("/") || asRead.startsWith("//")) return AFTER_LOGIN;
+  let url: URL;
+  try {
+    url = new URL(asRead, OWN_ORIGIN);
+  } catch {
+    return AFTER_LOGIN;
+  }
+  if (url.origin !== OWN_ORIGIN) return AFTER_LOGIN;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (path.startsWith("/login") || path.startsWith("/api/") || path.startsWith("//")) return AFTER_LOGIN;
+  return path;
 }
 
 /**
