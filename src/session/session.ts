@@ -43,6 +43,7 @@ import type { FrameShape, Uploadable } from "./table-io.js";
 import { checkParams } from "../contract/param-issues.js";
 import { CheckReport } from "./check-report.js";
 import { showNotice } from "../notebook/notice.js";
+import { csvOutputNotice } from "./format-cost.js";
 import { PreflightError } from "./preflight-error.js";
 import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -472,6 +473,15 @@ export class Session {
       const report = assertPreflight(preflight(await prepared.table(), options));
       for (const warning of report.warnings) this.#notify(warning.message);
       features = report.features;
+      const cost = csvOutputNotice({
+        inputRecordType: prepared.source.recordType,
+        wireFormat: this.wireFormat,
+        outputsGiven: options.outputs !== undefined,
+        rows: report.rows,
+        columns: report.columns.length,
+        name: prepared.source.suggestedName ?? "The input",
+      });
+      if (cost !== undefined) this.#notify(cost);
     }
     const blob =
       prepared === undefined
