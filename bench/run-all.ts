@@ -1,25 +1,22 @@
 /**
  * Runs every benchmark in turn, each in its own process so one's heap and JIT state
- * do not colour the next: `npm run bench`. Each one documents its own flags; run it alone
+ * do not colour the next: `npm run bench`; `npm run bench -- --cpu` runs only the CPU-time
+ * rows (bench/cpu.ts). Each one documents its own flags; run it alone
  * to use them. At the end, the rows of the summary table each one reported, with their
  * baselines from the same run.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summaryTable } from "./summary.js";
 
-const BENCHMARKS = ["small-jobs.js", "first-job.js", "e2e.js", "big-file.js", "engine.js", "formats.js"];
+const ALL = ["cpu.js", "small-jobs.js", "first-job.js", "e2e.js", "big-file.js", "engine.js", "formats.js"];
+const BENCHMARKS = process.argv.includes("--cpu") ? ["cpu.js"] : ALL;
 
 const dir = mkdtempSync(join(tmpdir(), "mdps-bench-"));
 const summary = join(dir, "summary.jsonl");
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ");
-const loadAtStart = load();
 let failed = 0;
 try {
   for (const name of BENCHMARKS) {
@@ -34,7 +31,7 @@ try {
       process.stderr.write(`bench/${name} exited with ${run.status ?? run.signal}\n`);
     }
   }
-  console.log(`\n=== summary table (load average at start ${loadAtStart}, at end ${load()})\n`);
+  console.log("\n=== summary table\n");
   console.log(summaryTable(summary));
 } finally {
   rmSync(dir, { recursive: true, force: true });
