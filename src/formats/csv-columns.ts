@@ -4,7 +4,7 @@
  */
 import { FormatError, quoteValue } from "./format-error.js";
 import { GrowableFloat64 } from "./growable.js";
-import { parseNumberRange } from "./number-text.js";
+import { holdsDigits, parseNumberRange } from "./number-text.js";
 import type { Column } from "./table.js";
 
 export interface CsvColumnBuilder {
@@ -113,9 +113,23 @@ export class TextArchive {
 }
 
 /**
- * `numericColumns: "auto"`: numeric until a field says otherwise. Until then each
+ * Whether the field s[start..end), read as x, is held by x exactly (number-text.ts,
+ * holdsDigits); the common short fields are answered without cutting them out.
+ */
+function exactNumber(x: number, s: string, start: number, end: number): boolean {
+  const magnitude = Math.abs(x);
+  if (end - start <= 15 && magnitude >= 2.2250738585072014e-308 && magnitude < 1e300) return true;
+  if (x !== x || (x === 0 && end - start === 1)) return true;
+  return holdsDigits(s.slice(start, end), x);
+}
+
+/**
+ * `numericColumns: "auto"`, and every column not named when it is a list: numeric until
+ * a field says otherwise, as pandas reads a column: a field that is not a number, or
+ * whose digits a double cannot hold (`12345678901234567890`), makes the column text,
+ * so those digits pass through exactly. Until then each
  * field's place in the archive is kept too, because a column that turns out to be
- * text must pass through with its exact original text ("007" stays "007").
+ * text must pass through with its exact original text.
  */
 export class AutoColumnBuilder implements CsvColumnBuilder {
   private numbers: GrowableFloat64 | undefined = new GrowableFloat64();
@@ -133,8 +147,8 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
 
   addNumber(x: number, s: string, start: number, end: number): void {
     const numbers = this.numbers;
-    if (numbers === undefined) {
-      (this.strings as StringColumnBuilder).add(s, start, end);
+    if (numbers === undefined || !exactNumber(x, s, start, end)) {
+      this.add(s, start, end);
       return;
     }
     this.keepPlace(s, start, end, numbers.length);
@@ -154,7 +168,7 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       return;
     }
     const x = start === end ? NaN : parseNumberRange(s, start, end);
-    if (x === undefined) {
+    if (x === undefined || !exactNumber(x, s, start, end)) {
       this.becomeText();
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;

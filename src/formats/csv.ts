@@ -2,13 +2,7 @@
  * CSV (RFC 4180, header row, UTF-8, empty field = missing) <-> Table, streaming both
  * ways. Exact rules: docs/formats.md.
  */
-import {
-  AutoColumnBuilder,
-  NumberColumnBuilder,
-  StringColumnBuilder,
-  TextArchive,
-  type CsvColumnBuilder,
-} from "./csv-columns.js";
+import { AutoColumnBuilder, NumberColumnBuilder, TextArchive, type CsvColumnBuilder } from "./csv-columns.js";
 import { CsvTokenizer } from "./csv-parser.js";
 import {
   CSV_DELIMITERS,
@@ -31,8 +25,10 @@ const PIECE = 1 << 20;
 export interface CsvReadOptions {
   /**
    * Which columns are numbers (Float64Array, NaN = missing). `"auto"` (default): every
-   * column whose non-empty fields all parse as numbers. A list: exactly those columns,
-   * a non-numeric value in them is a FormatError; all others stay text, byte for byte.
+   * column whose non-empty fields all parse as numbers, as pandas reads it, unless a
+   * field's digits are more than a double holds (then the column is text, digits kept).
+   * A list: those columns must be numbers (a non-numeric value is a FormatError), and
+   * every other column is read as `"auto"` reads it.
    */
   readonly numericColumns?: "auto" | readonly string[];
   /**
@@ -93,7 +89,6 @@ function makeBuilders(
         }),
     );
   }
-  archive.release();
   const missing = numericColumns.filter((name) => !seen.has(name));
   if (missing.length > 0) {
     throw new FormatError(
@@ -102,9 +97,19 @@ function makeBuilders(
       { column: missing[0] as string },
     );
   }
+  // The named columns must be numbers; every other column is numeric when its values all are.
   const numeric = new Set(numericColumns);
-  header.forEach((name, k) => (hint[k] = numeric.has(name)));
-  return header.map((name) => (numeric.has(name) ? new NumberColumnBuilder(name) : new StringColumnBuilder(name)));
+  header.forEach((_, k) => (hint[k] = true));
+  let undecided = header.filter((name) => !numeric.has(name)).length;
+  if (undecided === 0) archive.release();
+  return header.map((name, k) =>
+    numeric.has(name)
+      ? new NumberColumnBuilder(name)
+      : new AutoColumnBuilder(name, archive, () => {
+          hint[k] = false;
+          if (--undecided === 0) archive.release();
+        }),
+  );
 }
 
 /**

@@ -201,3 +201,38 @@ export function formatNumber(x: number): string {
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
   return String(x);
 }
+
+/** A decimal's value as `digits` (no leading or trailing zeros) and the power of ten of its last digit. */
+function decimalValue(text: string): { negative: boolean; digits: string; exponent: number } {
+  const negative = text.startsWith("-");
+  const unsigned = text.replace(/^[+-]/, "");
+  const e = unsigned.search(/[eE]/);
+  const mantissa = e < 0 ? unsigned : unsigned.slice(0, e);
+  let exponent = e < 0 ? 0 : Number(unsigned.slice(e + 1));
+  const point = mantissa.indexOf(".");
+  if (point >= 0) exponent -= mantissa.length - point - 1;
+  let digits = mantissa.replace(".", "").replace(/^0+/, "");
+  const trimmed = digits.replace(/0+$/, "");
+  exponent += digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative: negative && digits !== "", digits, exponent: digits === "" ? 0 : exponent };
+}
+
+/**
+ * Whether the double `x` read from the decimal `text` (a number field of a text format)
+ * has the same value as the text: `007`, `1.50` and `1e3` do; `12345678901234567890`,
+ * `0.10000000000000000555`, `1e400` and `1e-400` do not (a double cannot hold them).
+ * Any text of up to 15 significant digits in the normal range does, so only longer
+ * fields are compared digit by digit.
+ */
+export function holdsDigits(text: string, x: number): boolean {
+  if (x !== x) return true;
+  if (!Number.isFinite(x)) return /inf/i.test(text);
+  const magnitude = Math.abs(x);
+  if (text.length <= 15 && (magnitude === 0 || (magnitude >= 2.2250738585072014e-308 && magnitude < 1e300))) {
+    return magnitude !== 0 || !/[1-9]/.test(text.replace(/[eE].*$/, ""));
+  }
+  const a = decimalValue(text);
+  const b = decimalValue(formatNumber(x));
+  return a.digits === b.digits && a.exponent === b.exponent && (a.negative === b.negative || a.digits === "");
+}

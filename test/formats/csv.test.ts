@@ -108,10 +108,29 @@ describe("readCsv: numeric columns", () => {
     for (const name of ["a", "b", "c", "d", "e"]) expect(t.columns.find((c) => c.name === name)?.kind).toBe("string");
   });
 
-  it("explicit: only the named columns are numbers, the rest stay text", async () => {
-    const t = await readAllWays("x,id,y\n1.50,007,2\n,008,3\n", { numericColumns: ["x", "y"] });
+  it("explicit: the named columns must be numbers, the rest are read as pandas reads them", async () => {
+    const t = await readAllWays("x,id,y,code,big\n1.50,007,2,A1,12345678901234567890\n,008,3,2,1\n", {
+      numericColumns: ["x", "y"],
+    });
     expect(Array.from(numberColumn(t, "x"))).toEqual([1.5, NaN]);
-    expect(textColumn(t, "id")).toEqual(["007", "008"]);
+    // every value a number: numeric, as pandas reads 007
+    expect(Array.from(numberColumn(t, "id"))).toEqual([7, 8]);
+    expect(textColumn(t, "code")).toEqual(["A1", "2"]);
+    // digits a double cannot hold: text, kept exactly
+    expect(textColumn(t, "big")).toEqual(["12345678901234567890", "1"]);
+  });
+
+  it("auto: a column is text when a field's digits are more than a double holds, numeric otherwise", async () => {
+    const t = await readAllWays(
+      "long,short,tiny,huge,wide,exp\n0.10000000000000000555,0.1000000000000000000,1e-400,1e400,9007199254740993,1e3\n" +
+        "1,2,0,1,2,-0.0\n",
+    );
+    expect(textColumn(t, "long")).toEqual(["0.10000000000000000555", "1"]);
+    expect(Array.from(numberColumn(t, "short"))).toEqual([0.1, 2]);
+    expect(textColumn(t, "tiny")).toEqual(["1e-400", "0"]);
+    expect(textColumn(t, "huge")).toEqual(["1e400", "1"]);
+    expect(textColumn(t, "wide")).toEqual(["9007199254740993", "2"]);
+    expect(Array.from(numberColumn(t, "exp"))).toEqual([1000, -0]);
   });
 
   it("explicit: a non-numeric value names the column, the data row and the value", async () => {
@@ -190,11 +209,16 @@ describe("writeCsv", () => {
     expect(sameDoubles(numberColumn(await readCsv(text), "a"), new Float64Array([1, NaN, 2]))).toBe(true);
   });
 
-  it("gives back the same bytes for passthrough columns", async () => {
+  it("gives back the same bytes for passthrough text columns, and exact digits a double cannot hold", async () => {
     const original =
-      'id,name,x,note\n007,"Smith, J",1.5,"line\nbreak"\n008,Zoë,,\n009," spaced ",2,"say ""hi"""\n010,,3.25,plain\n';
+      'id,name,x,note\nA007,"Smith, J",1.5,"line\nbreak"\n12345678901234567890,Zoë,,\n009," spaced ",2,"say ""hi"""\n010,,3.25,plain\n';
     const table = await readCsv(utf8(original), { numericColumns: ["x"] });
     expect(await asText(table)).toBe(original);
+  });
+
+  it("writes a numeric passthrough column as pandas does: its numbers, shortest form", async () => {
+    const table = await readCsv(utf8("x,n\n1,007\n2,1.50\n3,1e3\n"), { numericColumns: ["x"] });
+    expect(await asText(table)).toBe("x,n\n1,7\n2,1.5\n3,1000\n");
   });
 
   it("emits chunks of bounded size", async () => {

@@ -56,13 +56,13 @@ describe("danfo conversion", () => {
   });
 
   it("restores int, boolean and string dtypes of text columns on request", async () => {
-    const csv = "id,flag,x,code\n1,true,0.5,007\n2,false,,008\n,,1.5,\n";
+    const csv = "id,flag,x,code\n1,true,0.5,A007\n2,false,,A008\n,,1.5,\n";
     const table = await readCsv(csv, { numericColumns: ["x"] });
     const df = dataFrameFromTable(table, { dtypes: { id: "int32", flag: "boolean", code: "string" } });
     expect(df.dtypes).toEqual(["int32", "boolean", "float32", "string"]);
     expect(df.column("id").values).toEqual([1, 2, NaN]);
     expect(df.column("flag").values).toEqual([true, false, null]);
-    expect(df.column("code").values).toEqual(["007", "008", null]);
+    expect(df.column("code").values).toEqual(["A007", "A008", null]);
     // Without dtypes, integer-valued numbers get danfo's int32 label.
     expect(dataFrameFromTable(await readCsv("a,b\n1,1.5\n2,2\n")).dtypes).toEqual(["int32", "float32"]);
   });

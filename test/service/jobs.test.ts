@@ -171,8 +171,8 @@ describe("preprocessing workflow", () => {
     ]);
     const records = JSON.parse((await api.download(outputs[0]!.id)).body.toString()) as Array<Record<string, unknown>>;
     expect(records).toHaveLength(4);
-    // x was a feature (a number now); y was not, so it passes through as read (text).
-    expect(records[0]).toMatchObject({ id: "r1", city: "Leeds", y: "10" });
+    // x was a feature (a number now); y was not, and passes through as the number it holds.
+    expect(records[0]).toMatchObject({ id: "r1", city: "Leeds", y: 10 });
     expect(typeof records[0]?.x).toBe("number");
   });
 });
