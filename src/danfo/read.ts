@@ -16,6 +16,7 @@ import { parseNumberText } from "../formats/number-text.js";
 import { readTable } from "../formats/index.js";
 import type { Source } from "../formats/source.js";
 import type { Table } from "../formats/table.js";
+import { rememberFrameOrigin } from "../session/frame-origin.js";
 import { assertFrameFits } from "../session/frame-size.js";
 import { recordTypeOfPath } from "../session/table-io.js";
 
@@ -29,15 +30,18 @@ export interface ReadCsvOptions {
 }
 
 /** The frame's source: "data/wine.csv", or "the CSV text" for text passed in. */
-type Named = { readonly source: Source; readonly what: string };
+type Named = { readonly source: Source; readonly what: string; readonly path?: string };
 
 const INSTEAD =
   "Preprocess the file without a frame (session.preprocess(path), then job.download(path)), " +
   "or give Node more heap: node --max-old-space-size=<MiB>.";
 
-function frameOf(table: Table, what: string): DataFrame {
+function frameOf(table: Table, what: string, path?: string): DataFrame {
   assertFrameFits({ rows: table.rowCount, columns: table.columns.length }, what, INSTEAD);
-  return dataFrameFromTable(table);
+  const frame = dataFrameFromTable(table);
+  // An upload of the frame is named after its file.
+  if (path !== undefined) rememberFrameOrigin(frame, path);
+  return frame;
 }
 
 async function openFile(path: string, caller: string): Promise<Named> {
@@ -46,7 +50,7 @@ async function openFile(path: string, caller: string): Promise<Named> {
     throw new FormatError(`${caller}: no such file ${path} (paths are relative to ${process.cwd()})`);
   }
   if (!info.isFile()) throw new FormatError(`${caller}: ${path} is a folder, not a file`);
-  return { source: createReadStream(resolve(path), { highWaterMark: 1 << 20 }), what: path };
+  return { source: createReadStream(resolve(path), { highWaterMark: 1 << 20 }), what: path, path };
 }
 
 /** Text with a line break is CSV text; any other string names a file. */
@@ -63,7 +67,7 @@ async function csvFrame(named: Named, options: ReadCsvOptions): Promise<DataFram
     naValues: words,
     shortRows: "missing",
   });
-  return frameOf(numericNaValues(table, options.naValues ?? []), named.what);
+  return frameOf(numericNaValues(table, options.naValues ?? []), named.what, named.path);
 }
 
 /**
@@ -115,5 +119,5 @@ export async function readFile(path: string, options: ReadCsvOptions = {}): Prom
   }
   const named = await openFile(path, "readFile");
   if (type === "csv") return csvFrame(named, options);
-  return frameOf(await readTable(type, named.source), path);
+  return frameOf(await readTable(type, named.source), path, path);
 }

@@ -16,6 +16,7 @@ import {
   type Uploadable,
   type UploadSource,
 } from "./table-io.js";
+import { frameOriginName } from "./frame-origin.js";
 
 export interface ReadOptions {
   /** CSV field separator; default detected among `,` `;` tab `|`. */
@@ -68,7 +69,7 @@ export async function prepareUpload(
       recordType: type,
       open: () => writeTable(type, table),
       shape: frameShape(data, table),
-      suggestedName: undefined,
+      suggestedName: frameOriginName(data, type),
     };
     return new PreparedUpload(source, undefined, table);
   }

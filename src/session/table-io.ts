@@ -15,6 +15,7 @@ import type { Table } from "../formats/table.js";
 import type { Secret } from "../client/secret.js";
 import { localValidationError } from "./local-validation.js";
 import { assertFrameFits } from "./frame-size.js";
+import { frameOriginName } from "./frame-origin.js";
 
 export type { DataFrame };
 
@@ -133,7 +134,7 @@ export async function uploadSource(
       recordType: type,
       open: () => writeTable(type, table),
       shape: frameShape(data, table),
-      suggestedName: undefined,
+      suggestedName: frameOriginName(data, type),
     };
   }
   throw localValidationError({ data: ["must be a danfo DataFrame, a file path or a Buffer/Uint8Array"] });

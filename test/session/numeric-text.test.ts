@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readCSV, type DataFrame } from "danfojs-node";
+import { DataFrame, readCSV } from "danfojs-node";
 import { afterAll, describe, expect, it } from "vitest";
 import { readCsv } from "../../src/danfo/index.js";
 import { tempDir, useLocalSession } from "./session-fixture.js";
@@ -63,6 +63,16 @@ describe("text columns that are numbers but for NA words", () => {
     await expect(session().preprocess(raw, { type: "StandardScaler", columns: ["alcohol"] })).rejects.toThrow(
       /column "alcohol" is not numeric: it holds text such as "NA" \(data row 27\), a missing value to pandas: read the file with readCsv from "mdps\/danfo"/,
     );
+  });
+
+  it("a frame read with readCsv is uploaded under its file's name, a frame made in code under the time", async () => {
+    const frame = await readCsv(wineCsv());
+    const blob = await session().upload(frame);
+    expect(blob.name).toBe(`wine.${blob.recordType}`);
+    const job = await session().preprocess(frame, { type: "StandardScaler" });
+    expect(job.input?.name).toBe(`wine.${blob.recordType}`);
+    const made = new DataFrame({ x: [1, 2] });
+    expect((await session().upload(made)).name).toMatch(/^dataframe-\d{4}-/);
   });
 
   it("read with readCsv, every numeric column is a feature and nothing is warned", async () => {
