@@ -25,6 +25,11 @@ export interface ServiceSettings {
    * (the one format every service reads). Profile key `wire_format`.
    */
   readonly wireFormat?: RecordType | undefined;
+  /**
+   * A service's names of fitted attributes -> scikit-learn's, for names mdps does not
+   * recognise by meaning, e.g. `{ Avg: "mean_" }`. Profile key `fitted_names`.
+   */
+  readonly fittedNames?: Readonly<Record<string, string>> | undefined;
 }
 
 const word = z.string().min(1);
@@ -35,6 +40,7 @@ export const serviceSettingsKeys = {
   record_types: z.partialRecord(z.enum(RECORD_TYPES), word).optional(),
   access_tiers: z.partialRecord(z.enum(ACCESS_TIERS), word).optional(),
   wire_format: z.enum(RECORD_TYPES).optional(),
+  fitted_names: z.record(z.string(), word).optional(),
 };
 
 type ProfileKeys = { [K in keyof typeof serviceSettingsKeys]?: z.infer<(typeof serviceSettingsKeys)[K]> };
@@ -46,6 +52,7 @@ export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): Serv
     recordTypes: profile.record_types,
     accessTiers: profile.access_tiers,
     wireFormat: profile.wire_format,
+    fittedNames: profile.fitted_names,
   };
 }
 
@@ -106,5 +113,6 @@ export function mergeServiceSettings(options: ServiceSettings, profile: ServiceS
     recordTypes: options.recordTypes ?? profile.recordTypes,
     accessTiers: options.accessTiers ?? profile.accessTiers,
     wireFormat: options.wireFormat ?? profile.wireFormat,
+    fittedNames: options.fittedNames ?? profile.fittedNames,
   };
 }

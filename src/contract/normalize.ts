@@ -117,6 +117,12 @@ const RESULT_RENAMES: Readonly<Record<string, string>> = {
  */
 export function normalizeJobResult(value: unknown): unknown {
   const out = snakeRecord(value, RESULT_RENAMES);
+  // A fitted state in a service's own shape (no `type`) is kept for the session's reader,
+  // out of the way of the contract's schema.
+  if (isPlain(out) && out.fitted !== undefined && !(isPlain(out.fitted) && "type" in out.fitted)) {
+    out.fitted_parameters ??= out.fitted;
+    delete out.fitted;
+  }
   if (!isPlain(out) || !Array.isArray(out.outputs)) return out;
   const outputs: unknown[] = out.outputs;
   const strings = outputs.filter((o): o is string => typeof o === "string");

@@ -6,6 +6,7 @@ import type { RecordType } from "../contract/blob.js";
 import { readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
 import { JobAddress } from "./job-address.js";
+import { readFittedState } from "./fitted-reader.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type BlobContext } from "./blob.js";
@@ -56,6 +57,8 @@ export interface JobInit<T extends PreprocessingType> {
   readonly outputRecordTypes?: readonly RecordType[] | undefined;
   /** The feature columns asked for (read as numbers when the result does not list them). */
   readonly featureColumns?: readonly string[] | undefined;
+  /** The parameters it was sent with: a fitted state in the service's own shape is completed with them. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
   /**
    * The API the job was sent on: `job` (/api/job) or `preprocessing`; every read and
    * cancel go there. Absent (a handle on a bare id): /api/job, then, on a 404, the other.
@@ -86,6 +89,9 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly #outputRecordTypes: readonly RecordType[];
   readonly #featureColumns: readonly string[];
   readonly #address: JobAddress;
+  readonly #params: Readonly<Record<string, unknown>>;
+  /** Why the result's fitted state in the service's shape could not be read, if it could not. */
+  #fittedProblem: string | undefined;
   #record: JobRecord | undefined;
   #result: JobResult | undefined;
   #outputs: Blob[] | undefined;
@@ -101,6 +107,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     this.#inputShape = init.inputShape;
     this.#outputRecordTypes = init.outputRecordTypes ?? [];
     this.#featureColumns = init.featureColumns ?? [];
+    this.#params = init.params ?? {};
     this.#address = new JobAddress(ctx.client, { family: init.endpoint, readBase: init.readBase }, ctx.declares);
   }
 
@@ -232,7 +239,9 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
         record,
       });
     }
-    this.#result ??= displayableResult(await this.#address.call((r) => r.result(this.id, { signal: options.signal })));
+    this.#result ??= displayableResult(
+      this.#withFitted(await this.#address.call((r) => r.result(this.id, { signal: options.signal }))),
+    );
     return record;
   }
 
@@ -342,11 +351,31 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     if (result.fitted === undefined) {
       throw new MdpsError(
         "no_fitted_state",
-        `Job ${this.id}: the service returned no fitted state (its result has no \`fitted\`), so there is no ` +
-          `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs().`,
+        this.#fittedProblem === undefined
+          ? `Job ${this.id}: the service returned no fitted state (its result has no \`fitted\`), so there is no ` +
+              `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs().`
+          : `Job ${this.id}: the result's fitted state could not be read: ${this.#fittedProblem} ` +
+              `The job's outputs are there: job.dataframe(), job.outputs().`,
       );
     }
     return new Transformer(result.fitted, danfo);
+  }
+
+  /** The result with its fitted state read from the service's own shape, when it has one in no other. */
+  #withFitted(result: JobResult): JobResult {
+    if (result.fitted !== undefined) return result;
+    const reading = readFittedState(result, {
+      type: this.type,
+      params: this.#params,
+      featureColumns: result.feature_columns ?? this.#featureColumns,
+      names: this.#ctx.profile?.fittedNames,
+    });
+    if (reading === undefined) return result;
+    if ("problem" in reading) {
+      this.#fittedProblem = reading.problem;
+      return result;
+    }
+    return { ...result, fitted: reading.fitted };
   }
 
   /** The feature columns: as the result lists them, else as fitted, else as asked for. */

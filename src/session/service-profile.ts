@@ -58,6 +58,11 @@ export class ServiceProfile {
     return CONTRACT_CAPABILITIES.some((c) => this.capabilities.has(c));
   }
 
+  /** A service's names of fitted attributes -> scikit-learn's (the `fittedNames` setting). */
+  get fittedNames(): Readonly<Record<string, string>> | undefined {
+    return this.#settings.fittedNames;
+  }
+
   /** The word sent for `type`: the profile's map, else mdps's own (`csv`). */
   recordTypeWord(type: RecordType): string {
     return this.#settings.recordTypes?.[type] ?? type;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { shownUrl } from "../client/shown-url.js";
 import { inspect } from "node:util";
 import { blobRecord, type BlobRecord, type RecordType } from "../contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
@@ -405,6 +406,7 @@ export class Session {
           new Job(this.#ctx, entry.id, {
             type: entry.type as PreprocessingType,
             featureColumns: entry.feature_columns,
+            params: entry.params,
             endpoint: entry.endpoint,
             readBase: entry.read_base,
           }),
@@ -533,6 +535,7 @@ export class Session {
         input: blob,
         outputRecordTypes: built.outputRecordTypes,
         featureColumns: built.featureColumns,
+        params: built.request.preprocessing_params,
         endpoint: generic ? "job" : "preprocessing",
         readBase,
       }),
@@ -689,6 +692,7 @@ export class Session {
         : {
             type: entry.type as PreprocessingType,
             featureColumns: entry.feature_columns,
+            params: entry.params,
             endpoint: entry.endpoint,
             readBase: entry.read_base,
           }),
@@ -758,7 +762,7 @@ export class Session {
 
   toJSON(): Record<string, unknown> {
     return {
-      baseUrl: this.baseUrl,
+      baseUrl: shownUrl(this.baseUrl),
       region: this.region,
       modelId: this.modelId,
       local: this.isLocal,
@@ -770,13 +774,13 @@ export class Session {
   }
 
   toString(): string {
-    return `Session(${this.isLocal ? "local " : ""}${this.baseUrl}, model ${this.modelId})`;
+    return `Session(${this.isLocal ? "local " : ""}${shownUrl(this.baseUrl)}, model ${this.modelId})`;
   }
 
   /** Compact HTML for notebooks: service, region, model, data dir; never a secret. */
   toHTML(): string {
     return sessionHtml({
-      baseUrl: this.baseUrl,
+      baseUrl: shownUrl(this.baseUrl),
       modelId: this.modelId,
       region: this.region ?? null,
       local: this.isLocal,

@@ -8,7 +8,7 @@ import type { BlobStore, StoredBlob } from "./blob-store.js";
 import { formatCsv, parseCsv } from "./csv.js";
 import type { OutputSpec, PreprocessingSpec } from "./job-requests.js";
 import type { Settings } from "./switches.js";
-import { applyTransform } from "./transforms.js";
+import { applyTransform, type TransformOutput } from "./transforms.js";
 
 export type JobState = "queued" | "running" | "finalizing" | "succeeded" | "failed" | "canceled";
 export const TERMINAL_STATES: readonly JobState[] = ["succeeded", "failed", "canceled"];
@@ -37,6 +37,9 @@ export interface Job {
   state: JobState;
   outputBlobIds: string[];
   error: string | undefined;
+  /** Per feature column, the fitted attributes (PascalCase), once succeeded. */
+  fitted: TransformOutput["fitted"] | undefined;
+  samples: number;
   readonly logs: LogEntry[];
 }
 
@@ -65,6 +68,8 @@ export class JobRunner {
       state: "queued",
       outputBlobIds: [],
       error: undefined,
+      fitted: undefined,
+      samples: 0,
       logs: [],
     };
     this.jobs.set(job.id, job);
@@ -137,6 +142,8 @@ export class JobRunner {
       this.log(job, "Information", `Fitted ${job.spec.preprocessingType} on ${job.spec.featureColumns.join(", ")}`);
       const outputs = job.spec.outputs.length > 0 ? job.spec.outputs : [defaultOutput(input, job)];
       job.outputBlobIds = outputs.map((output) => this.writeOutput(job, output, formatCsv(result)).blobId);
+      job.fitted = result.fitted;
+      job.samples = result.samples;
       this.end(job, "succeeded", `Job succeeded: wrote ${job.outputBlobIds.join(", ")}`);
     } catch (error) {
       this.end(job, "failed", `Job failed: ${error instanceof Error ? error.message : String(error)}`);

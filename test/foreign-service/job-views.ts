@@ -54,9 +54,22 @@ export function jobLogs(job: Job, limit: number): readonly LogEntry[] {
 }
 
 /** A finished job's result; a failed or canceled one carries `message` and no outputs. */
+/** `FittedParameters` in this vendor's shape: PascalCase attributes, one array entry per feature column. */
+function fittedParameters(job: Job, settings: Settings): Record<string, unknown> {
+  if (settings.fittedParameters !== "pascal" || job.fitted === undefined) return {};
+  const attributes: Record<string, number[]> = {};
+  for (const { attributes: fit } of job.fitted) {
+    for (const [name, value] of Object.entries(fit)) (attributes[name] ??= []).push(value);
+  }
+  return {
+    FittedParameters: { FeatureNamesIn: job.fitted.map((f) => f.column), ...attributes, NSamplesSeen: job.samples },
+  };
+}
+
 export function jobResult(job: Job, settings: Settings, links: SignedLinks, origin: string): JobResult {
   const status = statusWord(job.state, settings.statusWords);
   const failure = job.error === undefined ? {} : { message: job.error };
+  Object.assign(failure, fittedParameters(job, settings));
   if (settings.resultShape === "download-urls") {
     return { jobId: job.id, status, downloadUrls: job.outputBlobIds.map((id) => links.sign(origin, id)), ...failure };
   }

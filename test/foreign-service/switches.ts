@@ -82,6 +82,12 @@ export interface ForeignServiceOptions {
    * message starts with), others ProblemDetails, each with a `traceId` and no request id header.
    */
   readonly errorBodies?: "message" | "aspnet";
+  /**
+   * `pascal`: a succeeded job's result carries `FittedParameters` with scikit-learn's
+   * attribute names in PascalCase (`Mean`, `Var`, `Scale`, `DataMin`...), arrays per
+   * feature column in `FeatureNamesIn` order, and `NSamplesSeen`. Absent by default.
+   */
+  readonly fittedParameters?: "pascal";
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -139,6 +145,7 @@ export interface Settings {
   readonly jobFamilies: "shared" | "separate";
   readonly etags: "none" | "header" | "field";
   readonly errorBodies: "message" | "aspnet";
+  readonly fittedParameters: "pascal" | undefined;
   readonly outage: { readonly after: RequestMatcher; readonly ms: number } | undefined;
   readonly locationReadBase: string | undefined;
   readonly genericJobSend: boolean;
@@ -166,6 +173,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     jobFamilies: options.jobFamilies ?? "shared",
     etags: options.etags ?? "none",
     errorBodies: options.errorBodies ?? "message",
+    fittedParameters: options.fittedParameters,
     outage: options.outage,
     locationReadBase: options.locationReadBase,
     genericJobSend: options.genericJobSend ?? true,

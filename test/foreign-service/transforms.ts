@@ -21,10 +21,17 @@ export class TransformError extends Error {
   override readonly name = "TransformError";
 }
 
-/** Per column: output = (x - offset) / scale. */
+/** Per column: output = (x - offset) / scale; `attributes` are scikit-learn's, in this vendor's PascalCase. */
 interface ColumnFit {
   readonly offset: number;
   readonly scale: number;
+  readonly attributes: Readonly<Record<string, number>>;
+}
+
+/** The transformed table and, per feature column in order, the fitted attributes. */
+export interface TransformOutput extends CsvTable {
+  readonly fitted: ReadonlyArray<{ readonly column: string; readonly attributes: Readonly<Record<string, number>> }>;
+  readonly samples: number;
 }
 
 type Params = Readonly<Record<string, unknown>>;
@@ -34,7 +41,7 @@ export function applyTransform(
   params: Params,
   table: CsvTable,
   featureColumns: readonly string[],
-): CsvTable {
+): TransformOutput {
   const indexes = featureColumns.map((name) => {
     const index = table.header.indexOf(name);
     if (index < 0) throw new TransformError(`feature column '${name}' is not in the dataset header`);
@@ -53,7 +60,11 @@ export function applyTransform(
       return Number.isNaN(x) ? "" : String((x - fit.offset) / fit.scale);
     }),
   );
-  return { header: table.header, rows };
+  const fitted = indexes.map((index) => ({
+    column: table.header[index] ?? "",
+    attributes: fits.get(index)!.attributes,
+  }));
+  return { header: table.header, rows, fitted, samples: table.rows.length };
 }
 
 function chooseFit(type: PreprocessingType, params: Params): (values: readonly number[]) => ColumnFit {
@@ -85,7 +96,8 @@ function standardScaler(params: Params): (values: readonly number[]) => ColumnFi
     const mean = present.length === 0 ? 0 : present.reduce((a, b) => a + b, 0) / present.length;
     const variance = present.length === 0 ? 0 : present.reduce((a, x) => a + (x - mean) ** 2, 0) / present.length;
     const std = Math.sqrt(variance);
-    return { offset: withMean ? mean : 0, scale: withStd && std > 0 ? std : 1 };
+    const scale = withStd && std > 0 ? std : 1;
+    return { offset: withMean ? mean : 0, scale, attributes: { Mean: mean, Var: variance, Scale: scale } };
   };
 }
 
@@ -100,7 +112,8 @@ function minMaxScaler(params: Params): (values: readonly number[]) => ColumnFit 
     const span = max - min === 0 ? 1 : max - min;
     // (x - min) / span * (high - low) + low, written as (x - offset) / scale.
     const scale = span / (high - low);
-    return { offset: min - low * scale, scale };
+    const attributes = { DataMin: min, DataMax: max, DataRange: max - min, Scale: 1 / scale, Min: low - min / scale };
+    return { offset: min - low * scale, scale, attributes };
   };
 }
 
