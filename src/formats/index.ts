@@ -4,6 +4,7 @@
  * transformed columns back). Exact rules: docs/formats.md.
  */
 import { readArrow, writeArrow } from "./arrow.js";
+import { exactNumbers } from "./column-description.js";
 import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
 import { FormatError } from "./format-error.js";
 import { readJson, writeJson } from "./json.js";
@@ -115,10 +116,11 @@ export function selectFeatures(table: Table, featureColumns: readonly string[]):
     if (column === undefined)
       throw new FormatError(`feature column "${name}" does not exist; ${listNumeric()}`, { column: name });
     if (column.kind !== "number") {
-      throw new FormatError(
-        `feature column "${name}" is not numeric (it holds ${column.kind} values); ${listNumeric()}`,
-        { column: name },
-      );
+      const exact = exactNumbers(column);
+      const holds = exact === undefined ? `${column.kind} values` : `${exact.holds}; ${exact.cast}`;
+      throw new FormatError(`feature column "${name}" is not numeric (it holds ${holds}); ${listNumeric()}`, {
+        column: name,
+      });
     }
     names.push(name);
     columns.push(column.values);

@@ -77,6 +77,18 @@ export function checkSteps(steps: readonly PipelineStep[]): void {
     const columns: unknown = step.columns;
     if (columns !== undefined && !(Array.isArray(columns) && columns.every((c) => typeof c === "string"))) {
       problems.push(...prefixed(i, [{ field: "columns", message: "must be a list of column names" }]));
+    } else if (Array.isArray(columns) && columns.length === 0) {
+      // scikit-learn's ColumnTransformer reads [] as no columns; mdps would read it as all of them.
+      problems.push(
+        ...prefixed(i, [
+          {
+            field: "columns",
+            message:
+              "`columns` is empty: [] would select no column (as in scikit-learn's ColumnTransformer); " +
+              "leave `columns` out to transform every numeric column, or name the columns",
+          },
+        ]),
+      );
     }
   });
   if (problems.length > 0) throw new PreflightError(problems);

@@ -14,6 +14,7 @@ import { checkParams, type ParamProblem } from "../contract/param-issues.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "../contract/transform-types.js";
 import { transforms } from "../engine/registry.js";
 import type { Column, Table } from "../formats/table.js";
+import { exactNumbers } from "../formats/column-description.js";
 import { firstNonNumber, numericButForNaWords, numericTextMessage } from "./numeric-text.js";
 import { PreflightError, type PreflightProblem } from "./preflight-error.js";
 
@@ -184,11 +185,14 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
       const pandas = numericButForNaWords(column)
         ? `, a missing value to pandas: read the file with readCsv from "mdps/danfo"`
         : "";
+      const exact = exactNumbers(column);
+      const holds = exact?.holds ?? (column.kind === "string" ? "text" : "true/false");
+      const cast = exact === undefined ? "" : `; ${exact.cast}`;
       problems.push({
         field: "columns",
         message:
-          `column "${name}" is not numeric: it holds ${column.kind === "string" ? "text" : "true/false"}` +
-          `${such}${where}${pandas}; the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
+          `column "${name}" is not numeric: it holds ${holds}` +
+          `${such}${where}${pandas}${cast}; the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
         column: name,
       });
     }
