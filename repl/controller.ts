@@ -8,6 +8,7 @@ import { AbortError } from "../src/index.js";
 import { COMMANDS } from "./commands/registry.js";
 import type { Command, Output } from "./commands/types.js";
 import { dispatch } from "./dispatch.js";
+import { visibleOutput } from "./format/visible-output.js";
 import { complete, type Completion } from "./input/completion.js";
 import { HistoryStore } from "./input/history-store.js";
 import type { TrackedJob } from "./workspace/job-tracker.js";
@@ -135,8 +136,9 @@ export class ReplController {
     await this.workspace.close();
   }
 
-  /** The one place outputs become screen state. */
-  #process(output: Output): void {
+  /** The one place outputs become screen state (control characters made visible). */
+  #process(raw: Output): void {
+    const output = visibleOutput(raw);
     switch (output.type) {
       case "none":
         return;

@@ -9,6 +9,7 @@ import { render, Text, useInput } from "ink";
 import Spinner from "ink-spinner";
 import { ReplController } from "./controller.js";
 import { plainLines } from "./format/plain-output.js";
+import { visibleOutput } from "./format/visible-output.js";
 import { errorOutput } from "./errors.js";
 import { defaultHistoryPath, HistoryStore } from "./input/history-store.js";
 import { runPiped } from "./plain/piped-mode.js";
@@ -49,7 +50,7 @@ function isTty(stream: { readonly isTTY?: boolean }): boolean {
 }
 
 function startFailure(error: unknown, stderr: NodeJS.WriteStream): number {
-  const lines = plainLines(errorOutput(error), stderr.columns || 100);
+  const lines = plainLines(visibleOutput(errorOutput(error)), stderr.columns || 100);
   stderr.write(`mdps repl: could not start.\n${lines.join("\n")}\n`);
   return 1;
 }

@@ -5,7 +5,7 @@
  * hook needs); listeners hear about every change and, separately, about finishes.
  */
 import type { JobRecord } from "../../src/index.js";
-import { isTerminalStatus, raceAbort } from "../../src/internal/index.js";
+import { isTerminalStatus, raceAbort, visible } from "../../src/internal/index.js";
 import { JobFailedError } from "../../src/index.js";
 import { isAbort } from "../errors.js";
 import type { JobUpdateSource } from "./session-port.js";
@@ -76,7 +76,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     const job: TrackedJob = {
       ref: `j${++this.#counter}`,
       id: handle.id,
-      label,
+      label: visible(label),
       status: initial?.status ?? "queued",
       phase: initial?.phase ?? null,
       progress: initial === undefined ? 0 : initial.progress,
@@ -93,7 +93,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
 
   /** Says better what a tracked job runs on (its row keeps its name, state and watcher). */
   relabel(ref: string, label: string): TrackedJob {
-    const job = { ...this.#get(ref), label };
+    const job = { ...this.#get(ref), label: visible(label) };
     this.#replace(job);
     return job;
   }
@@ -177,11 +177,16 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
     const next: TrackedJob = {
       ...current,
       status,
-      phase: change.phase !== undefined ? change.phase : current.phase,
+      phase: change.phase === undefined ? current.phase : change.phase === null ? null : visible(change.phase),
       progress: finished && status === "succeeded" ? 1 : (change.progress ?? current.progress),
-      error: change.error ? { title: change.error.title, detail: change.error.detail } : current.error,
+      // What the service says is shown with control characters made visible (src/contract/visible-text.ts).
+      error: change.error
+        ? { title: visible(change.error.title), detail: visible(change.error.detail, { keepNewlines: true }) }
+        : current.error,
       finishedAt: finished ? this.#now() : undefined,
-      warnings: change.warnings ?? current.warnings,
+      warnings:
+        change.warnings?.map((w) => ({ ...w, message: visible(w.message), column: w.column && visible(w.column) })) ??
+        current.warnings,
     };
     this.#replace(next);
     if (finished) for (const listener of this.#finishListeners) listener(next);

@@ -1,8 +1,10 @@
 import type { Command } from "commander";
+import { visible } from "../contract/visible-text.js";
 import { AdminError } from "../service/admin-error.js";
 import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
+import { registerVerify } from "./verify-command.js";
 
 export interface Common {
   dataDir: string;
@@ -19,7 +21,8 @@ export async function withAdmin<T>(
   const admin = openAdmin(flags.dataDir);
   try {
     const result = run(admin);
-    console.log(flags.json ? JSON.stringify(result, null, 2) : human(result));
+    // Names come from whoever could create them: control characters shown, never sent to the terminal.
+    console.log(flags.json ? JSON.stringify(result, null, 2) : visible(human(result), { keepNewlines: true }));
   } finally {
     admin.close();
   }
@@ -112,6 +115,7 @@ export function registerAdmin(program: Command): void {
     );
 
   registerHousekeeping(admin, common, withAdmin);
+  registerVerify(admin, common);
 
   common(admin.command("list-models").description("list models and their applications (never secrets)")).action(
     (flags: Common) =>

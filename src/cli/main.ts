@@ -4,6 +4,7 @@
  * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
  * React) when it runs, so `mdps repl` against a remote service never loads the service.
  */
+import { visible } from "../contract/visible-text.js";
 import { Command } from "commander";
 import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";
@@ -28,7 +29,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   // Errors for users (bad admin input, a port in use) print one line, never a stack.
-  const message = err instanceof Error ? err.message : String(err);
+  const message = visible(err instanceof Error ? err.message : String(err), { keepNewlines: true });
   process.stderr.write(`mdps: ${err instanceof AdminError ? "" : "error: "}${message}\n`);
   if (process.env.MDPS_DEBUG && err instanceof Error && !(err instanceof AdminError))
     process.stderr.write(`${err.stack}\n`);

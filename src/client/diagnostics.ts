@@ -4,6 +4,7 @@
  * allow it (`whoami`); then whether each address answers and health's region matches,
  * each failing line with its remedy (`doctor`).
  */
+import { shownUrl, withShownUrls } from "./shown-url.js";
 import type { TokenResponse } from "../contract/auth.js";
 import type { Scope } from "../contract/scopes.js";
 import type { MdpsClient } from "./client.js";
@@ -82,9 +83,9 @@ export async function whoami(
     allowed: scopes.includes(e.scope),
   }));
   return {
-    baseUrl: config.baseUrl,
-    authUrl: config.authUrl,
-    appUrl: config.appUrl,
+    baseUrl: shownUrl(config.baseUrl),
+    authUrl: shownUrl(config.authUrl),
+    appUrl: shownUrl(config.appUrl),
     region: config.region,
     serviceRegion: options.serviceRegion,
     clientId: config.clientId,
@@ -155,7 +156,7 @@ export async function doctor(client: MdpsClient, transportOptions: TransportOpti
   const { config } = client;
   const checks: DoctorCheck[] = [];
   const add = (check: string, status: CheckStatus, detail: string, remedy?: string) =>
-    checks.push({ check, status, detail, remedy });
+    checks.push({ check, status, detail: withShownUrls(detail), remedy });
 
   // The portal only has to answer (any HTTP status): it is for people, not for mdps.
   // The probe streams (any status will do), so its bound is the transfer limit, not the JSON one.

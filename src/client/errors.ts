@@ -5,6 +5,7 @@
  * HTTP failures are built by one function, {@link makeAPIError}, from the status and
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
  */
+import { withShownUrls } from "./shown-url.js";
 import { parseRetryAfter } from "./retry-timing.js";
 
 export interface MdpsErrorOptions {
@@ -15,7 +16,8 @@ export class MdpsError extends Error {
   readonly code: string;
 
   constructor(code: string, message: string, options: MdpsErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A password in a URL (https://user:pw@host) never shows in an error: user:***@host.
+    super(withShownUrls(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.name = new.target.name;
   }

@@ -5,6 +5,7 @@
  * src/index.ts instead.
  */
 export { raceAbort } from "../client/race-abort.js";
+export { visible } from "../contract/visible-text.js";
 export { isTerminalStatus } from "../contract/job-status.js";
 export { isPreprocessingType } from "../contract/transform-types.js";
 export { dataFrameFromTable, tableFromDataFrame } from "../formats/danfo.js";

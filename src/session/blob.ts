@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { visible } from "../contract/visible-text.js";
 import { inspect } from "node:util";
 import {
   DEFAULT_ACCESS_TIER,
@@ -331,7 +332,8 @@ export class Blob {
   }
 
   toString(): string {
-    return `Blob(${this.#record.name}, ${this.#record.id})`;
+    // The name is anyone's with the upload scope: control characters shown, never acted on.
+    return `Blob(${visible(String(this.#record.name))}, ${visible(this.#record.id)})`;
   }
 
   /** Compact HTML for notebooks: name, short id, format, size, tags, 🔒; never the key. */
