@@ -1,6 +1,8 @@
 /** The reference Model Data Preprocessing Service (`mdps serve`) and its admin operations. */
 export { startService, type RunningService } from "./server.js";
+export { createNotebookLink } from "./portal/notebook-links.js";
 export { CAPABILITIES } from "./routes/health.js";
+export { verifyDataDir, type VerifyReport } from "./verify.js";
 export type { RateLimitOptions, ServiceOptions } from "./options.js";
 export {
   openAdmin,

@@ -18,6 +18,7 @@ const TITLES: Record<number, string> = {
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
+  507: "Insufficient Storage",
 };
 
 /** RFC 9110 section of each status, as ASP.NET's ProblemDetails use for `type`. */
@@ -39,6 +40,7 @@ const SECTIONS: Record<number, string> = {
 
 export function problemType(status: number): string {
   if (status === 429) return "https://www.rfc-editor.org/rfc/rfc6585#section-4";
+  if (status === 507) return "https://www.rfc-editor.org/rfc/rfc4918#section-11.5";
   const section = SECTIONS[status];
   return section ? `https://www.rfc-editor.org/rfc/rfc9110#section-${section}` : "about:blank";
 }

@@ -1,4 +1,5 @@
 import { link } from "node:fs/promises";
+import { BlobDamagedError, recordDamage, verifyFile } from "../blob-check.js";
 import type { Store } from "../plugins/store.js";
 import type { BlobRow } from "../store/blobs.js";
 
@@ -18,16 +19,43 @@ export async function pinInput(store: Store, modelId: string, blobId: string): P
   return blobLocks.run(blobId, async () => {
     // The lock keeps this process's updates out; another process's update may delete
     // the revision just read, and then the next read finds the new one.
+    let missing: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const blob = blobs.get(modelId, blobId);
       if (!blob) return undefined;
+      // The same revision twice without its file: not a race with an update, a loss.
+      if (missing === blob.revision) throw new BlobDamagedError(blob.id, blob.revision, "its file is missing");
       const path = files.tempPath();
       try {
         await link(files.path(blob.id, blob.revision), path);
         return { blob, path };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw err;
+        missing = blob.revision;
       }
     }
   });
+}
+
+/**
+ * The input pinned and checked whole against its row (size and sha256) before the
+ * worker reads it, so a damaged input is never used: the BlobDamagedError (recorded for
+ * health) instead. Undefined when the blob is gone.
+ */
+export async function pinCheckedInput(
+  store: Store,
+  modelId: string,
+  blobId: string,
+): Promise<PinnedInput | BlobDamagedError | undefined> {
+  let input: PinnedInput | undefined;
+  try {
+    input = await pinInput(store, modelId, blobId);
+    if (input) await verifyFile(input.path, input.blob);
+    return input;
+  } catch (err) {
+    if (input) await store.files.remove(input.path);
+    if (!(err instanceof BlobDamagedError)) throw err;
+    recordDamage(store.db, err);
+    return err;
+  }
 }

@@ -1,3 +1,4 @@
+import { storageFaultOf } from "../storage-fault.js";
 import type { JobErrorBody } from "../store/jobs.js";
 import type { RunOutcome } from "./worker-slot.js";
 
@@ -28,6 +29,38 @@ export const COMMIT_FAILED: JobErrorBody = {
   title: "Internal error",
   detail: "The job's outputs could not be stored. Retry; report it if it persists.",
 };
+
+/** A commit that met a full or read-only disk says so; any other failure is internal. */
+export function commitFailed(err: unknown): JobErrorBody {
+  const fault = storageFaultOf(err);
+  if (fault === "full")
+    return {
+      title: "No space left",
+      detail:
+        "The job's outputs could not be stored: no space left on the data dir's disk. Submit the job again once the operator has freed space.",
+    };
+  if (fault === "read_only")
+    return {
+      title: "Data dir read-only",
+      detail:
+        "The job's outputs could not be stored: the data dir is read-only. Submit the job again once the operator has made it writable.",
+    };
+  return COMMIT_FAILED;
+}
+
+export function inputDamaged(blobId: string, reason: string): JobErrorBody {
+  return {
+    title: "Input blob damaged",
+    detail: `The stored bytes of the input blob ${blobId} are damaged (${reason}), so the job did not use them (blob_damaged). Upload the dataset again and submit a new job.`,
+  };
+}
+
+export function outputsTooLarge(bytes: number, limit: number): JobErrorBody {
+  return {
+    title: "Outputs too large",
+    detail: `The job's outputs hold ${bytes} bytes together, more than this service's limit of ${limit} bytes a job (--max-blob-bytes); none was stored. Ask for fewer outputs or send less data.`,
+  };
+}
 
 export function inputGone(blobId: string): JobErrorBody {
   return {

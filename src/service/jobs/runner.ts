@@ -1,14 +1,25 @@
 import { hostname } from "node:os";
+import { BlobDamagedError } from "../blob-check.js";
 import type { FastifyBaseLogger } from "fastify";
-import type { JobExecutionLogContainer, LogLevel, RecordType } from "../../contract/index.js";
+import type { JobExecutionLogContainer, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
 import { nowIso, writeTransaction } from "../store/database.js";
 import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
-import { pinInput } from "./job-input.js";
+import { pinCheckedInput } from "./job-input.js";
 import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
-import { COMMIT_FAILED, endingOf, failedWith, inputGone, INTERNAL_ERROR, type FailedEnding } from "./run-ending.js";
+import {
+  commitFailed,
+  endingOf,
+  failedWith,
+  inputDamaged,
+  inputGone,
+  outputsTooLarge,
+  INTERNAL_ERROR,
+  type FailedEnding,
+} from "./run-ending.js";
+import type { Attempt, AttemptEnd, LogLine } from "./attempt.js";
 import { Journal } from "./journal.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
@@ -28,6 +39,8 @@ export interface JobRunnerOptions {
   workers: number;
   /** Lease length; renewed every third of it. */
   leaseMs: number;
+  /** The most bytes a job's outputs may hold together (none is stored beyond it). */
+  maxOutputBytes: number;
   log: FastifyBaseLogger;
 }
 
@@ -35,25 +48,6 @@ export interface JobRunnerOptions {
 const POLL_MS = 1000;
 /** How often a process checks that the jobs it runs are still its own (cancelled? taken over?). */
 const WATCH_MS = 200;
-
-type LogLine = (level: LogLevel, message: string) => void;
-
-interface Attempt {
-  slot: WorkerSlot;
-  row: JobRow;
-  request: StoredPreprocessingRequest;
-  keys: JobKeys | null;
-  log: LogLine;
-  journal: Journal;
-  signal: AbortSignal;
-}
-
-/**
- * What one attempt came to: committed outputs, a failure to record, stopped (the job
- * was cancelled or taken over: nothing to write), or abandoned (this process is stopping).
- */
-type AttemptEnd =
-  { kind: "committed" } | { kind: "stopped" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);
 
 /**
  * Runs jobs of the shared store on this process's worker threads. Any number of
@@ -68,6 +62,7 @@ export class JobRunner {
   private readonly store: Store;
   private readonly log: FastifyBaseLogger;
   private readonly leaseMs: number;
+  private readonly maxOutputBytes: number;
   private readonly pool: WorkerPool;
   private readonly keys = new Map<string, JobKeys>();
   /** Jobs running here, each with the switch that stops its run. */
@@ -80,6 +75,7 @@ export class JobRunner {
     this.store = options.store;
     this.log = options.log;
     this.leaseMs = options.leaseMs;
+    this.maxOutputBytes = options.maxOutputBytes;
     this.pool = new WorkerPool(options.workers, options.region);
     this.mainContainer = { hostname: hostname(), replicaName: `${options.region}-service`, processId: process.pid };
   }
@@ -317,8 +313,10 @@ export class JobRunner {
   private async attempt({ slot, row, request, keys, log, journal, signal }: Attempt): Promise<AttemptEnd> {
     const { files } = this.store;
     await files.ensureTemp();
-    const input = await pinInput(this.store, row.model_id, request.input_blob_id);
+    const input = await pinCheckedInput(this.store, row.model_id, request.input_blob_id);
     if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
+    if (input instanceof BlobDamagedError)
+      return { kind: "failed", ...failedWith(inputDamaged(input.blobId, input.reason)) };
     const tempPaths = request.output.map(() => files.tempPath());
     try {
       let run;
@@ -350,6 +348,9 @@ export class JobRunner {
         if (this.closed && outcome.kind === "crash") return { kind: "abandoned" }; // terminated by close()
         return { kind: "failed", ...endingOf(outcome, request.request_timeout_seconds) };
       }
+      const outputBytes = outcome.done.outputs.reduce((sum, o) => sum + o.sizeBytes, 0);
+      if (outputBytes > this.maxOutputBytes)
+        return { kind: "failed", ...failedWith(outputsTooLarge(outputBytes, this.maxOutputBytes)) };
       // The run's logs and progress first, without fsync; the commit's own log line then
       // goes in the commit's transaction, which is fsynced.
       journal.flush();
@@ -371,7 +372,7 @@ export class JobRunner {
       } catch (err) {
         if (err instanceof LeaseLostError) return { kind: "stopped" };
         this.log.error({ err, jobId: row.id }, "committing a job's outputs failed");
-        return { kind: "failed", ...failedWith(COMMIT_FAILED) };
+        return { kind: "failed", ...failedWith(commitFailed(err)) };
       }
     } finally {
       await Promise.all(tempPaths.map((p) => files.remove(p)));

@@ -61,9 +61,19 @@ function parseKeys(request: ParsedPreprocessingRequest, prefix: string): JobKeys
   return keys.input || keys.outputs.some(Boolean) ? keys : null;
 }
 
+/** Most outputs one job may ask for: each is a file the size of the input. */
+export const MAX_JOB_OUTPUTS = 16;
+
 function parsePreprocessing(body: unknown, prefix: string): ParsedPreprocessingRequest {
   const parsed = createPreprocessingRequest.safeParse(body);
   if (!parsed.success) throw validationProblem(issuesToFieldErrors(parsed.error.issues, prefix.replace(/\.$/, "")));
+  const outputs = parsed.data.output.length;
+  if (outputs > MAX_JOB_OUTPUTS)
+    throw validationProblem({
+      [`${prefix}output`]: [
+        `has ${outputs} outputs; at most ${MAX_JOB_OUTPUTS} are allowed per request. Send several jobs, or ask for fewer outputs.`,
+      ],
+    });
   return parsed.data;
 }
 

@@ -3,6 +3,8 @@ import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { fieldPath } from "../field-errors.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
+import { BlobDamagedError, blobDamagedProblem } from "../blob-check.js";
+import { storageProblem } from "../storage-fault.js";
 
 const MULTIPART_HELP =
   "Send multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).";
@@ -95,6 +97,15 @@ function toProblem(err: FastifyError, request: FastifyRequest, maxBlobBytes: num
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return new HttpProblem(status, `The request was rejected: ${err.message}`);
+  }
+  if (err instanceof BlobDamagedError) {
+    request.log.error({ blobId: err.blobId, reason: err.reason }, "a blob's file is damaged");
+    return blobDamagedProblem(err);
+  }
+  const storage = storageProblem(err);
+  if (storage) {
+    request.log.error({ err }, storage.detail);
+    return storage;
   }
   request.log.error({ err }, "unhandled error");
   return new HttpProblem(

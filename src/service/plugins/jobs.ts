@@ -20,6 +20,7 @@ export const jobsPlugin = fp(
       region: options.region,
       workers: options.jobWorkers,
       leaseMs: options.jobLeaseMs,
+      maxOutputBytes: options.maxBlobBytes,
       log: app.log,
     });
     app.decorate("jobRunner", runner);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { pipeline } from "node:stream";
 import { open, type FileHandle } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
@@ -7,6 +8,7 @@ import { z } from "zod";
 import { ENDPOINT_SCOPES, uuid, type BlobDeleted } from "../../contract/index.js";
 import { isEncryptedEnvelope } from "../../crypto/index.js";
 import { contentTypeOf } from "../blob-content-type.js";
+import { BlobDamagedError, recordDamage, verifyFile, verifyingStream } from "../blob-check.js";
 import { parseRange } from "../byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
@@ -69,6 +71,11 @@ function contentDisposition(name: string): string {
 function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { blobs, files, blobLocks, db } = app.store;
+  const damaged = (row: BlobRow, reason: string) => {
+    const err = new BlobDamagedError(row.id, row.revision, reason);
+    recordDamage(db, err);
+    return err;
+  };
   const base = "/api/model/:modelId/shared/blob";
 
   api.post(
@@ -162,16 +169,25 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       // Open under the blob's lock: an update in this process cannot delete this revision
       // between the lookup and the open. One in another process can: then look again.
       const { row, handle } = await blobLocks.run(blobId, async (): Promise<{ row: BlobRow; handle: FileHandle }> => {
+        let missing: number | undefined;
         for (let attempt = 1; ; attempt++) {
           const found = blobs.get(modelId, blobId);
           if (!found) throw notFound("blob", blobId);
+          // The same revision twice without its file: not a race with an update, a loss.
+          if (missing === found.revision) throw damaged(found, "its file is missing");
           try {
             return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
           } catch (err) {
             if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= UPDATE_RACE_ATTEMPTS) throw err;
+            missing = found.revision;
           }
         }
       });
+      const size = (await handle.stat()).size;
+      if (size !== row.size_bytes) {
+        await handle.close();
+        throw damaged(row, `${size} of its ${row.size_bytes} bytes`);
+      }
       const etag = `"${row.sha256}"`;
       reply.headers({
         "content-type": row.content_type,
@@ -198,6 +214,12 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       if (range) {
+        // A part cannot be checked alone: the whole file is, once per change of the file.
+        await verifyFile(files.path(blobId, row.revision), row).catch(async (err: unknown) => {
+          await handle.close();
+          if (err instanceof BlobDamagedError) recordDamage(db, err);
+          throw err;
+        });
         reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${row.size_bytes}`);
         reply.header("content-length", range.end - range.start + 1);
         return reply.send(
@@ -205,7 +227,14 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       reply.header("content-length", row.size_bytes);
-      return reply.send(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }));
+      // Checked as it streams: on a mismatch the stream fails before its last byte, and
+      // the connection is cut (a client never gets a complete-looking damaged copy).
+      const body = verifyingStream(row, (err) => {
+        recordDamage(db, err);
+        request.log.error({ blobId, reason: err.reason }, "a blob's file is damaged; its download was cut");
+      });
+      pipeline(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }), body, () => {});
+      return reply.send(body);
     },
   );
 

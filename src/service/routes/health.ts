@@ -9,6 +9,7 @@ import {
   type Capability,
   type Health,
 } from "../../contract/index.js";
+import { damagedBlobs } from "../blob-check.js";
 import { packageVersion } from "../version.js";
 
 interface Check {
@@ -37,11 +38,26 @@ function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () 
     }
     const probe = join(app.store.files.tmpDir, `health-${randomUUID()}.probe`);
     try {
+      await app.store.files.ensureTemp();
       await writeFile(probe, "ok");
       await rm(probe, { force: true });
       checks.data_dir = { status: "pass" };
     } catch (err) {
       checks.data_dir = { status: "fail", detail: `not writable: ${(err as NodeJS.ErrnoException).code ?? "error"}` };
+    }
+    try {
+      const damaged = damagedBlobs(app.store.db);
+      checks.blobs =
+        damaged.length === 0
+          ? { status: "pass" }
+          : {
+              status: "fail",
+              damaged: damaged.length,
+              blob_ids: damaged.slice(0, 20).map((d) => d.blob_id),
+              detail: `${damaged.length} blob file(s) found damaged (not the bytes their sha256 names, or missing); they are not served. List them all with mdps admin verify; upload those datasets again.`,
+            };
+    } catch (err) {
+      checks.blobs = { status: "fail", detail: (err as Error).message };
     }
     const stats = app.jobRunner.stats();
     checks.workers = { status: stats.alive === stats.workers ? "pass" : "fail", ...stats };

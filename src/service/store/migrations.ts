@@ -137,4 +137,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
   `,
+  // Blob files found damaged (a sha256 or size that is not the row's, or no file): health
+  // reports those whose blob still has that revision.
+  `
+  CREATE TABLE damaged_blobs (
+    blob_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    found_at TEXT NOT NULL,
+    PRIMARY KEY (blob_id, revision)
+  );
+  `,
 ];

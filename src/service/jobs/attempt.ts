@@ -1,0 +1,27 @@
+/** One attempt of a job in the runner: what it runs with, and what it came to. */
+import type { LogLevel } from "../../contract/index.js";
+import type { JobRow } from "../store/jobs.js";
+import type { JobKeys } from "./job-keys.js";
+import type { Journal } from "./journal.js";
+import type { FailedEnding } from "./run-ending.js";
+import type { StoredPreprocessingRequest } from "./submission.js";
+import type { WorkerSlot } from "./worker-slot.js";
+
+export type LogLine = (level: LogLevel, message: string) => void;
+
+export interface Attempt {
+  slot: WorkerSlot;
+  row: JobRow;
+  request: StoredPreprocessingRequest;
+  keys: JobKeys | null;
+  log: LogLine;
+  journal: Journal;
+  signal: AbortSignal;
+}
+
+/**
+ * What one attempt came to: committed outputs, a failure to record, stopped (the job
+ * was cancelled or taken over: nothing to write), or abandoned (this process is stopping).
+ */
+export type AttemptEnd =
+  { kind: "committed" } | { kind: "stopped" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);

@@ -1,0 +1,45 @@
+/**
+ * Storage faults (a full disk, a read-only data dir) as the caller's answer: they fail
+ * the request that met them, name the cause, and never end the process. Both SQLite
+ * drivers and node:fs report them differently; this is the one place that knows how.
+ */
+import { HttpProblem } from "./problems.js";
+
+export type StorageFaultKind = "full" | "read_only";
+
+const SQLITE_READONLY = 8;
+const SQLITE_FULL = 13;
+
+/** Whether `err` is a full disk or a read-only data dir, from node:fs, better-sqlite3 or node:sqlite. */
+export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : "";
+  if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return "full";
+  if (code === "EROFS" || code.startsWith("SQLITE_READONLY")) return "read_only";
+  if (typeof e?.errcode === "number") {
+    if ((e.errcode & 0xff) === SQLITE_FULL) return "full";
+    if ((e.errcode & 0xff) === SQLITE_READONLY) return "read_only";
+  }
+  const message = typeof e?.message === "string" ? e.message : "";
+  if (/database or disk is full|no space left on device/i.test(message)) return "full";
+  if (/attempt to write a readonly database|read-only file system/i.test(message)) return "read_only";
+  return undefined;
+}
+
+/** 507 for a full disk, 503 for a read-only data dir; undefined for any other error. */
+export function storageProblem(err: unknown): HttpProblem | undefined {
+  const kind = storageFaultOf(err);
+  if (kind === "full")
+    return new HttpProblem(
+      507,
+      "No space left on the data dir's disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs).",
+      { body: { code: "storage_full" } },
+    );
+  if (kind === "read_only")
+    return new HttpProblem(
+      503,
+      "The data dir is read-only (its file system or files cannot be written): nothing was stored. Reads still work; retry once the operator has made it writable again.",
+      { body: { code: "storage_read_only" } },
+    );
+  return undefined;
+}
