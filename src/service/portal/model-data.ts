@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import type { FittedStateJson, JobWarning, ReferenceJobResult as JobResult } from "../../contract/index.js";
-import { readTable, type TableRecordType } from "../../formats/index.js";
+import type { TableRecordType } from "../../formats/index.js";
 import type { Table } from "../../formats/table.js";
 import type { Store } from "../plugins/store.js";
 import type { BlobRow } from "../store/blobs.js";
@@ -19,6 +19,8 @@ export function unreadable(row: BlobRow): string | undefined {
 
 /** Decodes a (small, unencrypted) blob of a model into a table. */
 export async function readBlobTable(store: Store, row: BlobRow): Promise<Table> {
+  // Apache Arrow and Parquet load with the first preview, not with the service.
+  const { readTable } = await import("../../formats/index.js");
   return readTable(
     row.record_type as TableRecordType,
     createReadStream(store.files.path(row.id, row.revision)) as AsyncIterable<Uint8Array>,
