@@ -97,6 +97,18 @@ export function readFittedState(result: Record<string, unknown>, context: Fitted
   return undefined;
 }
 
+/** `result` with `fitted` read from the service's own shape where it has none; `problem` when that failed. */
+export function withFittedState<R extends { fitted?: FittedStateJson | undefined }>(
+  result: R,
+  context: FittedContext,
+): { readonly result: R; readonly problem: string | undefined } {
+  if (result.fitted !== undefined) return { result, problem: undefined };
+  const reading = readFittedState(result, context);
+  if (reading === undefined) return { result, problem: undefined };
+  if ("problem" in reading) return { result, problem: reading.problem };
+  return { result: { ...result, fitted: reading.fitted }, problem: undefined };
+}
+
 interface Found {
   readonly values: Map<string, unknown>;
   readonly features: readonly string[] | undefined;

@@ -37,3 +37,22 @@ export function typeOfRecord(record: JobRecord | undefined): PreprocessingType |
   const type = typeof request === "object" && request !== null ? request.preprocessing_type : undefined;
   return typeof type === "string" && isPreprocessingType(type) ? type : undefined;
 }
+
+/** The message of the event that ended the job (e.g. who cancelled it), if the service gave one. */
+export function endingMessage(record: JobRecord): string | undefined {
+  const last = record.events?.findLast((e) => e.status === record.status);
+  return last?.message ?? undefined;
+}
+
+/** A download URL's last path segment (a blob id, usually) as the handle's id. */
+export function idFromUrl(url: string, index: number): string {
+  try {
+    const segment = new URL(url).pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .pop();
+    return segment ? decodeURIComponent(segment) : `output-${index + 1}`;
+  } catch {
+    return `output-${index + 1}`;
+  }
+}

@@ -3,10 +3,10 @@ import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedSt
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { jobEndedError, MdpsError } from "../client/errors.js";
 import type { RecordType } from "../contract/blob.js";
-import { readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
+import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
 import { JobAddress } from "./job-address.js";
-import { readFittedState } from "./fitted-reader.js";
+import { withFittedState } from "./fitted-reader.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type BlobContext } from "./blob.js";
@@ -363,19 +363,11 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 
   /** The result with its fitted state read from the service's own shape, when it has one in no other. */
   #withFitted(result: JobResult): JobResult {
-    if (result.fitted !== undefined) return result;
-    const reading = readFittedState(result, {
-      type: this.type,
-      params: this.#params,
-      featureColumns: result.feature_columns ?? this.#featureColumns,
-      names: this.#ctx.profile?.fittedNames,
-    });
-    if (reading === undefined) return result;
-    if ("problem" in reading) {
-      this.#fittedProblem = reading.problem;
-      return result;
-    }
-    return { ...result, fitted: reading.fitted };
+    const features = result.feature_columns ?? this.#featureColumns;
+    const names = this.#ctx.profile?.fittedNames;
+    const read = withFittedState(result, { type: this.type, params: this.#params, featureColumns: features, names });
+    this.#fittedProblem = read.problem;
+    return read.result;
   }
 
   /** The feature columns: as the result lists them, else as fitted, else as asked for. */
@@ -427,23 +419,4 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
 function displayableResult(result: JobResult): JobResult {
   if (result.fitted) withJupyterDisplay(result.fitted, fittedHtml, (fitted) => `${fitted.type} fitted state`);
   return withJupyterDisplay(result, resultHtml, resultText);
-}
-
-/** The message of the event that ended the job (e.g. who cancelled it), if the service gave one. */
-function endingMessage(record: JobRecord): string | undefined {
-  const last = record.events?.findLast((e) => e.status === record.status);
-  return last?.message ?? undefined;
-}
-
-/** A download URL's last path segment (a blob id, usually) as the handle's id. */
-function idFromUrl(url: string, index: number): string {
-  try {
-    const segment = new URL(url).pathname
-      .split("/")
-      .filter((p) => p !== "")
-      .pop();
-    return segment ? decodeURIComponent(segment) : `output-${index + 1}`;
-  } catch {
-    return `output-${index + 1}`;
-  }
 }
