@@ -94,6 +94,7 @@ export const preprocessCommand: Command = {
       source: frameInput ? sourceName : blob!.ref,
       frame: frameInput ? sourceName : undefined,
       features: columns,
+      params,
     });
     if (frame && !reused && job.input) {
       ws.addBlob(job.input, `frame ${sourceName} (input of ${tracked.ref})`);

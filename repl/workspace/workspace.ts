@@ -3,6 +3,7 @@
  * (also JavaScript variables), the blobs uploaded and the jobs started here. Commands
  * work on this object; components never touch it.
  */
+import { jobLabel } from "../../src/session/job-label.js";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
 import type { DataFrame, Series } from "danfojs-node";
@@ -47,6 +48,8 @@ export interface JobSource {
   readonly frame?: string | undefined;
   /** The feature columns asked for (undefined: every numeric column). */
   readonly features?: readonly string[] | undefined;
+  /** The parameters given: those that are not the defaults name the job in /jobs. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface WorkspaceOptions {
@@ -181,7 +184,8 @@ export class Workspace {
    * job keeps its row, and is never tracked twice.
    */
   startJob(job: Job, source: JobSource): TrackedJob {
-    const label = `${source.type} on ${source.source}`;
+    // `PowerTransformer (method=box-cox) on cancer`: two jobs of one type read differently.
+    const label = `${jobLabel(source.type, source.params ?? {})} on ${source.source}`;
     const known = this.jobs.find(job.id);
     const tracked = known ? this.jobs.relabel(known.ref, label) : this.jobs.track(job, label, job.record);
     this.#jobSources.set(tracked.ref, source);

@@ -7,6 +7,7 @@ import { labelledSources, type PlotInput } from "./joint-plot.js";
 import { numericColumn, type ColumnSource } from "./histogram.js";
 import { percentiles } from "./plot-data.js";
 import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "./html.js";
+import { findKernel } from "./kernel-display.js";
 import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
 
 export interface RangeRow {
@@ -53,7 +54,9 @@ export class RangeTable {
   }
 
   [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
+    // In a notebook the table is displayed; the text left as the cell's value is then one line.
+    const text = findKernel() ? `RangeTable(${this.column}, ${this.rows.length} rows)` : this.toString();
+    return inspectRich(() => ({ html: this.toHTML() }), text, depth, options);
   }
 
   [JUPYTER_DISPLAY](): MimeBundle {

@@ -7,8 +7,9 @@
 import type { Table } from "../formats/table.js";
 import { isDataFrameLike, isTable, type DataFrameLike } from "./render-table.js";
 
-/** Anything with named numeric columns. */
-export type ColumnSource = DataFrameLike | Table | { readonly [column: string]: ArrayLike<number | null> };
+/** Anything with named columns (numbers to plot; text too, e.g. a label to colour by). */
+export type ColumnSource =
+  DataFrameLike | Table | { readonly [column: string]: ArrayLike<number | string | boolean | null> };
 
 export interface Bin {
   readonly start: number;
@@ -38,7 +39,11 @@ export function numericColumnNames(source: ColumnSource): string[] {
   if (isDataFrameLike(source)) {
     return source.columns.filter((_, i) => /^(float|int)/.test(source.dtypes[i] ?? ""));
   }
-  return Object.keys(source);
+  // A plain object's column is numeric when its first present value is a number.
+  return Object.keys(source).filter((name) => {
+    const values = Array.from(source[name] as ArrayLike<unknown>);
+    return typeof values.find((v) => v !== null && v !== undefined) !== "string";
+  });
 }
 
 /** One column as float64 (NaN for missing), or a clear error naming the columns there are. */

@@ -13,10 +13,10 @@ import { jobLabel } from "../session/job-label.js";
 export interface PlottableJob {
   readonly id: string;
   readonly type?: string | undefined;
-  result(): Promise<{
+  result(options?: { progress?: false }): Promise<{
     readonly fitted?: { readonly type: string; readonly params: Record<string, unknown> } | undefined;
   }>;
-  dataframe(): Promise<ColumnSource>;
+  dataframe(options?: { progress?: false }): Promise<ColumnSource>;
 }
 
 /** A blob handle as plotJoint reads it; the Session's Blob is one. */
@@ -39,7 +39,8 @@ function isBlob(value: unknown): value is PlottableBlob {
 
 async function resolve(input: PlotInput): Promise<{ label: string | undefined; data: ColumnSource }> {
   if (isJob(input)) {
-    const [result, data] = await Promise.all([input.result(), input.dataframe()]);
+    // Quiet: a plot of nine jobs should not draw eighteen status cards above it.
+    const [result, data] = await Promise.all([input.result({ progress: false }), input.dataframe({ progress: false })]);
     const type = result.fitted?.type ?? input.type ?? `job ${input.id.slice(0, 8)}`;
     return { label: jobLabel(type, result.fitted?.params ?? {}), data };
   }

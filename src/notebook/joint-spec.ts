@@ -230,17 +230,28 @@ export function jointSpec(
     drawnMost = Math.max(drawnMost, drawn.length);
     const colour = colourOf(i);
     const panels = [
-      panel({ x, y, keep: () => true, drawn, colour, options, title: label, domain: options.domain ?? {} }),
+      panel({
+        x,
+        y,
+        keep: () => true,
+        drawn,
+        colour,
+        options,
+        title: `all ${x.length} rows`,
+        domain: options.domain ?? {},
+      }),
     ];
     if (options.clip) {
       const [xLow, xHigh] = percentiles(x, options.clip) as [number, number];
       const [yLow, yHigh] = percentiles(y, options.clip) as [number, number];
       const keep = (r: number) => x[r]! >= xLow && x[r]! <= xHigh && y[r]! >= yLow && y[r]! <= yHigh;
       const inside = x.reduce((n, _, r) => n + (keep(r) ? 1 : 0), 0);
-      const title = `${label}: zoom on p${options.clip[0]}-p${options.clip[1]} of both (${inside} rows)`;
+      const title = `zoom on p${options.clip[0]}-p${options.clip[1]} of both (${inside} rows)`;
       panels.push(panel({ x, y, keep, drawn, colour, options, title, domain: {} }));
     }
-    return { hconcat: panels, spacing: 24 };
+    // The data set's name heads its row, so a long name (a transform and its parameters)
+    // widens no panel.
+    return { title: { text: label, anchor: "start", fontSize: 12 }, hconcat: panels, spacing: 24 };
   });
   const sampled =
     drawnMost < rows ? `${drawnMost} of ${rows} rows drawn (uniform sample, seed ${seed}); histograms count all` : "";

@@ -53,16 +53,32 @@ const SHARE_AFTER = 20;
  */
 export function shareSymbols(svg: string): string {
   const point = /<path transform="translate\(([-\d.]+),([-\d.]+)\)" d="([^"]+)"([^>]*)\/>/g;
-  const counts = new Map<string, number>();
-  for (const m of svg.matchAll(point)) counts.set(m[3]!, (counts.get(m[3]!) ?? 0) + 1);
-  const shared = [...counts].filter(([, n]) => n >= SHARE_AFTER).map(([d]) => d);
+  const seen = new Map<string, { count: number; opacities: Set<string> }>();
+  for (const m of svg.matchAll(point)) {
+    const entry = seen.get(m[3]!) ?? { count: 0, opacities: new Set<string>() };
+    entry.count += 1;
+    entry.opacities.add(/ opacity="([\d.]+)"/.exec(m[4]!)?.[1] ?? "");
+    seen.set(m[3]!, entry);
+  }
+  const shared = [...seen].filter(([, e]) => e.count >= SHARE_AFTER);
   if (shared.length === 0) return svg;
-  const ids = new Map(shared.map((d, i) => [d, `s${i}`]));
+  const defs = new Map(
+    shared.map(([d, e], i) => {
+      // One opacity for every point of an outline goes on the outline, once.
+      const [only] = e.opacities;
+      return [d, { id: `s${i}`, opacity: e.opacities.size === 1 && only ? only : undefined }];
+    }),
+  );
   const body = svg.replace(point, (whole, x: string, y: string, d: string, rest: string) => {
-    const id = ids.get(d);
+    const def = defs.get(d);
+    if (!def) return whole;
     // The outline has no stroke colour, so its stroke width draws nothing: left out.
-    return id ? `<use href="#${id}" x="${x}" y="${y}"${rest.replace(/ stroke-width="[\d.]+"(?![^>]*stroke=)/, "")}/>` : whole;
+    let attributes = rest.replace(/ stroke-width="[\d.]+"(?![^>]*stroke=)/, "");
+    if (def.opacity) attributes = attributes.replace(/ opacity="[\d.]+"/, "");
+    return `<use href="#${def.id}" x="${x}" y="${y}"${attributes}/>`;
   });
-  const defs = `<defs>${shared.map((d) => `<path id="${ids.get(d)}" d="${d}"/>`).join("")}</defs>`;
-  return body.replace(/(<svg[^>]*>)/, `$1${defs}`);
+  const outlines = [...defs].map(
+    ([d, def]) => `<path id="${def.id}" d="${d}"${def.opacity ? ` opacity="${def.opacity}"` : ""}/>`,
+  );
+  return body.replace(/(<svg[^>]*>)/, `$1<defs>${outlines.join("")}</defs>`);
 }

@@ -7,6 +7,7 @@
 import { expect } from "vitest";
 import { joinText, type Cell, type ExecutedNotebook } from "./jupyter.js";
 import { chartLabels } from "../notebook/chart-labels.js";
+import { chartMarks } from "../notebook/chart-marks.js";
 
 export interface Executed {
   notebook: ExecutedNotebook;
@@ -185,6 +186,40 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(failing).toMatch(/MinMaxScaler\s+pressure\s+pending/);
     expect(failing).toContain("PipelineStepError: step 2 of 3 (PowerTransformer) failed");
     expect(failing).toContain("strictly positive");
+  },
+
+  "08-scalers-with-outliers": (run) => {
+    // The gallery's figure: 10 data sets (the input and nine transforms), each a full and a zoomed scatter.
+    const figure = cellWith(run, "plotJoint(");
+    expect(figure.cell.source.length, "the figure takes ten lines of code or fewer").toBeLessThanOrEqual(10);
+    expect(figure.text).not.toMatch(/succeeded/); // the plot reads its jobs quietly: no status cards
+    expect(run.charts.length).toBeGreaterThanOrEqual(1);
+    const marks = chartMarks(run.charts[0]!);
+    expect(marks.scatters).toBe(20);
+    expect(marks.histograms).toBe(40); // two margins per scatter
+    expect(marks.bars).toBe(40 * 40);
+    expect(marks.legendEntries).toBe(2); // benign, malignant
+    // 569 rows in each full panel; each zoom draws the rows inside p0-p99 of both columns, as its title says
+    // (559 for most; 557 after Normalizer, whose rows move together).
+    const labels = chartLabels(run.charts[0]!);
+    const zoomed = labels.map((l) => /zoom on p0-p99 of both \((\d+) rows\)/.exec(l)).filter((m) => m !== null);
+    expect(zoomed).toHaveLength(10);
+    expect(Number(zoomed[0]![1])).toBe(559);
+    expect(marks.points).toBe(10 * 569 + zoomed.reduce((n, m) => n + Number(m[1]), 0));
+    const rows = [
+      "breast-cancer.csv", "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "PowerTransformer",
+      "PowerTransformer (method=box-cox)", "QuantileTransformer (n_quantiles=569)",
+      "QuantileTransformer (n_quantiles=569 output_distribution=normal)", "Normalizer",
+    ];
+    for (const name of rows) {
+      expect(labels).toContain(name);
+    }
+    const ranges = cellWith(run, 'compareRanges([cancer, ...jobs]').text;
+    expect(ranges).toMatch(/breast-cancer\.csv\s+6\.802\s+8\.51444\s+24\.53\s+177\.684\s+542\.2/);
+    expect(ranges).toMatch(/MinMaxScaler\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+1\b/);
+    const fitted = cellWith(run, "show(await job.result())").text;
+    for (const attribute of ["mean_", "scale_", "center_"]) expect(fitted).toContain(attribute);
+    expect(cellWith(run, "whatIf").text).toMatch(/RobustScaler \(quantile_range=1,99\)/);
   },
 
   // Deno's kernel only (deno-notebooks.test.ts): each value left as a cell's value renders as show() draws it.
