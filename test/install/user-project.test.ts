@@ -239,9 +239,12 @@ export const table = (): DataFrame => new dfd.DataFrame({ x: [1, 2] });
             try {
               expect(problems(notebook), `${name} on ${next.kernel}`).toEqual([]);
               const texts = cellTexts(notebook);
-              EXPECTATIONS[name]!({ notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) });
+              const expectation = EXPECTATIONS[name];
+              if (!expectation)
+                throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
+              expectation({ notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) });
             } catch (error) {
-              failures.push(`${name} on ${next.kernel}: ${(error as Error).message}`);
+              failures.push(`${name} on ${next.kernel}: ${(error as Error).message}\n${problems(notebook).join("\n")}`);
             }
           }
         };
