@@ -32,7 +32,7 @@ function check(column: Column | undefined, want: Golden, name: string): void {
     return;
   }
   expect(column?.kind, name).toBe(want.kind === "number" ? "number" : "string");
-  const values = Array.from(column?.values ?? []);
+  const values: unknown[] = Array.from<unknown>(column?.values ?? []);
   const expected = want.values.map(decode);
   expect(values.length, name).toBe(expected.length);
   // == also takes -0 for pandas' int64 0 (it has no -0); NaN compared on its own
