@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedStateJson } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import { jobEndedError, MdpsError } from "../client/errors.js";
+import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../client/errors.js";
 import type { RecordType } from "../contract/blob.js";
 import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
@@ -172,7 +172,19 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
    * await job.cancel(); // job.record.status === "cancelled"
    */
   async cancel(options: CallOptions = {}): Promise<JobRecord> {
-    this.#record = await this.#address.call((r) => r.cancel(this.id, options));
+    try {
+      this.#record = await this.#address.call((r) => r.cancel(this.id, options));
+    } catch (error) {
+      if (!(error instanceof UnsupportedExtensionError)) throw error;
+      // Without cancel, say whether there is anything to stop: a finished job does not "go on running".
+      const status = (await this.status({ signal: options.signal }).catch(() => undefined))?.status;
+      if (status === undefined || !vocabularyOf(this.#ctx).isTerminal(status)) throw error;
+      throw new UnsupportedExtensionError(
+        "cancel",
+        `${error.message.replace(/, so job \S+ goes on running\.$/, ";")} job ${this.id} already ended as ${status}, so there is nothing to stop.`,
+        { cause: error },
+      );
+    }
     return this.#record;
   }
 

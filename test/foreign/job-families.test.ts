@@ -24,6 +24,10 @@ describe("separate job families", () => {
     expect(paths.length).toBeGreaterThan(2);
     expect(paths.every((p) => p.startsWith("/api/ml/preprocessing/job/{id}/"))).toBe(true);
     expect(job.place.family).toBe("preprocessing");
+    // This service offers no cancel; the job has ended, so nothing "goes on running".
+    await expect(job.cancel()).rejects.toThrow(
+      /does not offer cancel .*; job \S+ already ended as succeeded, so there is nothing to stop\./,
+    );
   });
 
   it("a restarted session reads journaled jobs through their family; a bare id finds its family after a 404", async () => {
