@@ -14,6 +14,7 @@ import {
 import type { BlobFiles, WrittenFile } from "../blob-files.js";
 import { issuesToFieldErrors } from "../field-errors.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
+import { storageFaultOf } from "../storage-fault.js";
 
 /**
  * Most plain fields and parts a form may have. Counted here, as parts arrive, rather
@@ -95,7 +96,15 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
           addError(P.file, "must be sent once");
           continue;
         }
-        file = await files.writeTemp(part.file);
+        file = await files.writeTemp(part.file).catch((err: unknown) => {
+          // A full or read-only disk: discard the rest of the body, so the 507/503 is read
+          // by the client instead of a reset connection.
+          if (storageFaultOf(err)) {
+            request.raw.unpipe();
+            request.raw.resume();
+          }
+          throw err;
+        });
         if (part.file.truncated) throw tooLarge(request);
         continue;
       }
