@@ -10,6 +10,7 @@ import { framesCommand } from "./frames.js";
 import { healthCommand } from "./health.js";
 import { helpCommand } from "./help.js";
 import { histCommand } from "./hist.js";
+import { scatterCommand } from "./scatter.js";
 import { jobsCommand } from "./jobs.js";
 import { portalCommand } from "./portal.js";
 import { loadCommand } from "./load.js";
@@ -43,6 +44,7 @@ export const COMMANDS: readonly Command[] = [
   applyCommand,
   invertCommand,
   histCommand,
+  scatterCommand,
   saveCommand,
   healthCommand,
   reloadCommand,
