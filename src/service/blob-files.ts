@@ -98,6 +98,8 @@ export class BlobFiles {
   async removeOrphans(scope: {
     isReferenced: (fileName: string) => boolean;
     isAlive: (ownerId: string) => boolean;
+    /** No other process lives (by lock or heartbeat): a loose file in tmp/ (an older version's) is nobody's. */
+    alone: boolean;
     now: number;
     staleFileMs: number;
   }): Promise<string[]> {
@@ -107,7 +109,7 @@ export class BlobFiles {
       const path = join(this.tmpRoot, entry.name);
       const dead = entry.isDirectory()
         ? !scope.isAlive(entry.name)
-        : await stat(path).then((s) => s.mtimeMs < scope.now - scope.staleFileMs, gone);
+        : scope.alone || (await stat(path).then((s) => s.mtimeMs < scope.now - scope.staleFileMs, gone));
       if (dead) {
         await rm(path, { force: true, recursive: true });
         removed.push(join("tmp", entry.name));

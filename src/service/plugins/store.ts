@@ -80,6 +80,7 @@ export const storePlugin = fp(
     const removed = await files.removeOrphans({
       isReferenced: (name) => blobs.isReferenced(name),
       isAlive: (ownerId) => processes.isAlive(ownerId, now, jobLeaseMs),
+      alone: processes.alive(now, jobLeaseMs).size === 1,
       now,
       staleFileMs: STALE_FILE_MS,
     });
