@@ -59,7 +59,10 @@ function expectProblemReply(reply: RawReply, status: number): Record<string, unk
 
 /** Open fds on files of the data dir other than the database's. */
 function blobFds(): string[] {
-  return fdsUnder(served.pid, served.dataDir).filter((p) => !/\.(db|sqlite3?)(-wal|-shm)?$/.test(p));
+  // The database and the process's own lock file (held open for its whole life) are not leftovers.
+  return fdsUnder(served.pid, served.dataDir).filter(
+    (p) => !/\.(db|sqlite3?)(-wal|-shm)?$|\/locks\/[^/]+\.lock$/.test(p),
+  );
 }
 
 async function expectNoLeftovers(): Promise<void> {
