@@ -19,7 +19,7 @@ export class PortalLink {
 
   toHTML(): string {
     const url = escapeHtml(this.url);
-    return `<p><a href="${url}" target="_blank" rel="noopener noreferrer">Open the portal</a> (a one-time login link: ask <code>session.portalLink()</code> again for another)</p>`;
+    return `<p><a href="${url}" target="_blank" rel="noopener noreferrer">Open the portal</a> (works once, while this session runs: ask <code>session.portalLink()</code> again for another)</p>`;
   }
 
   [inspect.custom](depth: number, options: { depth?: number | null }): string {

@@ -50,6 +50,8 @@ export interface LocalService {
   renewCredentials(): LocalCredentials;
   /** A fresh one-time login link to the portal of this service (docs/contract.md#application-portal). */
   portalLink(): string;
+  /** A one-time login link that lives in this process only, for notebook output (service/portal/notebook-links.ts). */
+  notebookLink(): string;
 }
 
 const credentialsSchema = z.object({ model_id: uuid, client_id: z.string().min(1), client_secret: z.string().min(1) });
@@ -74,6 +76,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       rmSync(join(dataDir, CREDENTIALS_FILE), { force: true });
       return createCredentials(mod, dataDir);
     },
+    notebookLink: () => mod.createNotebookLink(service.url),
     portalLink: () => {
       const admin = mod.openAdmin(dataDir);
       try {

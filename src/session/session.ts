@@ -434,9 +434,15 @@ export class Session {
     return this.#local.portalLink();
   }
 
-  /** `portalUrl()` as a link that a notebook shows as one ("Open the portal"). */
+  /**
+   * A one-time portal login link that a notebook shows as one ("Open the portal"). It
+   * lives in this process only and dies with the session, so a saved notebook's output
+   * holds no usable login (portalUrl()'s token works for 24 hours, across restarts).
+   */
   portalLink(): PortalLink {
-    return new PortalLink(this.portalUrl());
+    const local = this.#local;
+    if (!local) this.portalUrl(); // throws: the portal is the operator's
+    return new PortalLink(local!.notebookLink());
   }
 
   /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */

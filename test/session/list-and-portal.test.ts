@@ -44,7 +44,7 @@ describe("a local session", () => {
     expect(two).not.toBe(one);
     const link = second.portalLink();
     expect(link.toHTML()).toMatch(
-      /<a href="http:\/\/127\.0\.0\.1:\d+\/login\?token=[^"]+" target="_blank" rel="noopener noreferrer">Open the portal<\/a>/,
+      /<a href="http:\/\/127\.0\.0\.1:\d+\/login\?link=[^"]+" target="_blank" rel="noopener noreferrer">Open the portal<\/a>/,
     );
     expect(String(link)).toBe(link.url);
   });

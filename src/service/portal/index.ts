@@ -18,6 +18,7 @@ import { modelRoutes } from "./routes/models.js";
 import { SecretReveals } from "./secret-reveals.js";
 import { requireSession } from "./session-cookie.js";
 import { CSRF_PLUGIN_COOKIE, scopeCsrfCookie } from "./cookie-names.js";
+import { forgetNotebookLinks } from "./notebook-links.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -116,6 +117,7 @@ export const portalPlugin = fp(
       ctx.portal.recordUrl(listeningUrl);
     });
     app.addHook("onClose", () => {
+      if (listeningUrl) forgetNotebookLinks(Number(new URL(listeningUrl).port));
       if (listeningUrl) ctx.portal.forgetUrl(listeningUrl);
     });
     // The log serializer drops query strings (a login link's token) from the request log line.

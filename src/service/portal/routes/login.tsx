@@ -3,6 +3,7 @@ import type { PortalContext } from "../context.js";
 import { loginForm, parseForm } from "../forms.js";
 import { LoginPage } from "../pages/login.js";
 import { sendPage } from "../render.js";
+import { consumeNotebookLink } from "../notebook-links.js";
 import { endSession, hasLiveSession, safeNext, startSession } from "../session-cookie.js";
 
 const PUBLIC = { config: { public: true } };
@@ -13,33 +14,43 @@ const PUBLIC = { config: { public: true } };
  * bar and the history); without the link, the page asks for the token.
  */
 export function loginRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  app.get<{ Querystring: { token?: string; next?: string; notice?: string } }>("/login", PUBLIC, (request, reply) => {
-    const { token, notice } = request.query;
-    const next = safeNext(request.query.next);
-    if (hasLiveSession(ctx.portal, request)) return reply.redirect(next, 303);
-    if (token !== undefined && ctx.portal.consumeLoginToken(token)) {
-      startSession(ctx.portal, request, reply);
-      return reply.redirect(next, 303);
-    }
-    return sendPage(
-      reply,
-      <LoginPage
-        frame={{ region: ctx.region }}
-        csrf={reply.generateCsrf()}
-        next={next}
-        problem={
-          token !== undefined
-            ? "used-or-expired"
-            : notice === "logged-out"
-              ? "logged-out"
-              : notice === "session-ended"
-                ? "session-ended"
-                : undefined
-        }
-      />,
-      { status: token !== undefined ? 401 : 200 },
-    );
-  });
+  app.get<{ Querystring: { token?: string; link?: string; next?: string; notice?: string } }>(
+    "/login",
+    PUBLIC,
+    (request, reply) => {
+      const { link, notice } = request.query;
+      const token = request.query.token ?? link;
+      const next = safeNext(request.query.next);
+      if (hasLiveSession(ctx.portal, request)) return reply.redirect(next, 303);
+      // `link`: a notebook's link, alive in this process only (../notebook-links.ts).
+      const opened =
+        link !== undefined
+          ? consumeNotebookLink(link, request.socket.localPort ?? 0)
+          : token !== undefined && ctx.portal.consumeLoginToken(token);
+      if (opened) {
+        startSession(ctx.portal, request, reply);
+        return reply.redirect(next, 303);
+      }
+      return sendPage(
+        reply,
+        <LoginPage
+          frame={{ region: ctx.region }}
+          csrf={reply.generateCsrf()}
+          next={next}
+          problem={
+            token !== undefined
+              ? "used-or-expired"
+              : notice === "logged-out"
+                ? "logged-out"
+                : notice === "session-ended"
+                  ? "session-ended"
+                  : undefined
+          }
+        />,
+        { status: token !== undefined ? 401 : 200 },
+      );
+    },
+  );
 
   app.post("/login", PUBLIC, (request, reply) => {
     const form = parseForm(loginForm, request.body);
