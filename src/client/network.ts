@@ -80,7 +80,10 @@ function readPem(path: string, what: string): string {
  * 127.0.0.0/8, ::1 and IPv4-mapped ::ffff:127.x. Takes a URL's hostname (brackets allowed).
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
   if (!isIPv6(host)) return false;

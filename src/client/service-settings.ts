@@ -92,7 +92,7 @@ export function serviceSettingsOfEnv(
       const ours = key.trim().toLowerCase();
       if (!(known as readonly string[]).includes(ours) || typeof value !== "string" || value.trim() === "") {
         problems.push(
-          `${name}: "${key}${value === undefined ? "" : `=${JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
+          `${name}: "${key}${value === undefined ? "" : `=${typeof value === "string" ? value : JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
         );
         continue;
       }

@@ -85,7 +85,10 @@ export function distributionsSpec(
     stages.forEach((stage, i) => {
       const { bins, missing } = histogram(data[i]!, options.bins ?? 30, shared);
       const outside = shared ? countOutside(data[i]!, shared) : 0;
-      const notes = [missing > 0 && !options.overlay ? `${missing} missing` : "", outside > 0 ? `${outside} outside` : ""];
+      const notes = [
+        missing > 0 && !options.overlay ? `${missing} missing` : "",
+        outside > 0 ? `${outside} outside` : "",
+      ];
       const note = notes.filter(Boolean).join(", ");
       const label = note ? `${feature} (${note})` : feature;
       const total = bins.reduce((sum, b) => sum + b.count, 0) || 1;
@@ -153,7 +156,8 @@ export function distributionsSpec(
 /** The values inside the `clip` percentiles (all of them without a clip). */
 function clipped(values: Float64Array, clip: readonly [number, number] | undefined): Float64Array {
   if (!clip) return values;
-  if (!(clip[0] < clip[1])) throw new Error(`clip must be two percentiles, low below high, such as [0, 99]; got [${clip.join(", ")}]`);
+  if (!(clip[0] < clip[1]))
+    throw new Error(`clip must be two percentiles, low below high, such as [0, 99]; got [${clip.join(", ")}]`);
   const [low, high] = percentiles(values, clip) as [number, number];
   return values.filter((v) => !(v < low || v > high));
 }
@@ -169,7 +173,9 @@ function overallRange(
   columns: readonly string[],
   clip: readonly [number, number] | undefined,
 ): [number, number] | undefined {
-  const ranges = stages.flatMap((stage) => columns.map((c) => finiteRange(clipped(numericColumn(sources[stage]!, c), clip))));
+  const ranges = stages.flatMap((stage) =>
+    columns.map((c) => finiteRange(clipped(numericColumn(sources[stage]!, c), clip))),
+  );
   const finite = ranges.filter((r) => Number.isFinite(r.min));
   return finite.length > 0 ? [Math.min(...finite.map((r) => r.min)), Math.max(...finite.map((r) => r.max))] : undefined;
 }

@@ -57,15 +57,27 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(value));
     };
-    if (path.includes("/exchange"))
-      { json({ access_token: "t0ken-hostile", token_type: "Bearer", expires_in: 3600, scope: "" }); return; }
-    if (path.includes("/health")) { json({ status: "Healthy", region: "local", capabilities: [] }); return; }
-    if (path.endsWith("/download")) { download(req, res); return; }
+    if (path.includes("/exchange")) {
+      json({ access_token: "t0ken-hostile", token_type: "Bearer", expires_in: 3600, scope: "" });
+      return;
+    }
+    if (path.includes("/health")) {
+      json({ status: "Healthy", region: "local", capabilities: [] });
+      return;
+    }
+    if (path.endsWith("/download")) {
+      download(req, res);
+      return;
+    }
     if (path.includes(`/${JOB}/result`)) {
       const output = { id: BLOB, model_id: MODEL, name: "out.csv", record_type: "csv", size_bytes: recordSize };
-      json({ outputs: [output] }); return;
+      json({ outputs: [output] });
+      return;
     }
-    if (path.includes(`/${JOB}`)) { json({ id: JOB, status: "succeeded", model_id: MODEL, progress: 1 }); return; }
+    if (path.includes(`/${JOB}`)) {
+      json({ id: JOB, status: "succeeded", model_id: MODEL, progress: 1 });
+      return;
+    }
     res.writeHead(404, { "content-type": "application/problem+json" });
     res.end(JSON.stringify({ title: "Not Found", status: 404, detail: path }));
   });
