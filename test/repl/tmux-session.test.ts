@@ -92,10 +92,16 @@ describeWithTool(tmuxTool, "mdps repl in a real terminal (tmux)", () => {
     await keys("/preprocess m Quant", "Tab", "n_q", "Tab", "100 --columns a,b,c", "Enter");
     // The live panel: spinner, phase, progress bar, while the prompt is back.
     await waitForScreen(
-      (s) => /Jobs[\s\S]*j1 QuantileTransformer on m .*%/.test(s) && /^mdps› +\/help for commands/m.test(s),
+      (s) =>
+        /Jobs[\s\S]*j1 QuantileTransformer \(n_quantiles=100\) on m .*%/.test(s) &&
+        /^mdps› +\/help for commands/m.test(s),
       "the jobs panel above a usable prompt",
     );
-    await waitForScreen((s) => /✔ j1 QuantileTransformer on m succeeded in/.test(s), "the job to finish", 120_000);
+    await waitForScreen(
+      (s) => /✔ j1 QuantileTransformer \(n_quantiles=100\) on m succeeded in/.test(s),
+      "the job to finish",
+      120_000,
+    );
     expect(screen()).not.toMatch(/│ Jobs/);
 
     await keys("/fetch j1", "Enter");

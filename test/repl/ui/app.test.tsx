@@ -53,12 +53,16 @@ describe("App", () => {
 
   it("shows a job in the panel, then its outcome, while the prompt stays usable", async () => {
     await view.type("/preprocess customers QuantileTransformer n_quantiles=50 --columns income,spend", KEYS.enter);
-    await waitFor(() => expect(view.screen()).toContain("j1: QuantileTransformer on customers sent"));
+    await waitFor(() => expect(view.screen()).toContain("j1: QuantileTransformer (n_quantiles=50) on customers sent"));
     // Typing works while the job runs.
     await view.type("/jo");
-    await waitFor(() => expect(view.screen()).toMatch(/✔ j1 QuantileTransformer on customers succeeded in/));
+    await waitFor(() =>
+      expect(view.screen()).toMatch(/✔ j1 QuantileTransformer \(n_quantiles=50\) on customers succeeded in/),
+    );
     await view.type(KEYS.tab, KEYS.enter);
-    await waitFor(() => expect(view.screen()).toMatch(/j1\s+QuantileTransformer on customers\s+succeeded/));
+    await waitFor(() =>
+      expect(view.screen()).toMatch(/j1\s+QuantileTransformer \(n_quantiles=50\) on customers\s+succeeded/),
+    );
     await view.type("/fetch j1", KEYS.enter);
     await waitFor(() => expect(view.screen()).toContain("Fetched the result of j1 into frame customers_quantile"));
   });
