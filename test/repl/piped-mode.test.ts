@@ -85,7 +85,7 @@ describe("mdps repl with piped stdin", () => {
       "/upload customers\n/preprocess b1 PowerTransformer method=box-cox --columns visits\n",
     );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/j1 PowerTransformer on b1: failed in /);
+    expect(stdout).toMatch(/j1 PowerTransformer \(method=box-cox\) on b1: failed in /);
     expect(stdout).toContain("strictly positive");
   }, 120_000);
 
