@@ -14,6 +14,7 @@ export type { CredentialsReload } from "./session/credentials-reload.js";
 export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
 export type { RequestOptions } from "./session/request-options.js";
 export { Job, type JobOutputOptions } from "./session/job.js";
+export type { RerunOptions } from "./session/job-rerun.js";
 export { FrameTooLargeError } from "./session/frame-size.js";
 export type { DownloadedFile } from "./session/columnar-output.js";
 // danfo's frame types, so a notebook cell can name what job.dataframe() returns: tslab

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { visible } from "../contract/visible-text.js";
+import type { RerunSender } from "./job-rerun.js";
+import { visible } from "../text/visible-text.js";
 import { inspect } from "node:util";
 import {
   DEFAULT_ACCESS_TIER,
@@ -87,6 +88,8 @@ export interface BlobContext {
   readonly statuses?: JobStatusVocabulary | undefined;
   /** Whether the service offers an extension (docs/contract.md#extensions); absent: the interface alone. */
   readonly declares?: ((extension: string) => Promise<boolean>) | undefined;
+  /** The Session that made the handles, for `job.rerun()` (./job-rerun.ts). */
+  readonly sender?: RerunSender | undefined;
 }
 
 /** Where a Blob handle's bytes come from when not the blob download endpoint. */

@@ -20,6 +20,7 @@ import {
 import type { RequestOptions } from "./request-options.js";
 import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
+import { rerunJob, type RerunOptions } from "./job-rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
@@ -260,6 +261,11 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** The before/after histograms of each feature (see docs/notebooks.md); waits first. */
   async compare(options: PlotComparisonOptions = {}): Promise<SvgChart> {
     return plotComparison(this, options);
+  }
+
+  /** The same input, transform and columns sent again with `params` changed (./job-rerun.ts). */
+  async rerun(options: RerunOptions<T> = {}): Promise<Job<T>> {
+    return rerunJob(this.#ctx, { job: this, params: this.#params, featureColumns: this.#featureColumns }, options);
   }
 
   /** Compact HTML for notebooks: transform, status, progress, timing; never a key. */

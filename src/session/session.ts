@@ -23,6 +23,7 @@ import {
 import type { TransportOptions, CallOptions } from "../client/transport.js";
 import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
+import { journaledJob, resolveJobId } from "./job-lookup.js";
 import { readBaseOf } from "../client/jobs.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
@@ -161,6 +162,7 @@ export class Session {
         this.#capabilities === undefined
           ? (await client.capabilities.check(extension)) === "declared"
           : this.#declares(extension),
+      sender: this,
     };
   }
 
@@ -270,7 +272,10 @@ export class Session {
           "reloadCredentials() is for sessions opened with Session.connect().",
       );
     }
-    return reloadCredentials(this.client, this.#connectOptions);
+    const reload = await reloadCredentials(this.client, this.#connectOptions);
+    // The record type and access tier words are read again too (options still win).
+    this.profile.useWords(mergeServiceSettings(this.#connectOptions, this.client.config.service));
+    return reload;
   }
 
   async health(options: CallOptions = {}): Promise<Health> {
@@ -401,19 +406,12 @@ export class Session {
     const earlier = (this.#journal?.jobs() ?? [])
       .filter((entry) => !ownIds.has(entry.id))
       .slice(0, wanted === undefined ? undefined : Math.max(0, wanted))
-      .map(
-        (entry) =>
-          new Job(this.#ctx, entry.id, {
-            type: entry.type as PreprocessingType,
-            featureColumns: entry.feature_columns,
-            params: entry.params,
-            endpoint: entry.endpoint,
-            readBase: entry.read_base,
-          }),
-      );
+      .map((entry) => journaledJob(this.#ctx, entry.id, entry));
     const { signal, timeoutMs } = options;
-    // Earlier jobs' status is read once; one the service no longer knows keeps no record.
-    await Promise.all(earlier.map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
+    // Earlier jobs' status is read once; one the service no longer knows keeps no record. This
+    // session's jobs not seen to end are read again: the record of their send is not their status now.
+    const unended = own.filter((job) => !(job.record && this.#ctx.statuses?.isTerminal(job.record.status)));
+    await Promise.all([...unended, ...earlier].map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
     const jobs = [...own, ...earlier].filter(
       (job) => options.status === undefined || job.record?.status === options.status,
     );
@@ -686,23 +684,16 @@ export class Session {
   }
 
   /**
-   * A handle on an existing job (e.g. from an earlier run). Not reported to `onJob`
-   * listeners. Its reads go to the job family the journal says it was sent to; a job the
-   * journal does not know is read through /api/job, and on a 404 through the other family.
+   * A handle on an existing job (e.g. from an earlier run), by id or by a unique prefix of
+   * at least 4 characters of the id of a job this session sent or its journal remembers
+   * (./job-lookup.ts). Not reported to `onJob` listeners. Its reads go to the job family
+   * the journal says it was sent to; a job the journal does not know is read through
+   * /api/job, and on a 404 through the other family.
    */
-  job(id: string): Job {
-    const entry = this.#journal?.jobs().find((j) => j.id === id);
-    return new Job(this.#ctx, id, {
-      ...(entry === undefined
-        ? {}
-        : {
-            type: entry.type as PreprocessingType,
-            featureColumns: entry.feature_columns,
-            params: entry.params,
-            endpoint: entry.endpoint,
-            readBase: entry.read_base,
-          }),
-    });
+  job(idOrPrefix: string): Job {
+    const journaled = this.#journal?.jobs() ?? [];
+    const id = resolveJobId(idOrPrefix, [...this.#jobs, ...journaled]);
+    return journaledJob(this.#ctx, id, journaled.find((j) => j.id === id));
   }
 
   /**
