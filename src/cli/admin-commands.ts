@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { visible } from "../contract/visible-text.js";
+import { visible } from "../text/visible-text.js";
 import { AdminError } from "../service/admin-error.js";
 import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";

@@ -4,7 +4,7 @@
  * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
  * React) when it runs, so `mdps repl` against a remote service never loads the service.
  */
-import { visible } from "../contract/visible-text.js";
+import { visible } from "../text/visible-text.js";
 import { Command } from "commander";
 import { AdminError } from "../service/admin-error.js";
 import { packageVersion } from "../service/version.js";

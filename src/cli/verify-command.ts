@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { visible } from "../contract/visible-text.js";
+import { visible } from "../text/visible-text.js";
 import type { Common } from "./admin-commands.js";
 
 /** `mdps admin verify`: checks every blob file against its sha256; exit code 1 when any is damaged. */

@@ -5,13 +5,13 @@
  * src/index.ts instead.
  */
 export { raceAbort } from "../client/race-abort.js";
-export { visible } from "../contract/visible-text.js";
+export { visible } from "../text/visible-text.js";
 export { isTerminalStatus } from "../contract/job-status.js";
 export { isPreprocessingType } from "../contract/transform-types.js";
 export { dataFrameFromTable, tableFromDataFrame } from "../formats/danfo.js";
 export { assertFrameFits, FrameTooLargeError } from "../session/frame-size.js";
 export { displayedDtype } from "../formats/danfo-dtype.js";
-export { readTable, writeTable } from "../formats/index.js";
+export { readTable, writeTable } from "./lazy-formats.js";
 export { findColumn } from "../formats/table.js";
 export { seededRandom } from "../sample-data/seeded-random.js";
 export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";

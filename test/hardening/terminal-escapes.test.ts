@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { visible } from "../../src/contract/visible-text.js";
+import { visible } from "../../src/text/visible-text.js";
 import { Session } from "../../src/index.js";
 import { openAdmin } from "../../src/service/index.js";
 import { runCli } from "../cli/built-cli.js";
