@@ -4,16 +4,29 @@ import { message, type Command } from "./types.js";
 export const reloadCommand: Command = {
   name: "reload",
   description:
-    "Read the credentials again, e.g. a secret regenerated and written with mdps configure; jobs and frames stay.",
+    "Read the credentials and the service's words again, e.g. as written with mdps configure; jobs and frames stay.",
   usage: "/reload",
   details: [
     "Resolves the settings as at start (MDPS_* variables, then the config-file profile) and gets a token",
     "with them. Run `mdps configure --profile <name>` in another terminal first to write the new secret.",
+    "The record type and access tier words (profile keys record_types, access_tiers) are read again too.",
   ],
   async action(ctx) {
     try {
-      const reload = await ctx.workspace.session.reloadCredentials();
+      const session = ctx.workspace.session;
+      const wordsOf = () =>
+        session.profile
+          .describe()
+          .filter((a) => a.assumption.endsWith(" words"))
+          .map((a) => `${a.assumption} ${a.value}`)
+          .join("; ");
+      const before = wordsOf();
+      const reload = await session.reloadCredentials();
       const who = `client ${reload.clientId}${reload.profile === undefined ? "" : ` (profile ${reload.profile})`}`;
+      const words = wordsOf() === before ? "" : ` The service's words are now: ${wordsOf()}.`;
+      if (!reload.secretChanged && words !== "") {
+        return message(`Read the settings of ${who} again; the secret is the one in use.${words}`, "success");
+      }
       if (!reload.secretChanged) {
         return message(
           `The secret of ${who} in the ${reload.secretFrom} is the one already in use; a token was had with it. ` +
@@ -21,7 +34,10 @@ export const reloadCommand: Command = {
           "warning",
         );
       }
-      return message(`Reloaded ${who}: a new secret from the ${reload.secretFrom}, and a token with it.`, "success");
+      return message(
+        `Reloaded ${who}: a new secret from the ${reload.secretFrom}, and a token with it.${words}`,
+        "success",
+      );
     } catch (error) {
       if (error instanceof ConfigError) return message(error.message, "warning");
       throw error;

@@ -14,6 +14,8 @@ export interface ConfigureFlags {
   readonly modelId?: string;
   readonly clientId?: string;
   readonly scopes?: string;
+  readonly recordTypes?: string;
+  readonly accessTiers?: string;
   readonly clientSecretStdin?: boolean;
   readonly setDefault?: boolean;
 }
@@ -36,6 +38,14 @@ export function registerConfigure(program: Command): void {
     .option("--model-id <uuid>", "the model's id, from its settings in the portal")
     .option("--client-id <id>", "the application's client id")
     .option("--scopes <scopes>", "scopes to request, space- or comma-separated (default: the ones a Session uses)")
+    .option(
+      "--record-types <pairs>",
+      "the service's words for record types, e.g. csv=Csv (default: the profile's, else mdps's own; - for mdps's own)",
+    )
+    .option(
+      "--access-tiers <pairs>",
+      "the service's words for access tiers, e.g. hot=Hot (default: the profile's, else mdps's own; - for mdps's own)",
+    )
     .option(
       "--client-secret-stdin",
       "read the client secret from stdin (a pipe); without it, a hidden prompt asks. There is no flag for the secret itself.",

@@ -12,6 +12,7 @@ import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { doctorText } from "../notebook/render-diagnostics.js";
 import { checkProfile } from "./configure-check.js";
+import { settleWords, wordsLine } from "./configure-words.js";
 import type { ConfigureFlags } from "./configure-command.js";
 import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
 
@@ -131,6 +132,7 @@ export async function runConfigure(
       );
     }
     const scopes = await settleScopes(flags.scopes, currentText("scopes"), prompter);
+    const words = await settleWords({ flags, current, prompter });
     const clientSecret = prompter
       ? await askSecret(prompter, currentText("client_secret"))
       : await secretFromStdin(io.stdin);
@@ -174,13 +176,14 @@ export async function runConfigure(
         client_id: config.clientId,
         client_secret: clientSecret,
         scopes: granted,
+        ...words,
       },
     });
     const isDefault = makeDefault || existing?.default_profile === name;
     io.stdout.write(
       `Wrote profile "${name}" to ${path} (mode 0600)${isDefault ? "; it is the default profile" : ""}.\n` +
         `Use it with Session.connect({ profile: "${name}" })${isDefault ? " or Session.connect()" : ""}, ` +
-        `mdps repl --profile ${name} or mdps doctor --profile ${name}.\n`,
+        `mdps repl --profile ${name} or mdps doctor --profile ${name}.\n${wordsLine(words)}`,
     );
     return 0;
   } catch (error) {

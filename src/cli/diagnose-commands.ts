@@ -8,6 +8,7 @@ import type { Command } from "commander";
 interface DiagnoseFlags {
   readonly profile?: string;
   readonly json?: boolean;
+  readonly probe?: boolean;
 }
 
 export function registerDiagnose(program: Command): void {
@@ -42,13 +43,17 @@ export function registerDiagnose(program: Command): void {
     )
     .option("--profile <name>", "the config-file profile to use (else MDPS_* variables)")
     .option("--json", "print JSON")
+    .option(
+      "--probe",
+      "also upload a one-row CSV with the configured record type and access tier words, then delete it",
+    )
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
-      const { doctor } = await import("../client/diagnostics.js");
+      const { doctorWithProbe: doctor } = await import("./doctor-probe.js");
       const { doctorText } = await import("../notebook/render-diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {
-        const report = await doctor(client);
+        const report = await doctor(client, { probe: flags.probe === true });
         process.stdout.write(`${flags.json ? JSON.stringify(report, null, 2) : doctorText(report)}\n`);
         if (!report.ok) process.exitCode = 1;
       } finally {

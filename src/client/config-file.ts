@@ -20,6 +20,9 @@ export interface ProfileEntry {
   readonly client_secret: string;
   readonly model_id: string;
   readonly scopes?: readonly string[] | undefined;
+  /** The service's words for record types and access tiers (`{ csv: "Csv" }`); absent: mdps's own. */
+  readonly record_types?: Readonly<Record<string, string>> | undefined;
+  readonly access_tiers?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface WriteProfileOptions {
@@ -46,6 +49,8 @@ const MANAGED_KEYS = [
   "client_secret",
   "model_id",
   "scopes",
+  "record_types",
+  "access_tiers",
 ] as const;
 
 /**
@@ -98,7 +103,7 @@ export async function writeProfile(options: WriteProfileOptions): Promise<void> 
   );
   for (const key of MANAGED_KEYS) {
     const value = profile[key];
-    if (value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)) entry[key] = value;
+    if (value !== undefined && value !== "" && !isEmpty(value)) entry[key] = value;
   }
   const next: ConfigFileContent = {
     ...existing,
@@ -140,6 +145,11 @@ async function targetOf(path: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return path;
     throw error;
   }
+}
+
+/** An empty list or map: nothing to write (the key is left out). */
+function isEmpty(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 0;
 }
 
 function isRecordOfRecords(value: unknown): value is Record<string, Record<string, unknown>> {

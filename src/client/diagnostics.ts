@@ -282,7 +282,7 @@ function messageOf(error: unknown): string {
 class SkipCheck extends Error {}
 
 /** One line: the status and what the service said, or the first sentence of the message. */
-function summaryOf(error: unknown): string {
+export function summaryOf(error: unknown): string {
   if (error instanceof APIError) {
     const said = error.detail ?? error.title;
     return `answered ${error.status}${error instanceof OAuthError ? ` ${error.code}` : ""}${said ? `: "${said}"` : ""}`;

@@ -67,43 +67,63 @@ export function serviceSettingsOfEnv(
   env: Readonly<Record<string, string | undefined>>,
   problems: string[],
 ): ServiceSettings {
-  const read = <K extends string>(name: string, known: readonly K[]): Partial<Record<K, string>> | undefined => {
+  const read = <K extends string>(name: string, known: readonly K[]) => {
     const text = env[name]?.trim();
-    if (!text) return undefined;
-    let pairs: [string, unknown][];
-    if (text.startsWith("{")) {
-      try {
-        pairs = Object.entries(JSON.parse(text) as Record<string, unknown>);
-      } catch {
-        problems.push(`${name} is not JSON: write it as csv=Csv,json=Json`);
-        return undefined;
-      }
-    } else {
-      pairs = text
-        .split(/[,;\s]+/)
-        .filter((p) => p !== "")
-        .map((p) => {
-          const at = p.indexOf("=");
-          return at < 0 ? [p, undefined] : [p.slice(0, at), p.slice(at + 1)];
-        });
-    }
-    const out: Partial<Record<K, string>> = {};
-    for (const [key, value] of pairs) {
-      const ours = key.trim().toLowerCase();
-      if (!(known as readonly string[]).includes(ours) || typeof value !== "string" || value.trim() === "") {
-        problems.push(
-          `${name}: "${key}${value === undefined ? "" : `=${typeof value === "string" ? value : JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
-        );
-        continue;
-      }
-      out[ours as K] = value.trim();
-    }
-    return out;
+    return text ? parseWordMap({ text, known, name, problems }) : undefined;
   };
   return {
     recordTypes: read(WORD_ENV.recordTypes, RECORD_TYPES),
     accessTiers: read(WORD_ENV.accessTiers, ACCESS_TIERS),
   };
+}
+
+/**
+ * A word map as a person writes it: `csv=Csv,json=Json` (commas, semicolons or spaces
+ * between pairs) or a JSON object. Each pair that is not `<word>=<service's word>` with a
+ * word of `known` adds a problem naming `name` (a variable, flag or question).
+ */
+export function parseWordMap<K extends string>(input: {
+  readonly text: string;
+  readonly known: readonly K[];
+  readonly name: string;
+  readonly problems: string[];
+}): Partial<Record<K, string>> | undefined {
+  const { text, known, name, problems } = input;
+  let pairs: [string, unknown][];
+  if (text.startsWith("{")) {
+    try {
+      pairs = Object.entries(JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      problems.push(`${name} is not JSON: write it as csv=Csv,json=Json`);
+      return undefined;
+    }
+  } else {
+    pairs = text
+      .split(/[,;\s]+/)
+      .filter((p) => p !== "")
+      .map((p) => {
+        const at = p.indexOf("=");
+        return at < 0 ? [p, undefined] : [p.slice(0, at), p.slice(at + 1)];
+      });
+  }
+  const out: Partial<Record<K, string>> = {};
+  for (const [key, value] of pairs) {
+    const ours = key.trim().toLowerCase();
+    if (!(known as readonly string[]).includes(ours) || typeof value !== "string" || value.trim() === "") {
+      problems.push(
+        `${name}: "${key}${value === undefined ? "" : `=${typeof value === "string" ? value : JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
+      );
+      continue;
+    }
+    out[ours as K] = value.trim();
+  }
+  return out;
+}
+
+/** A word map as `parseWordMap` reads it back: `csv=Csv,json=Json`; undefined for none. */
+export function wordMapText(map: Readonly<Record<string, string>> | undefined): string | undefined {
+  const pairs = Object.entries(map ?? {});
+  return pairs.length === 0 ? undefined : pairs.map(([ours, theirs]) => `${ours}=${theirs}`).join(",");
 }
 
 /** Options win over the profile, key by key (a map from options replaces the profile's). */

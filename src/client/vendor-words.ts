@@ -14,8 +14,20 @@ export interface SentWords {
 }
 
 const WORDS = {
-  recordType: { label: "record type", pattern: /record[\s_-]?type/i, option: "recordTypes", key: "record_types" },
-  accessTier: { label: "access tier", pattern: /access[\s_-]?tier/i, option: "accessTiers", key: "access_tiers" },
+  recordType: {
+    label: "record type",
+    pattern: /record[\s_-]?type/i,
+    option: "recordTypes",
+    key: "record_types",
+    flag: "--record-types",
+  },
+  accessTier: {
+    label: "access tier",
+    pattern: /access[\s_-]?tier/i,
+    option: "accessTiers",
+    key: "access_tiers",
+    flag: "--access-tiers",
+  },
 } as const;
 
 /** The words of a send's output: mdps's name of each where the word is one of mdps's in any case. */
@@ -51,7 +63,8 @@ export function explainWordRefusal(error: unknown, sent: SentWords): unknown {
       `The service refused the ${spec.label} mdps sent as "${word.word}" (for ${word.ours})` +
         `${theirs ? `; its message shows the word "${theirs}"` : ""}. Set the service's word with the ` +
         `${spec.option} option ({ ${word.ours}: "${example}" }), the profile key ${spec.key} ` +
-        `({ "${word.ours}": "${example}" }) or ${env}=${word.ours}=${example}; \`mdps configure\` asks for it.`,
+        `({ "${word.ours}": "${example}" }) or ${env}=${word.ours}=${example}; \`mdps configure\` asks for it ` +
+        `(${spec.flag} ${word.ours}=${example} without a terminal).`,
     );
   }
   if (remedies.length === 0) return error;

@@ -31,7 +31,7 @@ export class ServiceProfile {
   readonly capabilities: ReadonlySet<string>;
   readonly wireFormat: RecordType;
   readonly #declared: ReadonlySet<string>;
-  readonly #settings: ServiceSettings;
+  #settings: ServiceSettings;
 
   constructor(input: ServiceProfileInput) {
     this.#settings = input.settings ?? {};
@@ -43,6 +43,15 @@ export class ServiceProfile {
   /** The reference service in this process: every extension, our own words. */
   static reference(settings: ServiceSettings = {}): ServiceProfile {
     return new ServiceProfile({ declared: CONTRACT_CAPABILITIES, settings });
+  }
+
+  /**
+   * Takes the word maps and fitted names of settings read again (`reloadCredentials`, the
+   * REPL's /reload): a profile rewritten by `mdps configure` reaches a running session.
+   */
+  useWords(settings: ServiceSettings): void {
+    const { recordTypes, accessTiers, fittedNames } = settings;
+    this.#settings = { ...this.#settings, recordTypes, accessTiers, fittedNames };
   }
 
   declares(capability: Capability): boolean {

@@ -70,6 +70,11 @@ export class BlobStore {
   delete(blobId: string): void {
     this.blobs.delete(blobId);
   }
+
+  /** The name of every stored blob, oldest first. */
+  names(): string[] {
+    return [...this.blobs.values()].map((blob) => blob.name);
+  }
 }
 
 export function blobRecord(blob: StoredBlob): BlobRecord {

@@ -49,6 +49,8 @@ export interface ForeignService {
   /** Like the portal's "Regenerate secret": returns the new secret; the old one stops working. */
   regenerateSecret(): string;
   jobs(): readonly ForeignJob[];
+  /** The names of the blobs it holds now (uploads and job outputs). */
+  blobNames(): readonly string[];
   /** Every request received, in arrival order, including those a fault switch answered. */
   requests(): readonly RequestLine[];
   close(): Promise<void>;
@@ -97,6 +99,7 @@ export async function startForeignService(options: ForeignServiceOptions = {}): 
         outputBlobIds: [...job.outputBlobIds],
         error: job.error,
       })),
+    blobNames: () => blobs.names(),
     requests: () => [...seen],
     close: async () => {
       runner.close();
