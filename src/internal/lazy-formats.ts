@@ -1,0 +1,22 @@
+/**
+ * readTable and writeTable for the REPL, loading the formats module (Apache Arrow,
+ * hyparquet, hyparquet-writer, stream-json) on first use: only /load and /save of a
+ * file need them, and loading them at start is a good part of the REPL's start-up CPU.
+ * Same signatures and results as ../formats/index.js's; writeTable's errors come from
+ * its first read instead of its call (its consumers read it at once).
+ */
+import type { CsvWriteOptions, ReadTableOptions, Source, Table, TableRecordType } from "../formats/index.js";
+
+const formats = () => import("../formats/index.js");
+
+export async function readTable(recordType: TableRecordType, source: Source, options?: ReadTableOptions): Promise<Table> {
+  return (await formats()).readTable(recordType, source, options);
+}
+
+export async function* writeTable(
+  recordType: TableRecordType,
+  table: Table,
+  options?: CsvWriteOptions,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  yield* (await formats()).writeTable(recordType, table, options);
+}
