@@ -9,7 +9,11 @@ import type { CsvWriteOptions, ReadTableOptions, Source, Table, TableRecordType 
 
 const formats = () => import("../formats/index.js");
 
-export async function readTable(recordType: TableRecordType, source: Source, options?: ReadTableOptions): Promise<Table> {
+export async function readTable(
+  recordType: TableRecordType,
+  source: Source,
+  options?: ReadTableOptions,
+): Promise<Table> {
   return (await formats()).readTable(recordType, source, options);
 }
 
