@@ -48,9 +48,7 @@ export interface LocalService {
   readonly capabilities: readonly string[];
   /** Replaces lost credentials (e.g. the database was reset) with a new application. */
   renewCredentials(): LocalCredentials;
-  /** A fresh one-time login link to the portal of this service (docs/contract.md#application-portal). */
-  portalLink(): string;
-  /** A one-time login link that lives in this process only, for notebook output (service/portal/notebook-links.ts). */
+  /** A one-time portal login link that lives in this process only (service/portal/notebook-links.ts). */
   notebookLink(): string;
 }
 
@@ -77,16 +75,6 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       return createCredentials(mod, dataDir);
     },
     notebookLink: () => mod.createNotebookLink(service.url),
-    portalLink: () => {
-      const admin = mod.openAdmin(dataDir);
-      try {
-        const { link } = admin.portalLink(service.url);
-        if (link === null) throw new Error(`The local service at ${service.url} gave no portal link.`);
-        return link;
-      } finally {
-        admin.close();
-      }
-    },
   };
 }
 

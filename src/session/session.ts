@@ -420,8 +420,10 @@ export class Session {
 
   /**
    * A fresh one-time login link to the portal (docs/contract.md#application-portal), for a
-   * `Session.local()` session. A connected session cannot make one: the portal is the
-   * service operator's tool, and its link comes from them (`mdps admin portal-link`).
+   * `Session.local()` session. It lives in this process only and dies with the session, so
+   * no saved notebook, transcript or log holds a usable login. A connected session cannot
+   * make one: the portal is the service operator's tool, and its link comes from them
+   * (`mdps admin portal-link`, whose token also survives a restart).
    */
   portalUrl(): string {
     if (!this.#local) {
@@ -429,18 +431,12 @@ export class Session {
         `This session is connected to ${this.baseUrl}, so it cannot make a portal link: the portal link comes from the service's operator (\`mdps admin portal-link --data-dir <dir>\` on the service's machine). Session.local() sessions have portalUrl().`,
       );
     }
-    return this.#local.portalLink();
+    return this.#local.notebookLink();
   }
 
-  /**
-   * A one-time portal login link that a notebook shows as one ("Open the portal"). It
-   * lives in this process only and dies with the session, so a saved notebook's output
-   * holds no usable login (portalUrl()'s token works for 24 hours, across restarts).
-   */
+  /** portalUrl()'s link as a notebook shows it: a link ("Open the portal"), not the URL as text. */
   portalLink(): PortalLink {
-    const local = this.#local;
-    if (!local) this.portalUrl(); // throws: the portal is the operator's
-    return new PortalLink(local!.notebookLink());
+    return new PortalLink(this.portalUrl());
   }
 
   /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */

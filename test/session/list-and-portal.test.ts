@@ -40,7 +40,7 @@ describe("a local session", () => {
 
     const one = second.portalUrl();
     const two = second.portalUrl();
-    expect(one).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?token=/);
+    expect(one).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?link=[\w-]{43}$/);
     expect(two).not.toBe(one);
     const link = second.portalLink();
     expect(link.toHTML()).toMatch(

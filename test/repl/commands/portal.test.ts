@@ -14,7 +14,7 @@ describe("/portal", () => {
     const ctx = commandContext(t.workspace);
     const first = texts(await run(portalCommand, ctx)).join("\n");
     const second = texts(await run(portalCommand, ctx)).join("\n");
-    expect(first).toMatch(/^Open the portal: http:\/\/127\.0\.0\.1:\d+\/login\?token=\S+$/);
+    expect(first).toMatch(/^Open the portal: http:\/\/127\.0\.0\.1:\d+\/login\?link=[\w-]{43}$/);
     expect(second).not.toBe(first);
   });
 });
