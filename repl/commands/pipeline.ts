@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   EngineError,
+  MdpsError,
   Pipeline,
   PipelineStepError,
   PREPROCESSING_TYPES,
@@ -129,6 +130,15 @@ async function start(
     fitted = await raceAbort(run.fitted(), ctx.signal);
   } catch (error) {
     if (error instanceof PipelineStepError) throw stepFailed(ws, error, tracked.ref);
+    if (error instanceof MdpsError && error.code === "no_fitted_state") {
+      // Every job succeeded: only the state to apply here is missing, which is no failure.
+      const last = ws.jobs.find(run.jobs.at(-1)!.id);
+      return message(
+        `${tracked.ref} done: every step succeeded on ${source}, but the service returned no fitted state, so there is ` +
+          `nothing to /pipeline apply or save here. /fetch ${last?.ref ?? "<last job>"} brings its output back as a frame.`,
+        "success",
+      );
+    }
     throw error;
   }
   const last = ws.jobs.find(fitted.jobs.at(-1)!.id);
@@ -204,6 +214,12 @@ function findPipeline(ws: Workspace, ref: string | undefined) {
 function fittedOf(ws: Workspace, ref: string | undefined): FittedPipeline {
   const found = findPipeline(ws, ref);
   if (found.fitted) return found.fitted;
+  if (found.finishedAt !== undefined && found.steps.every((step) => step.status === "succeeded")) {
+    throw new ReplError(
+      `${found.ref}: every step succeeded, but the service returned no fitted state, so there is nothing to apply or save here.`,
+      "/fetch on its last step's job brings the chain's output back as a frame.",
+    );
+  }
   throw new ReplError(
     found.finishedAt === undefined
       ? `${found.ref} is still running: it can be applied or saved once every step has succeeded.`

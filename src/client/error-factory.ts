@@ -39,8 +39,8 @@ const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = 
   403: {
     ctor: PermissionDeniedError,
     code: "permission_denied",
-    advice:
-      "Give the application the missing scope in the portal (and list it in MDPS_SCOPES if set), and use the model id of the application.",
+    // Replaced by forbiddenAdvice, which reads the service's words.
+    advice: "Check the model id and the application's scopes.",
   },
   404: {
     ctor: NotFoundError,
@@ -88,8 +88,39 @@ export function requestIdOf(headers: Readonly<Record<string, string>>, body?: un
   return undefined;
 }
 
-/** The general advice for a status, said of the resource the call was about (a 409 of a blob is not a job's). */
-function adviceFor(status: number, call: string, fallback: string): string {
+const TIER_ADVICE =
+  "The blob is in an archive (or cold) access tier, where the service does not read it: move it to a hot " +
+  "tier (rehydrate it) in the service's own way first, or upload the data again (mdps uploads to the hot tier).";
+
+/** A 409 whose words are about an archived blob or its access tier. */
+function isTierConflict(status: number, said: string): boolean {
+  return status === 409 && /archiv|rehydrat|access[\s_-]?tier/i.test(said);
+}
+
+const SCOPE_ADVICE = "Give the application the missing scope in the portal (and list it in MDPS_SCOPES if set).";
+
+/**
+ * A 403 is a scope the token lacks or a model id the application may not use; the service's
+ * words say which (a service that says neither gets both remedies). A wrong model id is
+ * the commoner mistake, and its fix is in the caller's configuration, not in the portal.
+ */
+function forbiddenAdvice(call: string, said: string): string {
+  if (/\bscope/i.test(said)) return SCOPE_ADVICE;
+  const id = /\/model\/([^/\s]+)/.exec(call)?.[1];
+  const model =
+    `The model id${id ? ` ${id}` : ""} is not known to this application or not allowed for it: set MDPS_MODEL_ID ` +
+    "(modelId in Session.connect(), model_id in the config profile; `mdps configure` asks for it) to the model id " +
+    "the application was registered for, as the portal shows it on the application's page.";
+  return /\bmodel/i.test(said) ? model : `${model} Or a scope is missing: ${SCOPE_ADVICE.replace(/^G/, "g")}`;
+}
+
+/**
+ * The general advice for a status, said of what the service's words (`said`) or the call
+ * were about: a 409 of an archived blob is not a job's, also when a job send met it.
+ */
+function adviceFor(status: number, call: string, said: string, fallback: string): string {
+  if (isTierConflict(status, said)) return TIER_ADVICE;
+  if (status === 403) return forbiddenAdvice(call, said);
   if (status === 409 && /\/blob\//.test(call)) {
     return (
       "The service refused the blob in its current state: if it is in a cold or archive access tier, " +
@@ -172,7 +203,13 @@ export function makeAPIError(res: ErrorResponse): APIError {
   if (bodyNote) parts.push(bodyNote);
   if (detail) parts.push(detail);
   if (isValidation) parts.push(formatFieldErrors(errors));
-  const advice = adviceFor(res.status, res.call, kind?.advice ?? "See the service's documentation for this status.");
+  const said = `${title ?? ""} ${detail ?? ""}`;
+  const advice = adviceFor(
+    res.status,
+    res.call,
+    said,
+    kind?.advice ?? "See the service's documentation for this status.",
+  );
   if (!alreadyAdvised(detail, advice)) parts.push(advice);
   if (requestId) parts.push(`(request id ${requestId})`);
   const init: APIErrorInit = {
@@ -188,6 +225,8 @@ export function makeAPIError(res: ErrorResponse): APIError {
     body: res.body,
     headers: res.headers,
     call: res.call,
+    // Said as the remedy too, so no caller puts a job's hint on it (a send met it).
+    remedy: isTierConflict(res.status, said) ? TIER_ADVICE : undefined,
   };
   return new (kind?.ctor ?? APIError)(init);
 }

@@ -158,10 +158,17 @@ export class JobReads {
     );
   }
 
-  /** GET .../{id}/result: 200 when succeeded; 409 ConflictError otherwise. */
-  async result(id: string, options: CallOptions = {}): Promise<JobResult> {
+  /**
+   * GET .../{id}/result: 200 when succeeded; 409 ConflictError otherwise. `query` adds
+   * parameters (a service's own flag that asks for the fitted state: `fittedQuery`).
+   */
+  async result(
+    id: string,
+    options: CallOptions & { readonly query?: Readonly<Record<string, string>> | undefined } = {},
+  ): Promise<JobResult> {
+    const { query, ...call } = options;
     return this.#transport.json(
-      { method: "GET", url: this.#url(id, "result"), idempotent: true, tokens: this.#tokens, ...options },
+      { method: "GET", url: this.#url(id, "result"), query, idempotent: true, tokens: this.#tokens, ...call },
       jobResult,
     );
   }

@@ -30,6 +30,12 @@ export interface ServiceSettings {
    * recognise by meaning, e.g. `{ Avg: "mean_" }`. Profile key `fitted_names`.
    */
   readonly fittedNames?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Query parameters that ask for the fitted state in a job's result, for a service that
+   * returns it only on request, e.g. `{ includeFittedParameters: "true" }`: added to the
+   * result read. Profile key `fitted_query`.
+   */
+  readonly fittedQuery?: Readonly<Record<string, string>> | undefined;
 }
 
 const word = z.string().min(1);
@@ -41,6 +47,7 @@ export const serviceSettingsKeys = {
   access_tiers: z.partialRecord(z.enum(ACCESS_TIERS), word).optional(),
   wire_format: z.enum(RECORD_TYPES).optional(),
   fitted_names: z.record(z.string(), word).optional(),
+  fitted_query: z.record(z.string().min(1), z.string()).optional(),
 };
 
 type ProfileKeys = { [K in keyof typeof serviceSettingsKeys]?: z.infer<(typeof serviceSettingsKeys)[K]> };
@@ -53,6 +60,7 @@ export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): Serv
     accessTiers: profile.access_tiers,
     wireFormat: profile.wire_format,
     fittedNames: profile.fitted_names,
+    fittedQuery: profile.fitted_query,
   };
 }
 
@@ -134,5 +142,6 @@ export function mergeServiceSettings(options: ServiceSettings, profile: ServiceS
     accessTiers: options.accessTiers ?? profile.accessTiers,
     wireFormat: options.wireFormat ?? profile.wireFormat,
     fittedNames: options.fittedNames ?? profile.fittedNames,
+    fittedQuery: options.fittedQuery ?? profile.fittedQuery,
   };
 }

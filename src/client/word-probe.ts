@@ -78,7 +78,7 @@ export async function probeUpload(client: MdpsClient): Promise<DoctorCheck[]> {
 
 function refused(error: unknown, sent: string): DoctorCheck {
   // A refusal of a word carries how to set the service's own (./vendor-words.ts).
-  if (error instanceof APIError && error.remedy !== undefined) {
+  if (error instanceof APIError && error.remedy !== undefined && (error.status === 400 || error.status === 422)) {
     return {
       check: "upload words",
       status: "failed",

@@ -253,7 +253,12 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
       });
     }
     this.#result ??= displayableResult(
-      this.#withFitted(await this.#address.call((r) => r.result(this.id, { signal: options.signal }))),
+      this.#withFitted(
+        await this.#address.call((r) =>
+          // A service that returns the fitted state only on request is asked for it (`fittedQuery`).
+          r.result(this.id, { signal: options.signal, query: this.#ctx.profile?.fittedQuery }),
+        ),
+      ),
     );
     return record;
   }
@@ -371,7 +376,9 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
         "no_fitted_state",
         this.#fittedProblem === undefined
           ? `Job ${this.id}: the service returned no fitted state (its result has no \`fitted\`), so there is no ` +
-              `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs().`
+              `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs(). ` +
+              `If the service returns it only on request, set how it is asked for: the fittedQuery option ` +
+              `(e.g. { includeFittedParameters: "true" }) or the profile key fitted_query.`
           : `Job ${this.id}: the result's fitted state could not be read: ${this.#fittedProblem} ` +
               `The job's outputs are there: job.dataframe(), job.outputs().`,
       );

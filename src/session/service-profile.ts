@@ -50,8 +50,8 @@ export class ServiceProfile {
    * REPL's /reload): a profile rewritten by `mdps configure` reaches a running session.
    */
   useWords(settings: ServiceSettings): void {
-    const { recordTypes, accessTiers, fittedNames } = settings;
-    this.#settings = { ...this.#settings, recordTypes, accessTiers, fittedNames };
+    const { recordTypes, accessTiers, fittedNames, fittedQuery } = settings;
+    this.#settings = { ...this.#settings, recordTypes, accessTiers, fittedNames, fittedQuery };
   }
 
   declares(capability: Capability): boolean {
@@ -70,6 +70,11 @@ export class ServiceProfile {
   /** A service's names of fitted attributes -> scikit-learn's (the `fittedNames` setting). */
   get fittedNames(): Readonly<Record<string, string>> | undefined {
     return this.#settings.fittedNames;
+  }
+
+  /** Query parameters that ask for the fitted state in a result (the `fittedQuery` setting). */
+  get fittedQuery(): Readonly<Record<string, string>> | undefined {
+    return this.#settings.fittedQuery;
   }
 
   /** The word sent for `type`: the profile's map, else mdps's own (`csv`). */

@@ -68,6 +68,7 @@ export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): v
     { preHandler: issuer.require("shared.blob.download") },
     async (request, reply) => {
       const blob = findBlob(request.params);
+      refuseArchived(blob, deps.settings);
       if (deps.settings.etags !== "none") reply.header("etag", blob.version);
       return sendBlob(reply, blob);
     },
@@ -93,6 +94,13 @@ export function registerBlobRoutes(app: FastifyInstance, deps: BlobRouteDeps): v
       return sendBlob(reply, blob);
     },
   );
+}
+
+/** 409 for an archived blob where the switch says: its bytes are offline until rehydrated. */
+export function refuseArchived(blob: StoredBlob, settings: Settings, what = "This operation"): void {
+  if (settings.archiveRefusesReads && blob.accessTier === "Archive") {
+    throw new HttpError(409, `${what} is not permitted on an archived blob (${blob.blobId}).`);
+  }
 }
 
 /** The record, with the version as an `ETag` header (and an `ETag` field) where the switch says. */

@@ -6,11 +6,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TokenIssuer } from "./auth.js";
 import type { BlobStore } from "./blob-store.js";
+import { refuseArchived } from "./blob-routes.js";
 import { badRequest, HttpError, notFound } from "./errors.js";
 import { badGatewayPage } from "./html-pages.js";
 import { parsePreprocessingRequest, parseSendJobRequest, type PreprocessingSpec } from "./job-requests.js";
 import { TERMINAL_STATES, type Job, type JobRunner } from "./job-runner.js";
-import { jobLogs, jobRecord, jobResult } from "./job-views.js";
+import { FITTED_QUERY, jobLogs, jobRecord, jobResult } from "./job-views.js";
 import type { SignedLinks } from "./signed-links.js";
 import type { Settings } from "./switches.js";
 
@@ -29,7 +30,7 @@ export interface JobRouteDeps {
 
 interface IdRoute {
   Params: { id: string };
-  Querystring: { limit?: string };
+  Querystring: { limit?: string; [FITTED_QUERY]?: string };
 }
 
 export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): void {
@@ -45,9 +46,9 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
     via: Job["via"],
     clientJobId: string | undefined,
   ): Promise<FastifyReply> => {
-    if (deps.blobs.find(deps.modelId, spec.inputBlobId) === undefined) {
-      throw badRequest(`input_blob_id ${spec.inputBlobId}: blob not found`);
-    }
+    const input = deps.blobs.find(deps.modelId, spec.inputBlobId);
+    if (input === undefined) throw badRequest(`input_blob_id ${spec.inputBlobId}: blob not found`);
+    refuseArchived(input, settings, "Reading the input blob");
     const repeated = settings.idempotentSend && clientJobId !== undefined && runner.findByClientJobId(clientJobId);
     const job = repeated || runner.submit(deps.modelId, spec, via, clientJobId);
     if (settings.failFirstSendWith502AfterCreating && !firstSendAnswered) {
@@ -97,7 +98,10 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
       if (!TERMINAL_STATES.includes(job.state)) {
         throw new HttpError(409, `job ${job.id} has not finished; its result is not available yet`);
       }
-      return jobResult(job, settings, deps.links, `${request.protocol}://${request.host}`);
+      return jobResult(job, settings, deps.links, {
+        origin: `${request.protocol}://${request.host}`,
+        fittedAsked: request.query[FITTED_QUERY]?.toLowerCase() === "true",
+      });
     });
   }
 }

@@ -55,8 +55,9 @@ export function jobLogs(job: Job, limit: number): readonly LogEntry[] {
 
 /** A finished job's result; a failed or canceled one carries `message` and no outputs. */
 /** `FittedParameters` in this vendor's shape: PascalCase attributes, one array entry per feature column. */
-function fittedParameters(job: Job, settings: Settings): Record<string, unknown> {
+function fittedParameters(job: Job, settings: Settings, asked: boolean): Record<string, unknown> {
   if (settings.fittedParameters !== "pascal" || job.fitted === undefined) return {};
+  if (settings.fittedParametersWhen === "on-request" && !asked) return {};
   const attributes: Record<string, number[]> = {};
   for (const { attributes: fit } of job.fitted) {
     for (const [name, value] of Object.entries(fit)) (attributes[name] ??= []).push(value);
@@ -66,10 +67,19 @@ function fittedParameters(job: Job, settings: Settings): Record<string, unknown>
   };
 }
 
-export function jobResult(job: Job, settings: Settings, links: SignedLinks, origin: string): JobResult {
+/** The query flag that asks for `FittedParameters` where they come only on request. */
+export const FITTED_QUERY = "includeFittedParameters";
+
+export function jobResult(
+  job: Job,
+  settings: Settings,
+  links: SignedLinks,
+  request: { readonly origin: string; readonly fittedAsked: boolean },
+): JobResult {
+  const { origin } = request;
   const status = statusWord(job.state, settings.statusWords);
   const failure = job.error === undefined ? {} : { message: job.error };
-  Object.assign(failure, fittedParameters(job, settings));
+  Object.assign(failure, fittedParameters(job, settings, request.fittedAsked));
   if (settings.resultShape === "download-urls") {
     return { jobId: job.id, status, downloadUrls: job.outputBlobIds.map((id) => links.sign(origin, id)), ...failure };
   }

@@ -88,6 +88,17 @@ export interface ForeignServiceOptions {
    * feature column in `FeatureNamesIn` order, and `NSamplesSeen`. Absent by default.
    */
   readonly fittedParameters?: "pascal";
+  /**
+   * With `fittedParameters`: `always` (default) puts them in every result; `on-request` only
+   * in a result read with `?includeFittedParameters=true` (what its API reference says).
+   */
+  readonly fittedParametersWhen?: "always" | "on-request";
+  /**
+   * When true, an `Archive`-tier blob is not read, as a cloud store refuses an archived
+   * blob until it is rehydrated: its download answers 409, and so does a job send naming it
+   * as input. False by default.
+   */
+  readonly archiveRefusesReads?: boolean;
   /** Whether `POST /api/job/send` exists; true by default, false makes it 404. */
   readonly genericJobSend?: boolean;
   /** Whether the preprocessing endpoints need the `ml.preprocessing.*` scopes in the token; true by default. */
@@ -146,8 +157,10 @@ export interface Settings {
   readonly etags: "none" | "header" | "field";
   readonly errorBodies: "message" | "aspnet";
   readonly fittedParameters: "pascal" | undefined;
+  readonly fittedParametersWhen: "always" | "on-request";
   readonly outage: { readonly after: RequestMatcher; readonly ms: number } | undefined;
   readonly locationReadBase: string | undefined;
+  readonly archiveRefusesReads: boolean;
   readonly genericJobSend: boolean;
   readonly requirePreprocessingScopes: boolean;
   readonly recordTypes: readonly string[];
@@ -174,8 +187,10 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     etags: options.etags ?? "none",
     errorBodies: options.errorBodies ?? "message",
     fittedParameters: options.fittedParameters,
+    fittedParametersWhen: options.fittedParametersWhen ?? "always",
     outage: options.outage,
     locationReadBase: options.locationReadBase,
+    archiveRefusesReads: options.archiveRefusesReads ?? false,
     genericJobSend: options.genericJobSend ?? true,
     requirePreprocessingScopes: options.requirePreprocessingScopes ?? true,
     recordTypes: options.recordTypes ?? ["Csv"],

@@ -5,7 +5,7 @@
  * words; with MDPS_RECORD_TYPES / MDPS_ACCESS_TIERS set the workflow runs.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,5 +77,35 @@ describe("mdps repl against the ASP.NET-style vendor", () => {
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((r) => r.path.startsWith("/api/ml/preprocessing/job/"))).toBe(true);
     expect(ran.code).toBe(0);
+  }, 120_000);
+
+  it("/pipeline without fitted state is no failure; /cancel of a finished job; with fitted_query, /pipeline apply", async () => {
+    const service = await start({ fittedParametersWhen: "on-request" });
+    const words = { MDPS_RECORD_TYPES: "csv=Csv", MDPS_ACCESS_TIERS: "hot=Hot" };
+    const script = [
+      "/pipeline customers StandardScaler(age) | MinMaxScaler(age)",
+      "/pipeline apply p1 customers",
+      "/cancel j1",
+    ].join("\n");
+    const bare = await repl(service, `${script}\n`, words);
+    expect(bare.stdout).toMatch(/p1 done: every step succeeded on customers, but the service returned no fitted state/);
+    expect(bare.stdout).toContain("p1: every step succeeded, but the service returned no fitted state");
+    expect(bare.stdout).not.toMatch(/✘|error: Pipeline step/);
+    expect(bare.stdout).toMatch(/already ended as succeeded, so there is nothing to stop/);
+    expect(bare.stdout).not.toContain("goes on running");
+
+    // The profile says how this vendor is asked for its fitted parameters.
+    const configFile = join(dir, "fitted-query.json");
+    writeFileSync(
+      configFile,
+      JSON.stringify({ profiles: { default: { fitted_query: { includeFittedParameters: "true" } } } }),
+    );
+    const asked = await repl(service, `${script.split("\n").slice(0, 2).join("\n")}\n`, {
+      ...words,
+      MDPS_CONFIG: configFile,
+    });
+    expect(asked.stdout).toMatch(/p1 fitted: 2 steps on customers/);
+    expect(asked.stdout).toMatch(/Applied p1 \(2 steps\) to customers here: frame customers_p1/);
+    expect(asked.code).toBe(0);
   }, 120_000);
 });
