@@ -21,6 +21,7 @@ import type { PreprocessOptions } from "./preprocess-request.js";
 import type { RequestOptions } from "./request-options.js";
 import { loadDanfo, type Uploadable } from "./table-io.js";
 import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./pipeline-fitted.js";
+import { outputFormat } from "./format-cost.js";
 
 /** What a pipeline needs of its Session. */
 export interface PipelineHost {
@@ -152,7 +153,10 @@ export class PipelineRun {
         // keeps each column's kind), and a service need not know that [] means all of them.
         columns: sent,
         jobTimeoutMs: options.jobTimeoutMs,
-        outputs: { name: `${stripExtension(first.blob.name)}-step-${i + 1}-${step.type}` },
+        outputs: {
+          name: `${stripExtension(first.blob.name)}-step-${i + 1}-${step.type}`,
+          ...(first.outputRecordType !== undefined ? { recordType: first.outputRecordType } : {}),
+        },
         requestTimeoutMs: options.requestTimeoutMs,
         signal,
       });
@@ -184,7 +188,13 @@ export class PipelineRun {
     input: Uploadable | Blob,
     options: PipelineRunOptions,
     signal: AbortSignal | undefined,
-  ): Promise<{ blob: Blob; columns: readonly string[] | undefined; numeric: readonly string[] | undefined }> {
+  ): Promise<{
+    blob: Blob;
+    columns: readonly string[] | undefined;
+    numeric: readonly string[] | undefined;
+    /** The steps' output format where the caller named none; undefined: the input's. */
+    outputRecordType?: RecordType | undefined;
+  }> {
     if (input instanceof Blob) {
       const shape = input.shape;
       const numeric = shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
@@ -199,6 +209,16 @@ export class PipelineRun {
     );
     const table = await prepared.table();
     for (const warning of preflightSteps(table, this.steps)) this.#host.notify(warning.message);
+    // Every step's output is read again (by the next step, or as the fit's frame): in the faster format.
+    const format = outputFormat({
+      inputRecordType: prepared.source.recordType,
+      wireFormat: this.#host.wireFormat,
+      chosen: options.upload?.recordType,
+      rows: table.rowCount,
+      columns: table.columns.length,
+      name: prepared.source.suggestedName ?? "The input",
+    });
+    if (format.notice !== undefined) this.#host.notify(format.notice);
     signal?.throwIfAborted();
     const blob = await this.#host.upload(prepared, {
       ...options.upload,
@@ -212,6 +232,7 @@ export class PipelineRun {
       blob,
       columns: table.columns.map((c) => c.name),
       numeric: table.columns.filter((c) => c.kind === "number").map((c) => c.name),
+      outputRecordType: format.recordType,
     };
   }
 

@@ -104,6 +104,8 @@ export interface InputRef {
   readonly blobId: string;
   readonly name: string;
   readonly recordType: RecordType;
+  /** The outputs' format where the caller names none (./format-cost.ts); default the input's. */
+  readonly outputRecordType?: RecordType | undefined;
   readonly key: Secret | undefined;
   /** The service's words for record types and access tiers; mdps's own without one. */
   readonly profile?: ServiceProfile | undefined;
@@ -140,7 +142,7 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
     output: outputs.map((o, i) => ({
       name: o.name ?? `${stripExtension(input.name)}-${options.type}${outputs.length > 1 ? `-${i + 1}` : ""}`,
       ...(o.description !== undefined ? { description: o.description } : {}),
-      record_type: o.recordType ?? input.recordType,
+      record_type: o.recordType ?? input.outputRecordType ?? input.recordType,
       ...(o.accessTier !== undefined ? { access_tier: o.accessTier } : {}),
       ...(o.tags !== undefined ? { tags: [...o.tags] } : {}),
       ...(outputKeys[i] ? { encryption_key: outputKeys[i].reveal() } : {}),
@@ -168,7 +170,7 @@ export function buildPreprocessingRequest(options: PreprocessOptions, input: Inp
   return {
     request: wire,
     outputKeys,
-    outputRecordTypes: outputs.map((o) => o.recordType ?? input.recordType),
+    outputRecordTypes: outputs.map((o) => o.recordType ?? input.outputRecordType ?? input.recordType),
     featureColumns: [...(options.columns ?? [])],
   };
 }

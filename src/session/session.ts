@@ -45,7 +45,7 @@ import type { FrameShape, Uploadable } from "./table-io.js";
 import { checkParams } from "../contract/param-issues.js";
 import { CheckReport } from "./check-report.js";
 import { showNotice } from "../notebook/notice.js";
-import { csvOutputNotice } from "./format-cost.js";
+import { preprocessOutputFormat, type OutputFormat } from "./format-cost.js";
 import { PreflightError } from "./preflight-error.js";
 import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -471,19 +471,13 @@ export class Session {
         ? undefined
         : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {}, this.#reads);
     let features: readonly string[] | undefined;
+    let format: OutputFormat | undefined;
     if (prepared !== undefined) {
       const report = assertPreflight(preflight(await prepared.table(), options));
       for (const warning of report.warnings) this.#notify(warning.message);
       features = report.features;
-      const cost = csvOutputNotice({
-        inputRecordType: prepared.source.recordType,
-        wireFormat: this.wireFormat,
-        outputsGiven: options.outputs !== undefined,
-        rows: report.rows,
-        columns: report.columns.length,
-        name: prepared.source.suggestedName ?? "The input",
-      });
-      if (cost !== undefined) this.#notify(cost);
+      format = preprocessOutputFormat({ source: prepared.source, report, options, wireFormat: this.wireFormat });
+      if (format.notice !== undefined) this.#notify(format.notice);
     }
     const blob =
       prepared === undefined
@@ -503,6 +497,7 @@ export class Session {
         blobId: blob.id,
         name: blob.name,
         recordType: blob.recordType,
+        outputRecordType: format?.recordType,
         key: blob.encrypted ? blob.encryptionKey : undefined,
         profile: this.profile,
       },
