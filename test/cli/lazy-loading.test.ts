@@ -3,7 +3,9 @@
  * `mdps --help` must not load the contract's schemas (zod) or the demo, `import "mdps"`
  * must not load danfo, Arrow, Parquet, vega, React or the service, and danfo itself
  * (patched by scripts/patch-danfo.mjs) must not load mathjs, TensorFlow.js, xlsx or
- * request until one of their functions is called, and then give the same numbers.
+ * request until one of their functions is called, and then give the same numbers. The
+ * REPL's commands (through src/internal) load Arrow and Parquet only when a file is read
+ * or written, and then write and read the same bytes as the formats module itself.
  * Each check runs a fresh child process that lists every module it loaded.
  */
 import { execFileSync } from "node:child_process";
@@ -95,6 +97,44 @@ describe("what loads at start", () => {
       ...HEAVY,
     ];
     expect(heavy.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it("the REPL's commands load Arrow and Parquet only when a file is read or written, with the same bytes", () => {
+    const url = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href);
+    const script = `
+      import { readFileSync } from "node:fs";
+      const formatsLoaded = () => /node_modules\\/(apache-arrow|hyparquet|hyparquet-writer)\\//.test(readFileSync(process.env.MDPS_TEST_LOADED, "utf8"));
+      await import(${url("dist/repl/commands/registry.js")});
+      const internal = await import(${url("dist/src/internal/index.js")});
+      const atStart = formatsLoaded();
+      // Missing values, a huge integer, text that looks like a number, a hostile name.
+      const table = { rowCount: 3, columns: [
+        { name: "x", kind: "number", values: Float64Array.from([1.5, NaN, 2 ** 53 + 2]) },
+        { name: "s\\u001b]0;t", kind: "string", values: ["0.10", null, "NaN"] },
+      ] };
+      const bytes = async (chunks) => { const all = []; for await (const c of chunks) all.push(c); return Buffer.concat(all); };
+      const lazy = { parquet: await bytes(internal.writeTable("parquet", table)), arrow: await bytes(internal.writeTable("arrow", table)) };
+      const afterWrite = formatsLoaded();
+      const formats = await import(${url("dist/src/formats/index.js")});
+      const direct = { parquet: await bytes(formats.writeTable("parquet", table)), arrow: await bytes(formats.writeTable("arrow", table)) };
+      const back = await internal.readTable("parquet", new Uint8Array(lazy.parquet));
+      console.log(JSON.stringify({
+        atStart, afterWrite,
+        sameParquet: lazy.parquet.equals(direct.parquet), sameArrow: lazy.arrow.equals(direct.arrow),
+        back: back.columns.map((c) => [c.name, Array.from(c.values, (v) => (typeof v === "number" && Number.isNaN(v) ? "NaN!" : v))]),
+      }));`;
+    const { stdout } = loaded("repl-formats", ["--input-type=module", "-e", script]);
+    const result = JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+    expect(result).toEqual({
+      atStart: false,
+      afterWrite: true,
+      sameParquet: true,
+      sameArrow: true,
+      back: [
+        ["x", [1.5, "NaN!", 2 ** 53 + 2]],
+        ["s\u001b]0;t", ["0.10", null, "NaN"]],
+      ],
+    });
   });
 
   it("danfo loads mathjs and TensorFlow.js only when a function of theirs runs, with the same results", () => {
