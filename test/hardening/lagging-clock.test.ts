@@ -1,0 +1,161 @@
+/**
+ * A service process whose clock lags 30 s (Debian's faketime) shares the data dir with
+ * a normal one. Every lease it writes, and its heartbeat, look 30 s old to the other
+ * process from the moment they are written; still it holds its OS lock, so it is alive:
+ * its keyed job is never failed as "keys lost", none of its running jobs is taken over
+ * (each job runs exactly once), and its temp folder survives the other's startup sweep.
+ *
+ * faketime must be `faketime -f "-30s" node …`: the short form `faketime '-30s' …`
+ * hands the offset to date(1), which refuses it. libfaketime works with node as is.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { describeWithTool, type RequiredTool } from "../required-tool.js";
+import { numericCsv } from "../service/service-harness.js";
+import { checkJobs, withDb } from "./multi-process-faults-checks.js";
+import { Fleet, waitFor, type Member } from "./multi-process-faults-fleet.js";
+import { sha256, type AcceptedJob } from "./multi-process-faults-load.js";
+import { registerApp, tokenOf } from "./serve-harness.js";
+
+const LAG = "-30s";
+const LEASE_MS = 1500;
+
+/** faketime installed, and shifting node's clock (libfaketime must reach node's clock_gettime). */
+function faketimeTool(): RequiredTool {
+  const probe = spawnSync("faketime", ["-f", LAG, process.execPath, "-e", "console.log(Date.now())"], {
+    encoding: "utf8",
+  });
+  if (probe.error || probe.status !== 0)
+    return { name: "faketime", missing: "faketime is not installed: apt-get install faketime" };
+  const lag = Date.now() - Number(probe.stdout.trim());
+  if (!(lag > 25_000 && lag < 35_000))
+    return { name: "faketime", missing: `faketime -f ${LAG} shifted node's clock by ${lag} ms, not 30 s` };
+  return { name: "faketime", missing: null };
+}
+
+let fleet: Fleet | undefined;
+let dataDir: string | undefined;
+afterAll(async () => {
+  await fleet?.cleanup();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Client {
+  token: string;
+  modelId: string;
+}
+
+async function call(member: Member, client: Client, path: string, init: RequestInit = {}) {
+  const response = await fetch(`${member.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${client.token}`, ...(init.headers as Record<string, string>) },
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${path} on ${member.name}: ${response.status} ${body.toString()}`);
+  return body;
+}
+
+async function upload(member: Member, client: Client, bytes: Buffer): Promise<{ id: string; sha256: string }> {
+  const form = new FormData();
+  for (const [k, v] of [
+    ["Name", "lag.csv"],
+    ["RecordType", "csv"],
+    ["AccessTier", "hot"],
+  ])
+    form.append(k!, v!);
+  form.append("File", new Blob([bytes]), "data");
+  const body = await call(member, client, `/api/model/${client.modelId}/shared/blob/upload`, {
+    method: "POST",
+    body: form,
+  });
+  return JSON.parse(body.toString()) as { id: string; sha256: string };
+}
+
+let sent = 0;
+async function send(member: Member, client: Client, blobId: string, key?: string): Promise<AcceptedJob> {
+  const outputName = `lag-out-${sent++}.csv`;
+  const body = await call(member, client, "/api/ml/preprocessing/job/send", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      model_id: client.modelId,
+      input_blob_id: blobId,
+      preprocessing_type: "StandardScaler",
+      output: [{ name: outputName }],
+      ...(key ? { input_encryption_key: key } : {}),
+    }),
+  });
+  return { id: (JSON.parse(body.toString()) as { id: string }).id, outputName, keyed: key !== undefined, via: member };
+}
+
+describeWithTool(faketimeTool(), "a service process whose clock lags 30 s", () => {
+  it("is not taken for dead: its keyed job runs, no job runs twice, its temp folder stays", async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "mdps-lagging-"));
+    const f = (fleet = new Fleet({ dataDir, leaseMs: LEASE_MS }));
+    const lagging = await f.start(0, LAG);
+    // Starts (and sweeps) while the lagging process's heartbeat already looks 30 s old.
+    const normal = await f.start(1);
+    const app = registerApp(dataDir);
+    const client = { token: await tokenOf(lagging.url, app), modelId: app.modelId };
+    const big = await upload(lagging, client, numericCsv(600_000));
+    const small = await upload(lagging, client, Buffer.from("a,b\n1,2\n3,5\n4,9\n"));
+    const key = generateEncryptionKey();
+    const secret = await upload(lagging, client, encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n3\n")));
+
+    // The lagging process's one worker runs the big job; its keyed job waits behind it.
+    const busy = await send(lagging, client, big.id);
+    await waitFor("the big job to start", () =>
+      withDb(dataDir!, (db) => db.prepare("SELECT status FROM jobs WHERE id = ?").get(busy.id) as { status: string })
+        .status === "running"
+        ? true
+        : undefined,
+    );
+    const keyed = await send(lagging, client, secret.id, key);
+    const plainOnLagging = [await send(lagging, client, small.id), await send(lagging, client, small.id)];
+    const plainOnNormal = [await send(normal, client, small.id), await send(normal, client, small.id)];
+
+    // The lagging process's temp folder survived the sweep: it still takes uploads.
+    const later = await upload(lagging, client, Buffer.from("a\n7\n"));
+    expect(sha256(await call(normal, client, `/api/model/${client.modelId}/shared/blob/${later.id}/download`))).toBe(
+      later.sha256,
+    );
+
+    const jobs = [busy, keyed, ...plainOnLagging, ...plainOnNormal];
+    const ids = jobs.map((j) => j.id);
+    const ended = () =>
+      withDb(dataDir!, (db) =>
+        db
+          .prepare(
+            `SELECT id, status, attempts, started_at, finished_at, error,
+               (SELECT COUNT(*) FROM job_events e WHERE e.job_id = jobs.id AND e.status = 'running' AND e.message LIKE 'attempt %') AS claims
+             FROM jobs WHERE id IN (${ids.map(() => "?").join(", ")}) AND status NOT IN ('queued', 'running')`,
+          )
+          .all(...ids),
+      ) as Array<{
+        id: string;
+        status: string;
+        attempts: number;
+        started_at: string;
+        finished_at: string;
+        claims: number;
+      }>;
+    const rows = await waitFor("every job to end", () => {
+      const done = ended();
+      return done.length === ids.length ? done : undefined;
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    // The window was real: the big job ran longer than the lease, so the normal process
+    // polled several times while the lagging one's lease on it looked 30 s expired.
+    const big1 = byId.get(busy.id)!;
+    expect(Date.parse(big1.finished_at) - Date.parse(big1.started_at)).toBeGreaterThan(LEASE_MS);
+    for (const job of jobs)
+      expect(byId.get(job.id), `job ${job.id}`).toMatchObject({ status: "succeeded", attempts: 1, claims: 1 });
+    expect(checkJobs(dataDir, jobs)).toEqual([]);
+    expect(await f.terminate(normal)).toMatchObject({ code: 0 });
+    expect(await f.terminate(lagging)).toMatchObject({ code: 0 });
+  }, 120_000);
+});
