@@ -2,7 +2,7 @@
  * The service's words for record types and access tiers in `mdps configure`: the
  * interface does not list the values of RecordType and AccessTier, so a service may want
  * its own (`Csv`, `Hot`). Optional: Enter keeps the profile's words (or mdps's own when it
- * has none), `-` goes back to mdps's own.
+ * has none), `-` goes back to mdps's own (an empty map, which removes the profile key).
  */
 import { ACCESS_TIERS, RECORD_TYPES } from "../contract/blob.js";
 import { ConfigError } from "../client/errors.js";
@@ -11,6 +11,7 @@ import type { Prompter } from "./terminal-prompt.js";
 
 export type WordMap = Readonly<Record<string, string>>;
 
+/** Each map as the profile is to hold it: `{}` for mdps's own words, undefined to keep the file's. */
 export interface ConfiguredWords {
   readonly record_types: WordMap | undefined;
   readonly access_tiers: WordMap | undefined;
@@ -32,11 +33,11 @@ const WORD_SETTINGS: readonly WordSetting[] = [
 /** The answer that goes back to mdps's own words. */
 const OWN_WORDS = "-";
 
-type Checked = { readonly value: WordMap | undefined } | { readonly problem: string };
+type Checked = { readonly value: WordMap } | { readonly problem: string };
 
 function check(setting: WordSetting, answer: string): Checked {
   const text = answer.trim();
-  if (text === "" || text === OWN_WORDS) return { value: undefined };
+  if (text === "" || text === OWN_WORDS) return { value: {} };
   const problems: string[] = [];
   const map = parseWordMap({ text, known: setting.known, name: setting.flag, problems });
   if (problems.length > 0 || map === undefined) return { problem: problems.join("; ") };

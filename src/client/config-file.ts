@@ -20,7 +20,10 @@ export interface ProfileEntry {
   readonly client_secret: string;
   readonly model_id: string;
   readonly scopes?: readonly string[] | undefined;
-  /** The service's words for record types and access tiers (`{ csv: "Csv" }`); absent: mdps's own. */
+  /**
+   * The service's words for record types and access tiers (`{ csv: "Csv" }`): absent keeps
+   * what the file has, `{}` removes it (mdps's own words).
+   */
   readonly record_types?: Readonly<Record<string, string>> | undefined;
   readonly access_tiers?: Readonly<Record<string, string>> | undefined;
 }
@@ -49,9 +52,10 @@ const MANAGED_KEYS = [
   "client_secret",
   "model_id",
   "scopes",
-  "record_types",
-  "access_tiers",
 ] as const;
+
+/** Written when given, removed when given empty, else kept as the file has them. */
+const WORD_KEYS = ["record_types", "access_tiers"] as const;
 
 /**
  * The file's content, or undefined when it does not exist. A file that is not a JSON
@@ -97,11 +101,12 @@ export async function writeProfile(options: WriteProfileOptions): Promise<void> 
   if (name.trim() === "") throw new ConfigError("A profile name cannot be empty.");
   const path = await targetOf(options.path);
   const existing = await readConfigFile(path);
-  const managed: readonly string[] = MANAGED_KEYS;
+  // Managed keys are written anew; a word map is replaced only when given (removed when empty).
+  const replaced: readonly string[] = [...MANAGED_KEYS, ...WORD_KEYS.filter((key) => profile[key] !== undefined)];
   const entry: Record<string, unknown> = Object.fromEntries(
-    Object.entries(existing?.profiles[name] ?? {}).filter(([key]) => !managed.includes(key)),
+    Object.entries(existing?.profiles[name] ?? {}).filter(([key]) => !replaced.includes(key)),
   );
-  for (const key of MANAGED_KEYS) {
+  for (const key of [...MANAGED_KEYS, ...WORD_KEYS]) {
     const value = profile[key];
     if (value !== undefined && value !== "" && !isEmpty(value)) entry[key] = value;
   }

@@ -135,7 +135,7 @@ describe("mdps configure sets the service's words", () => {
     });
     const current = { record_types: { csv: "Csv" } };
     const words = await settleWords({ flags: {}, current, prompter: script(["", "warm=Hot", "Hot"]) });
-    expect(words).toEqual({ record_types: { csv: "Csv" }, access_tiers: undefined });
+    expect(words).toEqual({ record_types: { csv: "Csv" }, access_tiers: {} });
     expect(asked[0]).toMatch(/record types, e\.g\. csv=Csv \(Enter: keep these; -: mdps's own\) \[csv=Csv\]$/);
     expect(asked[1]).toMatch(/access tiers, e\.g\. hot=Hot \(Enter: mdps's own, hot, cool, cold, archive; -/);
     expect(said.join("\n")).toContain('"warm=Hot" is not <word>=<service\'s word> with <word> one of hot, cool');
@@ -143,7 +143,7 @@ describe("mdps configure sets the service's words", () => {
     expect(asked).toHaveLength(4);
 
     const reset = await settleWords({ flags: {}, current, prompter: script(["-", "hot=Hot"]) });
-    expect(reset).toEqual({ record_types: undefined, access_tiers: { hot: "Hot" } });
+    expect(reset).toEqual({ record_types: {}, access_tiers: { hot: "Hot" } });
   });
 });
 
