@@ -1,7 +1,7 @@
 /**
  * readTable and writeTable for the REPL, loading the formats module (Apache Arrow,
  * hyparquet, hyparquet-writer) on first use: only /load and /save of a file need them,
- * and loading them at start cost the REPL about 0.3 s of CPU.
+ * and they are among the largest modules the REPL would otherwise load at start.
  * Same signatures and results as ../formats/index.js's; writeTable's errors come from
  * its first read instead of its call (its consumers read it at once).
  */
