@@ -18,7 +18,7 @@ export const preprocessCommand: Command = {
     "Parameters are scikit-learn's (snake_case), checked before sending; Tab lists them, /help preprocess too.",
     "Pairs as feature_range=0,10; booleans as with_mean=false; null as random_state=null.",
     "--columns: the feature columns (default every numeric column); others pass through unchanged.",
-    `--timeout <seconds> (default 3600), --format ${RECORD_TYPES.join("|")} for the upload, --encrypt, --wait.`,
+    `--timeout <seconds> (the job's limit on the service; default: the service's own, nothing is sent), --format ${RECORD_TYPES.join("|")} for the upload, --encrypt, --wait.`,
     "The job runs in the background (see the jobs panel); /fetch <job> brings the result back as a frame.",
     ...PREPROCESSING_TYPES.map((t) => {
       const params = paramInfo(t);
