@@ -101,7 +101,9 @@ describe("App", () => {
     expect(view.screen()).not.toMatch(/│ Jobs/);
 
     await view.type("/jobs", KEYS.enter);
-    await waitFor(() => expect(view.screen()).toMatch(/j2\s+QuantileTransformer on \S*\s+succeeded\s+done\s+100%/));
+    await waitFor(() =>
+      expect(view.screen()).toMatch(/j2\s+QuantileTransformer on b\d+ \(JavaScript\)\s+succeeded\s+done\s+100%/),
+    );
     await view.type("/fetch j2", KEYS.enter);
     await waitFor(() =>
       expect(view.screen()).toContain("Fetched the result of j2 into frame result_quantile: 200 rows × 7 columns."),
