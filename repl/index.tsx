@@ -25,6 +25,8 @@ export interface ReplOptions extends SessionChoice {
   readonly interactive?: boolean | undefined;
   /** History file; default `$MDPS_HOME/repl-history`. `false` keeps no file. */
   readonly historyFile?: string | false | undefined;
+  /** Columns to lay output out in; default the terminal's, else $COLUMNS, else 100. */
+  readonly width?: number | undefined;
 }
 
 export { ReplController } from "./controller.js";
@@ -42,6 +44,16 @@ export async function runRepl(options: ReplOptions = {}): Promise<number> {
   return interactive
     ? runInteractive(options, history, stdin, stdout, stderr)
     : runScript(options, history, stdin, stdout, stderr);
+}
+
+/**
+ * The width output is laid out in: given, else the terminal's, else $COLUMNS (what a
+ * shell exports for a piped script), else 100.
+ */
+export function outputWidth(options: ReplOptions, stdout: { readonly columns?: number }): number {
+  const env = Number((options.env ?? process.env)["COLUMNS"]);
+  const width = options.width ?? (stdout.columns || (Number.isInteger(env) && env > 0 ? env : 100));
+  return Math.max(20, width);
 }
 
 /** Node leaves isTTY undefined, not false, on a stream that is not a terminal (its typings say boolean). */
@@ -69,7 +81,7 @@ async function runScript(
     return startFailure(error, stderr);
   }
   // Scripts do not add to the person's history: `history` is not used here.
-  const controller = new ReplController(workspace, { interactive: false, width: stdout.columns || 100 });
+  const controller = new ReplController(workspace, { interactive: false, width: outputWidth(options, stdout) });
   controller.add({ kind: "banner", lines: bannerLines(workspace) });
   try {
     return await runPiped(controller, { input: stdin, output: stdout });
@@ -124,7 +136,7 @@ async function runInteractive(
     );
     return 130;
   }
-  const controller = new ReplController(workspace, { interactive: true, history, width: stdout.columns || 100 });
+  const controller = new ReplController(workspace, { interactive: true, history, width: outputWidth(options, stdout) });
   controller.add({ kind: "banner", lines: bannerLines(workspace) });
   ink.rerender(<App controller={controller} />);
   try {

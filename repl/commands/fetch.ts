@@ -2,6 +2,7 @@ import { isTerminalStatus } from "../../src/internal/index.js";
 import type { PreprocessingType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
+import { fittedTable } from "../format/fitted-table.js";
 import { checkFrameName, uniqueName } from "../workspace/frame-names.js";
 import { tableFromDataFrame } from "../../src/internal/index.js";
 import { message, type Command } from "./types.js";
@@ -48,11 +49,16 @@ export const fetchCommand: Command = {
     const features = handle.fitted?.feature_names_in_ ?? source?.features;
     ws.setFrame(name, df, { origin: `${job.ref} ${job.label}`, parent: source?.frame, job: job.ref, features });
     const table = tableFromDataFrame(df);
+    const fitted = handle.fitted;
     return {
       type: "group",
       items: [
         message(`Fetched the result of ${job.ref} into frame ${name}: ${shapeText(table)}.`, "success"),
         previewTable(table, 5),
+        // What it learnt, briefly: the first features; /fitted shows them all.
+        ...(fitted === undefined
+          ? []
+          : [fittedTable(fitted, { title: `What ${job.ref} learnt`, limit: 3, more: `/fitted ${job.ref}` })]),
       ],
     };
   },

@@ -4,7 +4,7 @@ import { ReplError } from "../errors.js";
 import { frameOrBlob } from "./input-source.js";
 import { columnList, framesAndBlobs, transforms } from "./completers.js";
 import { splitList } from "./args.js";
-import { formatParam, paramInfo, parseParams, resolveTransform } from "./transform-params.js";
+import { formatParam, paramInfo, paramWords, parseParams, resolveTransform } from "./transform-params.js";
 import { message, type Command, type Output } from "./types.js";
 import { PREPROCESSING_TYPES } from "../../src/index.js";
 
@@ -35,15 +35,7 @@ export const preprocessCommand: Command = {
     if (args.length === 0) return framesAndBlobs(ctx);
     if (args.length === 1) return transforms();
     const type = PREPROCESSING_TYPES.find((t) => t.toLowerCase() === args[1]!.toLowerCase());
-    if (type === undefined) return [];
-    const infos = paramInfo(type);
-    const eq = partial.indexOf("=");
-    if (eq > 0) {
-      const info = infos.find((p) => p.name === partial.slice(0, eq));
-      return (info?.values ?? []).map((v) => `${info!.name}=${v}`);
-    }
-    const given = new Set(args.slice(2).map((a) => a.split("=")[0]));
-    return infos.filter((p) => !given.has(p.name)).map((p) => `${p.name}=`);
+    return type === undefined ? [] : paramWords(type, args.slice(2), partial);
   },
   async action(ctx, args) {
     const [sourceName, typeName, ...paramWords] = args.positional;
@@ -121,7 +113,7 @@ export const preprocessCommand: Command = {
   },
 };
 
-function jobOutcome(ref: string, status: string, error: { title: string; detail: string } | undefined): Output {
+export function jobOutcome(ref: string, status: string, error: { title: string; detail: string } | undefined): Output {
   if (status === "succeeded") return { type: "none" };
   if (status === "cancelled") {
     return {

@@ -6,6 +6,9 @@ import { cancelCommand } from "./cancel.js";
 import { clearCommand } from "./clear.js";
 import { describeCommand } from "./describe.js";
 import { fetchCommand } from "./fetch.js";
+import { fittedCommand } from "./fitted.js";
+import { compareCommand } from "./compare.js";
+import { rerunCommand } from "./rerun.js";
 import { framesCommand } from "./frames.js";
 import { healthCommand } from "./health.js";
 import { helpCommand } from "./help.js";
@@ -41,6 +44,9 @@ export const COMMANDS: readonly Command[] = [
   logsCommand,
   cancelCommand,
   fetchCommand,
+  fittedCommand,
+  rerunCommand,
+  compareCommand,
   applyCommand,
   invertCommand,
   histCommand,

@@ -112,3 +112,15 @@ export function formatParam(info: ParamInfo): string {
   const values = info.values && info.type !== "boolean" ? info.values.join("|") : info.type;
   return `${info.name}=<${values}> (default ${JSON.stringify(info.defaultValue)})`;
 }
+
+/** Completion of `key=value` words: the parameters not given yet, or the values of the one being typed. */
+export function paramWords(type: PreprocessingType, given: readonly string[], partial: string): string[] {
+  const infos = paramInfo(type);
+  const eq = partial.indexOf("=");
+  if (eq > 0) {
+    const info = infos.find((p) => p.name === partial.slice(0, eq));
+    return (info?.values ?? []).map((v) => `${info!.name}=${v}`);
+  }
+  const named = new Set(given.map((a) => a.split("=")[0]));
+  return infos.filter((p) => !named.has(p.name)).map((p) => `${p.name}=`);
+}

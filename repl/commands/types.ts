@@ -16,6 +16,8 @@ export interface TableOutput {
   /** Right-align these columns (numbers). */
   readonly numeric?: readonly boolean[] | undefined;
   readonly footer?: string | undefined;
+  /** Columns that do not fit the terminal continue in blocks below (default: dropped with a note). */
+  readonly wrap?: boolean | undefined;
 }
 
 export interface HistogramOutput {
@@ -86,6 +88,8 @@ export interface CompletionContext {
   readonly jobRefs: () => readonly string[];
   readonly blobRefs: () => readonly string[];
   readonly columnNames: (frame: string) => readonly string[];
+  /** The transform a job of this session ran (`RobustScaler`), for its parameters; absent in contexts without jobs. */
+  readonly jobType?: ((ref: string) => string | undefined) | undefined;
   /** Pipelines of this session (`p1`, ...); absent in contexts without them. */
   readonly pipelineRefs?: (() => readonly string[]) | undefined;
   /** Current directory for path completion. */

@@ -5,7 +5,7 @@
 import type { HelpEntry, Output, TableOutput } from "../commands/types.js";
 import { histogramLines } from "./histogram.js";
 import { KEY_HELP } from "./key-help.js";
-import { layoutTable } from "./text-table.js";
+import { layoutBlocks, type TextTable } from "./text-table.js";
 
 export function plainLines(output: Output, width: number): string[] {
   switch (output.type) {
@@ -37,14 +37,21 @@ export function plainLines(output: Output, width: number): string[] {
 }
 
 export function tableLines(output: TableOutput, width: number): string[] {
-  const laid = layoutTable(output.columns, output.rows, { width, numeric: output.numeric });
+  const blocks = tableBlocks(output, width).map((b) => [b.header, b.rule, ...b.lines]);
   return [
     ...(output.title ? [output.title] : []),
-    laid.header,
-    laid.rule,
-    ...laid.lines,
+    ...blocks.flatMap((lines, i) => (i === 0 ? lines : ["", ...lines])),
     ...(output.footer ? [output.footer] : []),
   ];
+}
+
+/** The table laid out to `width`: one block, or several when it wraps. */
+export function tableBlocks(output: TableOutput, width: number): TextTable[] {
+  return layoutBlocks(output.columns, output.rows, {
+    width,
+    numeric: output.numeric,
+    overflow: output.wrap ? "wrap" : "hide",
+  });
 }
 
 export function helpLines(entries: readonly HelpEntry[], keys: boolean): string[] {

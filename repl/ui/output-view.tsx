@@ -5,7 +5,7 @@
 import { Box, Text } from "ink";
 import type { Output, Tone } from "../commands/types.js";
 import { histogramLines } from "../format/histogram.js";
-import { helpLines, tableLines } from "../format/plain-output.js";
+import { helpLines, tableBlocks } from "../format/plain-output.js";
 
 const TONE_COLOR: Record<Tone, string | undefined> = {
   info: undefined,
@@ -20,8 +20,7 @@ export function OutputView({ output, width }: { output: Output; width: number })
       return <Text color={TONE_COLOR[output.tone]}>{output.text}</Text>;
     case "value":
       return <Text>{output.text}</Text>;
-    case "table": {
-      const lines = tableLines({ ...output, title: undefined, footer: undefined }, width);
+    case "table":
       return (
         <Box flexDirection="column">
           {output.title ? (
@@ -29,13 +28,16 @@ export function OutputView({ output, width }: { output: Output; width: number })
               {output.title}
             </Text>
           ) : null}
-          <Text bold>{lines[0]}</Text>
-          <Text dimColor>{lines[1]}</Text>
-          <Text>{lines.slice(2).join("\n")}</Text>
+          {tableBlocks(output, width).map((block, i) => (
+            <Box key={i} flexDirection="column" marginTop={i === 0 ? 0 : 1}>
+              <Text bold>{block.header}</Text>
+              <Text dimColor>{block.rule}</Text>
+              <Text>{block.lines.join("\n")}</Text>
+            </Box>
+          ))}
           {output.footer ? <Text dimColor>{output.footer}</Text> : null}
         </Box>
       );
-    }
     case "histogram":
       return (
         <Box flexDirection="column">

@@ -240,6 +240,10 @@ export class Workspace {
       jobRefs: () => this.jobs.jobs.map((j) => j.ref),
       blobRefs: () => this.#blobs.map((b) => b.ref),
       columnNames: (frame) => this.columnNames(frame),
+      jobType: (ref) => {
+        const job = this.jobs.find(ref);
+        return job && (this.#jobSources.get(job.ref)?.type ?? this.jobs.handle(job.ref)?.type);
+      },
       pipelineRefs: () => this.pipelines.refs(),
       cwd: this.cwd,
     };

@@ -15,6 +15,7 @@ import { PREPROCESSING_TYPES, type PreprocessingType } from "../contract/transfo
 import { transforms } from "../engine/registry.js";
 import type { Column, Table } from "../formats/table.js";
 import { exactNumbers } from "../formats/column-description.js";
+import { columnDtype } from "../formats/column-dtype.js";
 import { firstNonNumber, numericButForNaWords, numericTextMessage } from "./numeric-text.js";
 import { PreflightError, type PreflightProblem } from "./preflight-error.js";
 
@@ -121,7 +122,7 @@ function otherReport(column: Exclude<Column, { kind: "number" }>): ColumnReport 
   }
   return {
     name: column.name,
-    dtype: column.kind === "boolean" ? "bool" : (column.arrow?.typeName ?? column.parquet?.typeName ?? "object"),
+    dtype: columnDtype(column),
     missing,
     constant: constant && first !== undefined,
     idLike: false,
@@ -259,7 +260,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
     }
     return {
       name: column.name,
-      dtype: s.missing === 0 && s.integral && s.infinite === 0 ? "int64" : "float64",
+      dtype: columnDtype(column),
       missing: s.missing,
       constant: count > 0 && s.min === s.max,
       idLike,

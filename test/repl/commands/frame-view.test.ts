@@ -48,7 +48,7 @@ describe("/describe", () => {
     // pandas: Series([1, 2, 3, 4, 10, None]).describe()
     expect(x.slice(2, 11)).toEqual(["5", "1", "4", "3.53553", "1", "2", "3", "4", "10"]);
     const label = stats.rows.find((r) => r[0] === "label")!;
-    expect(label[1]).toBe("string");
+    expect(label[1]).toBe("object"); // as pandas and /check name it
     expect([label[2], label[3], label[11], label[12]]).toEqual(["5", "1", "2", "a"]);
   });
 });
