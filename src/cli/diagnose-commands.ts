@@ -49,7 +49,7 @@ export function registerDiagnose(program: Command): void {
     )
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
-      const { doctorWithProbe: doctor } = await import("./doctor-probe.js");
+      const { doctorWithProbe: doctor } = await import("../client/word-probe.js");
       const { doctorText } = await import("../notebook/render-diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {

@@ -6,9 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { MdpsClient } from "./client.js";
-import { summaryOf, type DoctorCheck } from "./diagnostics.js";
+import { doctor, summaryOf, type DoctorCheck, type DoctorReport } from "./diagnostics.js";
 import { APIError, PermissionDeniedError } from "./errors.js";
 import { WORD_ENV } from "./service-settings.js";
+import { CAPABILITIES } from "../contract/health.js";
 
 const PROBE_CSV = new TextEncoder().encode("mdps_probe\n1\n");
 
@@ -21,6 +22,41 @@ function probeWords(client: MdpsClient): { recordType: string; accessTier: strin
     accessTier: accessTiers?.hot ?? "hot",
     from: set ? "the configured words" : "mdps's own words (none configured)",
   };
+}
+
+/**
+ * `doctor`'s checks and, with `probe` and a token to hand, the one-row upload that shows
+ * whether the service takes the configured words. Without `probe`, on a service that does
+ * not declare mdps's contract (whose words are mdps's own), a line says they were not
+ * tried: the interface does not list a service's words, so "all is well" cannot cover them.
+ */
+export async function doctorWithProbe(
+  client: MdpsClient,
+  options: { readonly probe?: boolean | undefined } = {},
+): Promise<DoctorReport> {
+  const report = await doctor(client);
+  const words = probeWords(client);
+  const skipped = (detail: string): DoctorCheck[] => [
+    { check: "upload words", status: "skipped", detail, remedy: undefined },
+  ];
+  const probe = !options.probe
+    ? (await followsContract(client))
+      ? []
+      : skipped(
+          `not tried: RecordType "${words.recordType}", AccessTier "${words.accessTier}" (${words.from}); ` +
+            `mdps doctor --probe (session.doctor({ probe: true })) tries them with a one-row upload`,
+        )
+    : report.whoami === undefined
+      ? skipped("needs a token first")
+      : await probeUpload(client);
+  const checks = [...report.checks, ...probe];
+  return { ...report, checks, ok: checks.every((c) => c.status !== "failed") };
+}
+
+/** Whether health declares one of mdps's contract extensions (docs/contract.md#extensions): mdps's words hold there. */
+async function followsContract(client: MdpsClient): Promise<boolean> {
+  const answers = await Promise.all(CAPABILITIES.map((c) => client.capabilities.check(c).catch(() => "unknown")));
+  return answers.includes("declared");
 }
 
 /** Uploads a one-row CSV with the configured words, then deletes it; never throws. */

@@ -3,8 +3,8 @@
  * `console.log` and as HTML when left as a notebook cell's value.
  */
 import type { MdpsClient } from "../client/client.js";
-import { doctor, whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
-import type { TransportOptions } from "../client/transport.js";
+import { whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
+import { doctorWithProbe } from "../client/word-probe.js";
 import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../notebook/render-diagnostics.js";
 import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../notebook/rich-inspect.js";
 
@@ -36,7 +36,7 @@ export async function sessionWhoami(client: MdpsClient, serviceRegion: string | 
 
 export async function sessionDoctor(
   client: MdpsClient,
-  options: TransportOptions = {},
+  options: { readonly probe?: boolean | undefined } = {},
 ): Promise<Rendered<DoctorReport>> {
-  return rendered(await doctor(client, options), doctorHtml, doctorText);
+  return rendered(await doctorWithProbe(client, options), doctorHtml, doctorText);
 }

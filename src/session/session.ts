@@ -294,9 +294,11 @@ export class Session {
   /**
    * Checks that each address answers, that a token can be had, that health's region is the
    * configured one and that the scopes cover the workflow; a remedy for each failing line.
+   * `probe: true` also uploads a one-row CSV with the record type and access tier words
+   * and deletes it where the token may: whether the service takes them.
    */
-  async doctor(): Promise<Rendered<DoctorReport>> {
-    return sessionDoctor(this.client);
+  async doctor(options: { readonly probe?: boolean | undefined } = {}): Promise<Rendered<DoctorReport>> {
+    return sessionDoctor(this.client, options);
   }
 
   /**

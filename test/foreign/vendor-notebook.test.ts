@@ -63,6 +63,15 @@ describe("a notebook against the vendor", () => {
     const service = await start();
     const session = await notebookSession(service, { fitted_query: { includeFittedParameters: "true" } });
 
+    // Cell: the doctor tries the profile's words with a one-row upload, and deletes it.
+    const report = await session.doctor({ probe: true });
+    expect(report.checks.find((c) => c.check === "upload words")).toMatchObject({ status: "ok" });
+    expect(report.checks.find((c) => c.check === "probe deleted")).toMatchObject({ status: "ok" });
+    expect(String(report)).toContain(
+      'the service accepted RecordType "Csv" and AccessTier "Hot" (the configured words)',
+    );
+    expect(service.blobNames()).toEqual([]);
+
     // Cell: send, do not wait.
     const job = await session.preprocess(inputFrame(), { type: "StandardScaler", columns: ["a", "b"] });
     expect(job.record?.status).toBe("queued");
