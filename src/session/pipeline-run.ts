@@ -322,7 +322,8 @@ function noFittedState(job: Job, i: number): MdpsError {
   return new MdpsError(
     "no_fitted_state",
     `Pipeline step ${i + 1}: job ${job.id}'s result has no fitted state (the service returned none), so there is no ` +
-      `pipeline to apply here. The chain's output is there: run.done gives its blob.`,
+      `pipeline to apply here. The chain's output is there: run.done gives its blob. If the service returns the ` +
+      `fitted state only on request, set how it is asked for: the fittedQuery option or the profile key fitted_query.`,
   );
 }
 
