@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { didYouMean, isPreprocessingType, preflightRows, PREFLIGHT_HEADER } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { splitList } from "./args.js";
-import { columnList, dataFiles, transforms } from "./completers.js";
+import { columnList, dataFiles, featureColumns, transforms } from "./completers.js";
 import { parseParams, resolveTransform } from "./transform-params.js";
 import { message, type Command, type Output } from "./types.js";
 
@@ -28,7 +28,7 @@ export const checkCommand: Command = {
   complete(ctx, args, partial) {
     if (args[args.length - 1] === "--columns") {
       const source = args[0];
-      return source && ctx.frameNames().includes(source) ? columnList(ctx.columnNames(source), partial) : [];
+      return source && ctx.frameNames().includes(source) ? columnList(featureColumns(ctx, source), partial) : [];
     }
     if (args.length === 0) return [...ctx.frameNames(), ...dataFiles(ctx, partial)];
     if (args.length === 1) return transforms();

@@ -1,4 +1,5 @@
 import { ReplError } from "../errors.js";
+import { featureColumns } from "./completers.js";
 import { dataSet, pickColumn, rangesOutput } from "./job-comparison.js";
 import type { Command } from "./types.js";
 
@@ -20,7 +21,7 @@ export const compareCommand: Command = {
   complete(ctx, args) {
     if (args[args.length - 1] === "--column") {
       const frame = args.find((a) => ctx.frameNames().includes(a));
-      return frame === undefined ? [] : ctx.columnNames(frame);
+      return frame === undefined ? [] : featureColumns(ctx, frame);
     }
     return [...ctx.jobRefs(), ...ctx.frameNames()].filter((n) => !args.includes(n));
   },

@@ -18,12 +18,18 @@ export function dataFiles(ctx: CompletionContext, partial: string): string[] {
 }
 
 /**
- * `a,b,c` completion: the part after the last comma gets the column names, each with
- * a comma after it so the next one can follow (a trailing comma is ignored when read).
+ * `a,b,c` completion: the part after the last comma gets the column names not named yet.
+ * No comma is added: the completion leaves the word open (no space either), so the
+ * person types the comma for the next one, or a space to go on.
  */
 export function columnList(columns: readonly string[], partial: string): string[] {
   const comma = partial.lastIndexOf(",");
   const head = partial.slice(0, comma + 1);
   const typed = new Set(head.split(",").filter(Boolean));
-  return columns.filter((c) => !typed.has(c)).map((c) => `${head}${c},`);
+  return columns.filter((c) => !typed.has(c)).map((c) => `${head}${c}`);
+}
+
+/** The frame's numeric columns (a transform's possible features); all its columns where that is not known. */
+export function featureColumns(ctx: CompletionContext, frame: string): readonly string[] {
+  return ctx.numericColumnNames?.(frame) ?? ctx.columnNames(frame);
 }

@@ -1,6 +1,7 @@
 import { findColumn } from "../../src/internal/index.js";
 import type { Table } from "../../src/index.js";
 import { ReplError } from "../errors.js";
+import { featureColumns } from "./completers.js";
 import { binValues } from "../format/histogram.js";
 import type { Command, HistogramPanel } from "./types.js";
 
@@ -27,7 +28,7 @@ export const histCommand: Command = {
   complete(ctx, args) {
     if (args[args.length - 1] === "--vs") return ctx.frameNames();
     if (args.length === 0) return ctx.frameNames();
-    if (args.length === 1) return ctx.columnNames(args[0]!);
+    if (args.length === 1) return featureColumns(ctx, args[0]!);
     return [];
   },
   action(ctx, args) {

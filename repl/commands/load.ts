@@ -12,7 +12,7 @@ import {
 } from "../../src/internal/index.js";
 import { readTable } from "../../src/internal/index.js";
 import { recordTypeOfPath } from "../../src/internal/index.js";
-import { ReplError } from "../errors.js";
+import { isAbort, ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, frameNameFromPath } from "../workspace/frame-names.js";
 import { readDelimiter } from "./check.js";
@@ -50,10 +50,16 @@ export const loadCommand: Command = {
     const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: ctx.signal });
     const report = emptyCsvReadReport();
     const delimiter = args.flags.has("delimiter") ? readDelimiter(String(args.flags.get("delimiter"))) : undefined;
-    const table =
+    const table = await (
       type === "csv"
-        ? await readCsv(stream, { ...PANDAS_CSV, ...(delimiter ? { delimiter } : {}), report })
-        : await readTable(type, stream);
+        ? readCsv(stream, { ...PANDAS_CSV, ...(delimiter ? { delimiter } : {}), report })
+        : readTable(type, stream)
+    ).catch((error: unknown) => {
+      // Ctrl+C while reading: a file on this machine, so nothing was sent anywhere.
+      if (isAbort(error) && ctx.signal.aborted)
+        throw new ReplError(`Stopped reading ${file}; no frame ${name} was made.`, `/load ${file} reads it again.`);
+      throw error;
+    });
     // A frame larger than the heap would end the REPL with a fatal out-of-memory: refuse it first.
     try {
       assertFrameFits(

@@ -23,7 +23,7 @@ import { previewTable, shapeText } from "../format/frame-preview.js";
 import { completePath } from "../input/path-completion.js";
 import { checkFrameName, uniqueName } from "../workspace/frame-names.js";
 import type { Workspace } from "../workspace/workspace.js";
-import { framesAndBlobs } from "./completers.js";
+import { featureColumns, framesAndBlobs } from "./completers.js";
 import { completeSteps, parseSteps } from "./pipeline-syntax.js";
 import { message, type Command, type CommandContext, type Output } from "./types.js";
 
@@ -57,7 +57,7 @@ export const pipelineCommand: Command = {
       if (args.length === 1) return [...pipelines, ...jsonFiles(ctx.cwd, partial)];
       return args.length === 2 ? ctx.frameNames() : args.length === 3 ? ["as"] : [];
     }
-    const columns = ctx.frameNames().includes(first!) ? ctx.columnNames(first!) : [];
+    const columns = ctx.frameNames().includes(first!) ? featureColumns(ctx, first!) : [];
     return completeSteps(args.slice(1), partial, columns);
   },
   async action(ctx, args) {

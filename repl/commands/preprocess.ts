@@ -2,7 +2,7 @@ import { didYouMean, isPreprocessingType, preflight, PreflightError } from "../.
 import { RECORD_TYPES, type RecordType } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { frameOrBlob } from "./input-source.js";
-import { columnList, framesAndBlobs, transforms } from "./completers.js";
+import { columnList, featureColumns, framesAndBlobs, transforms } from "./completers.js";
 import { splitList } from "./args.js";
 import { formatParam, paramInfo, paramWords, parseParams, resolveTransform } from "./transform-params.js";
 import { message, type Command, type Output } from "./types.js";
@@ -29,7 +29,7 @@ export const preprocessCommand: Command = {
   complete(ctx, args, partial) {
     if (args[args.length - 1] === "--columns") {
       const source = args[0];
-      return source && ctx.frameNames().includes(source) ? columnList(ctx.columnNames(source), partial) : [];
+      return source && ctx.frameNames().includes(source) ? columnList(featureColumns(ctx, source), partial) : [];
     }
     if (args[args.length - 1] === "--format") return [...RECORD_TYPES];
     if (args.length === 0) return framesAndBlobs(ctx);

@@ -1,4 +1,5 @@
 import { findColumn } from "../../src/internal/index.js";
+import { featureColumns } from "./completers.js";
 import { percentiles } from "../../src/notebook/plot-data.js";
 import { ReplError } from "../errors.js";
 import { scatterGrid } from "../format/scatter-grid.js";
@@ -30,8 +31,8 @@ export const scatterCommand: Command = {
   flags: { color: "value", clip: "value" },
   complete(ctx, args) {
     if (args.length === 0) return ctx.frameNames();
-    if (args.length <= 3 || args[args.length - 1] === "--color") return ctx.columnNames(args[0]!);
-    return [];
+    if (args[args.length - 1] === "--color") return ctx.columnNames(args[0]!);
+    return args.length <= 2 ? featureColumns(ctx, args[0]!) : [];
   },
   action(ctx, args) {
     const [frame, xName, yName] = args.positional;

@@ -88,6 +88,8 @@ export interface CompletionContext {
   readonly jobRefs: () => readonly string[];
   readonly blobRefs: () => readonly string[];
   readonly columnNames: (frame: string) => readonly string[];
+  /** The frame's columns that hold numbers: what a transform can take as features. */
+  readonly numericColumnNames?: ((frame: string) => readonly string[]) | undefined;
   /** The transform a job of this session ran (`RobustScaler`), for its parameters; absent in contexts without jobs. */
   readonly jobType?: ((ref: string) => string | undefined) | undefined;
   /** Pipelines of this session (`p1`, ...); absent in contexts without them. */

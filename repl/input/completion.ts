@@ -38,7 +38,9 @@ export function complete(line: string, completer: Completer): Completion {
   let candidates: readonly string[];
   if (partial.startsWith("--")) candidates = Object.keys(command.flags ?? {}).map((f) => `--${f}`);
   else candidates = command.complete?.(completer.context, args, partial) ?? [];
-  return apply(line, typing?.start ?? line.length, partial, candidates, " ");
+  // Inside a list (`--columns a,b`, `Step(a,b)`) a completed name stays open for a comma.
+  const inList = args.at(-1) === "--columns" || /[(,]/.test(partial);
+  return apply(line, typing?.start ?? line.length, partial, candidates, inList ? "" : " ");
 }
 
 function completeJs(line: string, names: readonly string[]): Completion {

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareCommand } from "../../../repl/commands/compare.js";
+import { COMMANDS } from "../../../repl/commands/registry.js";
+import { complete } from "../../../repl/input/completion.js";
 import { fetchCommand } from "../../../repl/commands/fetch.js";
 import { fittedCommand } from "../../../repl/commands/fitted.js";
 import { preprocessCommand } from "../../../repl/commands/preprocess.js";
@@ -116,5 +118,24 @@ describe("/fitted, /fetch, /rerun, /compare", () => {
     expect(lines).toContain("j2 RobustScaler (quantile_range=10,90) on customers");
     const wrong = await run(compareCommand, ctx, "j3", "--column", "segment").catch(errorOutput);
     expect(texts(wrong).join(" ")).toMatch(/no numeric column "segment".*Numeric columns: age, income, spend/);
+  });
+});
+
+describe("completion", () => {
+  it("offers numeric columns for --columns, adds no comma, and offers a job's parameters to /rerun", () => {
+    const c = {
+      commands: COMMANDS,
+      context: t.workspace.completion(() => COMMANDS.map((x) => x.name)),
+      jsNames: () => [],
+    };
+    const line = "/preprocess customers StandardScaler --columns ";
+    expect(complete(line, c).candidates).toEqual(["age", "income", "spend", "visits", "rating"]);
+    expect(complete(`${line}age,`, c).candidates).toEqual(["age,income", "age,spend", "age,visits", "age,rating"]);
+    // One match: completed without a comma or a space, so the person types either.
+    expect(complete(`${line}age,inc`, c).line).toBe(`${line}age,income`);
+    expect(complete(`${line}age,income,sp`, c).line).toBe(`${line}age,income,spend`);
+    expect(complete("/rerun j1 quantile_", c).line).toBe("/rerun j1 quantile_range=");
+    expect(complete("/rerun j1 with_c", c).line).toBe("/rerun j1 with_centering=");
+    expect(complete("/hist customers ", c).candidates).not.toContain("segment");
   });
 });

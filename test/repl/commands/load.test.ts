@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCommand } from "../../../repl/commands/load.js";
+import { errorOutput } from "../../../repl/errors.js";
 import { commandContext, openTestWorkspace, run, texts, type TestWorkspace } from "../fixtures.js";
 
 let t: TestWorkspace;
@@ -57,5 +58,15 @@ describe("/load", () => {
     const completion = t.workspace.completion(() => []);
     expect(loadCommand.complete!(completion, [], "")).toEqual(["local/", "rows.json", "sales 2024.csv"]);
     expect(loadCommand.complete!(completion, ["rows.json"], "")).toEqual(["as"]);
+  });
+
+  it("stopped by Ctrl+C, says the file was not read, and nothing about uploads", async () => {
+    const ctx = commandContext(t.workspace);
+    ctx.abort.abort();
+    const out = await run(loadCommand, ctx, "rows.json", "as", "stopped").catch(errorOutput);
+    expect(texts(out).join(" ")).toBe(
+      "Stopped reading rows.json; no frame stopped was made.  /load rows.json reads it again.",
+    );
+    expect(t.workspace.hasFrame("stopped")).toBe(false);
   });
 });

@@ -74,11 +74,12 @@ describe("the step syntax", () => {
   it("completes transforms, then columns inside the parentheses, then params and values", () => {
     const c = completer();
     expect(complete("/pipeline train Power", c).line).toBe("/pipeline train PowerTransformer ");
+    // Numeric columns only (name is text), and no comma added after the one typed.
     expect(complete("/pipeline train PowerTransformer(a,", c).candidates).toEqual([
-      "PowerTransformer(a,name,",
-      "PowerTransformer(a,b,",
-      "PowerTransformer(a,c,",
+      "PowerTransformer(a,b",
+      "PowerTransformer(a,c",
     ]);
+    expect(complete("/pipeline train PowerTransformer(a,c", c).line).toBe("/pipeline train PowerTransformer(a,c");
     expect(complete("/pipeline train PowerTransformer(a,b) | Stan", c).line).toBe(
       "/pipeline train PowerTransformer(a,b) | StandardScaler ",
     );
