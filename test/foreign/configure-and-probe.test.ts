@@ -144,6 +144,20 @@ describe("mdps configure sets the service's words", () => {
 
     const reset = await settleWords({ flags: {}, current, prompter: script(["-", "hot=Hot"]) });
     expect(reset).toEqual({ record_types: {}, access_tiers: { hot: "Hot" } });
+
+    // A word with a space goes in as JSON; an empty word and a word with no pair are asked again.
+    said.length = 0;
+    const json = await settleWords({
+      flags: {},
+      current: {},
+      prompter: script(["csv=", '{"CSV": "Text CSV", "json": "0"}', "Hot=2"]),
+    });
+    expect(json).toEqual({ record_types: { csv: "Text CSV", json: "0" }, access_tiers: { hot: "2" } });
+    expect(said).toEqual([expect.stringContaining('"csv=" is not <word>=')]);
+    // Flags are checked the same way; every bad one is said at once.
+    await expect(
+      settleWords({ flags: { recordTypes: "csv", accessTiers: "tepid=Warm" }, current: {}, prompter: undefined }),
+    ).rejects.toThrow(/--record-types: "csv" is not .*--access-tiers: "tepid=Warm" is not/);
   });
 });
 
