@@ -4,20 +4,30 @@
  * after a transform) sit side by side when the terminal is wide enough.
  */
 import type { HistogramPanel } from "../commands/types.js";
-import { formatNumberCell } from "./cells.js";
+import { formatNumberCell, truncate } from "./cells.js";
 
-export function binValues(values: Float64Array, bins: number, label: string): HistogramPanel {
+/** The smallest and largest present value (Infinity, -Infinity when there is none). */
+export function valueRange(values: Float64Array): { readonly min: number; readonly max: number } {
   let min = Infinity;
   let max = -Infinity;
-  let missing = 0;
   for (const v of values) {
-    if (Number.isNaN(v)) missing++;
-    else {
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
+    if (v < min) min = v;
+    if (v > max) max = v;
   }
-  if (min === Infinity) return { label, bins: [], missing };
+  return { min, max };
+}
+
+/** Equal-width bins over the values' range, or over `range` (a shared x axis for several panels). */
+export function binValues(
+  values: Float64Array,
+  bins: number,
+  label: string,
+  range?: { readonly min: number; readonly max: number },
+): HistogramPanel {
+  const { min, max } = range ?? valueRange(values);
+  let missing = 0;
+  for (const v of values) if (Number.isNaN(v)) missing++;
+  if (min === Infinity || missing === values.length) return { label, bins: [], missing };
   if (min === max) return { label, bins: [{ from: min, to: max, count: values.length - missing }], missing };
   const width = (max - min) / bins;
   const counts = new Array<number>(bins).fill(0);
@@ -50,7 +60,7 @@ export function bar(count: number, maxCount: number, width: number): string {
 
 /** One panel as lines of exactly `width` characters (or fewer, right-trimmed). */
 export function panelLines(panel: HistogramPanel, width: number): string[] {
-  const lines = [panel.label];
+  const lines = [truncate(panel.label, width)];
   if (panel.bins.length === 0) {
     lines.push("(no values)");
     return lines;
