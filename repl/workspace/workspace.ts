@@ -3,6 +3,7 @@
  * (also JavaScript variables), the blobs uploaded and the jobs started here. Commands
  * work on this object; components never touch it.
  */
+import { shownUrl } from "../../src/client/shown-url.js";
 import { jobLabel } from "../../src/session/job-label.js";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
@@ -93,8 +94,8 @@ export class Workspace {
   /** One line saying what this session talks to. */
   describeTarget(): string {
     const where = this.session.isLocal
-      ? `local service at ${this.session.baseUrl}`
-      : `service at ${this.session.baseUrl}`;
+      ? `local service at ${shownUrl(this.session.baseUrl)}`
+      : `service at ${shownUrl(this.session.baseUrl)}`;
     const data = this.session.dataDir ? `, data in ${this.session.dataDir}` : "";
     return `${where} (model ${this.session.modelId}${this.session.region ? `, region ${this.session.region}` : ""}${data})`;
   }

@@ -1,11 +1,13 @@
 /**
  * A password in the base URL never shows: util.inspect, JSON.stringify, String and the
- * notebook HTML of a session, its errors, doctor and whoami all write `user:***@host`.
+ * notebook HTML of a session, its errors, doctor and whoami, and the REPL's banner all
+ * write `user:***@host`.
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { shownUrl, withShownUrls } from "../../src/client/shown-url.js";
 import { Session } from "../../src/index.js";
+import { Workspace } from "../../repl/workspace/workspace.js";
 
 const PASSWORD = "pa55-w0rd-in-url";
 // A closed port: nothing answers, so every call fails and says where it went.
@@ -60,6 +62,18 @@ describe("a password in the base URL", () => {
       await s.close();
     }
   }, 60_000);
+
+  it("is *** in the REPL's banner line (what it talks to, also shown by /health)", async () => {
+    const s = await session();
+    const workspace = new Workspace(s);
+    try {
+      const target = workspace.describeTarget();
+      expect(target).not.toContain(PASSWORD);
+      expect(target).toContain("service at http://alice:***@127.0.0.1:9 (model");
+    } finally {
+      await workspace.close();
+    }
+  });
 
   it("shownUrl and withShownUrls", () => {
     expect(shownUrl("https://u:p@h.example/x")).toBe("https://u:***@h.example/x");
