@@ -129,6 +129,34 @@ describeWithTool(tmuxTool, "mdps repl in a real terminal (tmux)", () => {
     await waitForScreen((s) => s.includes("EXIT:0"), "a clean exit");
   }, 240_000);
 
+  it("/fitted shows what a job learnt, /rerun changes one parameter and compares; wide tables are not cut", async () => {
+    SESSION = "whatif";
+    const command = `cd '${dir}' && env -u CI -u CONTINUOUS_INTEGRATION MDPS_HOME='${join(dir, "home-whatif")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
+    tmux("new-session", "-d", "-s", SESSION, "-x", "150", "-y", "50", command);
+    await waitForScreen((s) => s.includes("mdps› "), "the prompt", 60_000);
+    await keys("/preprocess customers RobustScaler --columns spend,age --wait", "Enter");
+    await waitForScreen((s) => /✔ j1 RobustScaler on customers succeeded in/.test(s), "the job", 60_000);
+    await keys("/fitted j1", "Enter");
+    const fitted = await waitForScreen((s) => s.includes("What j1 learnt: RobustScaler on customers"), "/fitted");
+    expect(fitted).toMatch(/^feature +center_ +scale_\s*$/m);
+    expect(fitted).toMatch(/^spend +[\d.]+ +[\d.]+\s*$/m);
+    await keys("/clear", "Enter");
+    await waitForScreen((s) => !s.includes("What j1 learnt"), "the screen to clear");
+    await keys("/rerun j1 quantile_r", "Tab", "10,90", "Enter");
+    const compared = await waitForScreen((s) => s.includes("spend after each transform"), "the comparison", 60_000);
+    expect(compared).toMatch(/^feature +center_ j1 +center_ j2 +scale_ j1 +scale_ j2\s*$/m);
+    // 150 columns: the labels are whole, not cut at 24 characters.
+    expect(compared).toMatch(/^j2 RobustScaler \(quantile_range=10,90\) on customers +-?[\d.]+/m);
+    await keys("/jobs", "Enter");
+    await waitForScreen(
+      (s) =>
+        /^j2 +RobustScaler \(quantile_range=10,90\) on customers +succeeded .* [0-9a-f]{8}-[0-9a-f-]{27}\s*$/m.test(s),
+      "/jobs with whole labels and ids",
+    );
+    await keys("C-d");
+    await waitForScreen((s) => s.includes("EXIT:0"), "a clean exit");
+  }, 120_000);
+
   it("Ctrl+C during a wait says the job goes on; /cancel and a second Ctrl+C cancel it", async () => {
     SESSION = "cancel";
     const command = `cd '${dir}' && env -u CI -u CONTINUOUS_INTEGRATION MDPS_HOME='${join(dir, "home-cancel")}' MDPS_BASE_URL= MDPS_PROFILE= '${process.execPath}' '${MDPS_BIN}' repl; echo "EXIT:$?"; sleep 600`;
