@@ -162,3 +162,13 @@ function isPlain(value: unknown): value is Record<string, unknown> {
 function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === "string");
 }
+
+/** Why `job.transformer()` has nothing to apply: no fitted state (and how to ask for one), or one that could not be read. */
+export function noFittedState(jobId: string, problem: string | undefined): string {
+  const outputs = "The job's outputs are there: job.dataframe(), job.outputs().";
+  return problem === undefined
+    ? `Job ${jobId}: the service returned no fitted state (its result has no \`fitted\`), so there is no transformer ` +
+        `to apply to new data here. ${outputs} If the service returns it only on request, set how it is asked for: ` +
+        `the fittedQuery option (e.g. { includeFittedParameters: "true" }) or the profile key fitted_query.`
+    : `Job ${jobId}: the result's fitted state could not be read: ${problem} ${outputs}`;
+}

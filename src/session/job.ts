@@ -6,7 +6,7 @@ import type { RecordType } from "../contract/blob.js";
 import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
 import { JobAddress } from "./job-address.js";
-import { withFittedState } from "./fitted-reader.js";
+import { noFittedState, withFittedState } from "./fitted-reader.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type BlobContext } from "./blob.js";
@@ -371,18 +371,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   /** The fitted transform, to apply to new data here with the same engine; waits first. */
   async transformer(options: WaitOptions = {}): Promise<Transformer> {
     const [result, danfo] = await Promise.all([this.result(options), loadDanfo()]);
-    if (result.fitted === undefined) {
-      throw new MdpsError(
-        "no_fitted_state",
-        this.#fittedProblem === undefined
-          ? `Job ${this.id}: the service returned no fitted state (its result has no \`fitted\`), so there is no ` +
-              `transformer to apply to new data here. The job's outputs are there: job.dataframe(), job.outputs(). ` +
-              `If the service returns it only on request, set how it is asked for: the fittedQuery option ` +
-              `(e.g. { includeFittedParameters: "true" }) or the profile key fitted_query.`
-          : `Job ${this.id}: the result's fitted state could not be read: ${this.#fittedProblem} ` +
-              `The job's outputs are there: job.dataframe(), job.outputs().`,
-      );
-    }
+    if (result.fitted === undefined)
+      throw new MdpsError("no_fitted_state", noFittedState(this.id, this.#fittedProblem));
     return new Transformer(result.fitted, danfo);
   }
 
