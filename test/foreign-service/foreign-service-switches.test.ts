@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  blobForm,
   finishedJob,
   getJson,
   parseCsvRows,
@@ -9,6 +10,7 @@ import {
   SAMPLE_CSV,
   sendPreprocessing,
   token,
+  upload,
   uploadCsv,
   useForeignServices,
 } from "./calls.js";
@@ -168,5 +170,37 @@ describe("switches", () => {
     const { statuses } = await finishedJob(service, accessToken);
     expect(statuses.at(-1)).toBe("Succeeded");
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
+  it("fittedParametersWhen on-request: FittedParameters only in a result read with includeFittedParameters=true", async () => {
+    const service = await start({ fittedParameters: "pascal", fittedParametersWhen: "on-request" });
+    const accessToken = await token(service);
+    const { jobId } = await finishedJob(service, accessToken);
+    const url = `${service.url}/api/ml/preprocessing/job/${jobId}/result`;
+    const plain = (await (await getJson(url, accessToken)).json()) as Record<string, unknown>;
+    expect(plain).not.toHaveProperty("FittedParameters");
+    const asked = (await (await getJson(`${url}?includeFittedParameters=true`, accessToken)).json()) as {
+      FittedParameters?: { FeatureNamesIn: string[]; Mean: number[] };
+    };
+    expect(asked.FittedParameters?.FeatureNamesIn).toEqual(["a"]);
+    expect(asked.FittedParameters?.Mean[0]).toBe(2.5);
+  });
+
+  it("archiveRefusesReads: an Archive blob's download and a job on it are 409; Hot ones are read", async () => {
+    const service = await start({ archiveRefusesReads: true, errorBodies: "aspnet" });
+    const accessToken = await token(service);
+    const form = blobForm({ File: SAMPLE_CSV, Name: "cold.csv", RecordType: "Csv", AccessTier: "Archive" });
+    const { blobId } = (await (await upload(service, accessToken, form)).json()) as { blobId: string };
+    const download = await getJson(
+      `${service.url}/api/model/${service.modelId}/shared/blob/${blobId}/download`,
+      accessToken,
+    );
+    expect(download.status).toBe(409);
+    expect(((await download.json()) as { detail: string }).detail).toMatch(/not permitted on an archived blob/);
+    const sent = await sendPreprocessing(service, accessToken, preprocessingRequest(service, blobId));
+    expect(sent.status).toBe(409);
+    expect(service.jobs()).toHaveLength(0);
+    const { statuses } = await finishedJob(service, accessToken);
+    expect(statuses.at(-1)).toBe("Succeeded");
   });
 });
