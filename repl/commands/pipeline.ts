@@ -135,7 +135,8 @@ async function start(
       const last = ws.jobs.find(run.jobs.at(-1)!.id);
       return message(
         `${tracked.ref} done: every step succeeded on ${source}, but the service returned no fitted state, so there is ` +
-          `nothing to /pipeline apply or save here. /fetch ${last?.ref ?? "<last job>"} brings its output back as a frame.`,
+          `nothing to /pipeline apply or save here (a service that returns it only on request: set the profile key ` +
+          `fitted_query). /fetch ${last?.ref ?? "<last job>"} brings its output back as a frame.`,
         "success",
       );
     }

@@ -89,6 +89,7 @@ describe("mdps repl against the ASP.NET-style vendor", () => {
     ].join("\n");
     const bare = await repl(service, `${script}\n`, words);
     expect(bare.stdout).toMatch(/p1 done: every step succeeded on customers, but the service returned no fitted state/);
+    expect(bare.stdout).toContain("set the profile key fitted_query");
     expect(bare.stdout).toContain("p1: every step succeeded, but the service returned no fitted state");
     expect(bare.stdout).not.toMatch(/✘|error: Pipeline step/);
     expect(bare.stdout).toMatch(/already ended as succeeded, so there is nothing to stop/);
