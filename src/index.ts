@@ -140,6 +140,7 @@ export {
   inNotebook,
   inspectRich,
   jupyterBundle,
+  outputsSent,
   setNotebookKernel,
   type MimeBundle,
   type NotebookDisplay,

@@ -40,10 +40,26 @@ function denoJupyter(): DenoJupyter | undefined {
   }
 }
 
+/**
+ * Every message sent and not yet gone, from any display of this process (notices, charts,
+ * cards). Deno's kernel reports a cell finished as soon as the cell's code returns, without
+ * waiting for display messages still on their way, and a headless run (nbconvert) drops
+ * what arrives after that; so whatever ends a cell with mdps output awaits these first.
+ */
+const inFlight = new Set<Promise<void>>();
+
 /** Sends at once; the promise settles when the message has left (never rejects). */
 function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions, "raw">): Promise<void> {
   // A kernel that cannot display must never fail the caller.
-  return jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
+  const sending = jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
+  inFlight.add(sending);
+  void sending.then(() => inFlight.delete(sending));
+  return sending;
+}
+
+/** Resolves once every message sent so far has left. */
+function allSent(): Promise<void> {
+  return Promise.all([...inFlight]).then(() => undefined);
 }
 
 /**
@@ -83,6 +99,7 @@ export function findDenoKernel(): NotebookKernel | undefined {
   return {
     display,
     newDisplay: () => denoDisplay(jupyter, randomUUID()),
+    settled: allSent,
     // Deno's kernel forwards console output to the cell, but not writes to process.stdout.
     print: (text) => {
       display.text(text);

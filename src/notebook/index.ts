@@ -3,7 +3,7 @@
  * and DataFrames, a live job status, and before/after distribution plots. Nothing here
  * imports tslab; see kernel-display.ts for how the kernel's own display is found.
  */
-export { findKernel, inNotebook, newKernelDisplay, setNotebookKernel } from "./kernel-display.js";
+export { findKernel, inNotebook, newKernelDisplay, outputsSent, setNotebookKernel } from "./kernel-display.js";
 export type { NotebookDisplay, NotebookKernel } from "./kernel-display.js";
 export {
   INSPECT_CUSTOM,

@@ -8,6 +8,7 @@
  * `wait({ onUpdate, signal })` (and optionally `logs({ limit })`).
  */
 import { isTerminalStatus } from "../contract/job-status.js";
+import { outputsSent } from "./kernel-display.js";
 import {
   LiveStatus,
   type JobSnapshot,
@@ -43,7 +44,8 @@ export class JobProgress {
     await this.#inFlight;
     const logs = await this.#logsOrUndefined();
     this.live.finish(this.#latest, logs);
-    await this.live.settled();
+    // Its own card, and any notice given meanwhile.
+    await Promise.all([this.live.settled(), outputsSent()]);
   }
 
   /**

@@ -26,6 +26,8 @@ export interface NotebookKernel {
   display: NotebookDisplay;
   /** Prints text in the cell, for a kernel that does not forward process.stdout (Deno's). */
   print?(text: string): void;
+  /** Resolves once every output this process sent has left (Deno's display sends asynchronously). */
+  settled?(): Promise<void>;
 }
 
 interface TslabGlobal {
@@ -85,4 +87,35 @@ export function newKernelDisplay(): NotebookDisplay | undefined {
  */
 export function setNotebookKernel(kernel: NotebookKernel | null | undefined): void {
   override = kernel;
+}
+
+/** Resolves when `pending` settles or after `maxMs`, whichever comes first; never rejects. */
+export async function settleWithin(pending: Promise<unknown>, maxMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+    // Node's timers can be unref'd (a wait never holds the process open); Deno's web timers are plain numbers.
+    (timer as { unref?: () => void }).unref?.();
+  });
+  try {
+    await Promise.race([pending.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Resolves once every output mdps sent to the notebook has left the process, or after
+ * `maxMs`; at once outside a notebook and on kernels that send synchronously (tslab).
+ * An mdps call that ends with output awaits this before it settles, so Deno's kernel
+ * cannot report the cell finished while that output is still on its way. Never rejects.
+ */
+export async function outputsSent(maxMs = 1000): Promise<void> {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = findKernel()?.settled?.();
+  } catch {
+    return;
+  }
+  if (pending) await settleWithin(pending, maxMs);
 }

@@ -7,7 +7,7 @@
  */
 import { isTerminalStatus } from "../contract/job-status.js";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressText, shortId, statusHtml } from "./html.js";
-import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
+import { newKernelDisplay, settleWithin, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "./render-records.js";
 import { logLinesHtml } from "./render-warnings.js";
 
@@ -106,18 +106,7 @@ export class LiveStatus {
    */
   async settled(maxMs = 1000): Promise<void> {
     const pending = this.display?.settled?.();
-    if (!pending) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, maxMs);
-      // Node's timers can be unref'd; Deno's web timers are plain numbers.
-      (timer as { unref?: () => void }).unref?.();
-    });
-    try {
-      await Promise.race([pending.catch(() => undefined), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    if (pending) await settleWithin(pending, maxMs);
   }
 
   /** The HTML of the latest state (what the notebook shows). */

@@ -16,7 +16,7 @@ import {
   progressText,
   statusHtml,
 } from "./html.js";
-import { newKernelDisplay, type NotebookDisplay } from "./kernel-display.js";
+import { newKernelDisplay, outputsSent, settleWithin, type NotebookDisplay } from "./kernel-display.js";
 import type { ProgressMode } from "./live-status.js";
 
 /** One step as the card shows it; `pending` until its job is sent. */
@@ -136,10 +136,16 @@ export class PipelineCard {
     if (!this.#finished) this.#render(steps, false);
   }
 
-  finish(steps: readonly PipelineStepView[]): void {
+  /**
+   * Shows the final state; resolves once it (and any notice given meanwhile) has left for
+   * the notebook, so a fit that ends a cell is not reported finished before its card is.
+   */
+  async finish(steps: readonly PipelineStepView[]): Promise<void> {
     if (this.#finished) return;
     this.#render(steps, true);
     this.#finished = true;
+    const own = this.#display?.settled?.();
+    await Promise.all([own ? settleWithin(own, 1000) : undefined, outputsSent()]);
   }
 
   #render(steps: readonly PipelineStepView[], final: boolean): void {

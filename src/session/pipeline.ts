@@ -105,7 +105,7 @@ export class Pipeline {
       return await until(run);
     } finally {
       stop();
-      card.finish(run.state);
+      await card.finish(run.state);
     }
   }
 

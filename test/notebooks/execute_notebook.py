@@ -47,7 +47,15 @@ class LateOutputClient(NotebookClient):
         if earlier is None or msg["msg_type"] in ("status", "execute_input"):
             return
         cell, index = earlier
-        self.late_outputs.append({"cell": index, "msg_type": msg["msg_type"]})
+        content = msg.get("content") or {}
+        data = content.get("data") or {}
+        self.late_outputs.append({
+            "cell": index,
+            "msg_type": msg["msg_type"],
+            # A display id marks an output replaced in place (mdps's live cards).
+            "display_id": (content.get("transient") or {}).get("display_id"),
+            "text": str(data.get("text/html") or data.get("text/plain") or content.get("text") or "")[:300],
+        })
         try:
             self.process_message(msg, cell, index)
         except CellExecutionComplete:

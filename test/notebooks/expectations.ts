@@ -45,7 +45,8 @@ const TYPES = [
 ];
 
 export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
-  smoke: ({ notebook, texts, charts }) => {
+  smoke: (run) => {
+    const { notebook, texts, charts } = run;
     expect(texts[1]).toContain("in notebook: true");
     // The live status replaced its first state in place: one output, the final one.
     const live = notebook.cells[2]?.outputs ?? [];
@@ -58,6 +59,10 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(charts[0]).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(texts[4]).toContain('alt="Histograms of x: before and after"');
     expect(texts[4]).toMatch(/SvgChart\(\d+×\d+\)/);
+    // The session's notice, as a line in the cell (never stderr, which fails the run).
+    const notice = cellWith(run, "with-na.csv").text;
+    expect(notice).toContain("MdpsWarning");
+    expect(notice).toMatch(/with-na\.csv is not plain CSV .*uploading a normalised copy/s);
   },
 
   "01-quickstart": (run) => {

@@ -116,6 +116,25 @@ export interface Cell {
 export interface LateOutput {
   cell: number;
   msg_type: string;
+  /** Set on an output replaced in place (a live card). */
+  display_id?: string | null;
+  /** The start of its HTML or text. */
+  text?: string;
+}
+
+/**
+ * The late outputs mdps itself must have sent before its cell ended: the final state of a
+ * live card (a job wait, a pipeline fit) and notices. mdps awaits these before the call
+ * that made them settles, so one arriving late is output nbconvert would have lost. Other
+ * late outputs (a cell's value, `console.log` text, a synchronous `show` at a cell's end)
+ * are sent by Deno's kernel itself after it reports the cell finished.
+ */
+export function lateMdpsOutputs(notebook: ExecutedNotebook): LateOutput[] {
+  return notebook.lateOutputs.filter(
+    (o) =>
+      o.msg_type === "update_display_data" ||
+      (o.msg_type === "display_data" && (Boolean(o.display_id) || (o.text ?? "").includes("MdpsWarning"))),
+  );
 }
 
 export interface ExecutedNotebook {

@@ -23,6 +23,7 @@ import {
   installDenoKernel,
   installTslabKernel,
   kernelEnv,
+  lateMdpsOutputs,
   problems,
   type ExecutedNotebook,
   type KernelName,
@@ -177,6 +178,8 @@ export async function notebookSuite(suite: NotebookSuite): Promise<void> {
         it(name, async () => {
           const notebook = await result(name);
           expect(problems(notebook), `problems in ${name}`).toEqual([]);
+          // What nbconvert would have dropped: mdps's own outputs must leave before their cell ends.
+          expect(lateMdpsOutputs(notebook), `mdps outputs sent after their cell ended in ${name}`).toEqual([]);
           if (clientSecret) {
             expect(notebook.raw.includes(clientSecret), "the client secret appears in the notebook").toBe(false);
           }
