@@ -8,6 +8,7 @@ import { describeCommand } from "./describe.js";
 import { fetchCommand } from "./fetch.js";
 import { fittedCommand } from "./fitted.js";
 import { compareCommand } from "./compare.js";
+import { outliersCommand } from "./outliers.js";
 import { rerunCommand } from "./rerun.js";
 import { framesCommand } from "./frames.js";
 import { healthCommand } from "./health.js";
@@ -47,6 +48,7 @@ export const COMMANDS: readonly Command[] = [
   fittedCommand,
   rerunCommand,
   compareCommand,
+  outliersCommand,
   applyCommand,
   invertCommand,
   histCommand,

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareCommand } from "../../../repl/commands/compare.js";
+import { outliersCommand } from "../../../repl/commands/outliers.js";
 import { COMMANDS } from "../../../repl/commands/registry.js";
 import { complete } from "../../../repl/input/completion.js";
 import { fetchCommand } from "../../../repl/commands/fetch.js";
@@ -118,6 +119,37 @@ describe("/fitted, /fetch, /rerun, /compare", () => {
     expect(lines).toContain("j2 RobustScaler (quantile_range=10,90) on customers");
     const wrong = await run(compareCommand, ctx, "j3", "--column", "segment").catch(errorOutput);
     expect(texts(wrong).join(" ")).toMatch(/no numeric column "segment".*Numeric columns: age, income, spend/);
+  });
+});
+
+describe("/outliers", () => {
+  it("counts the rows above a percentile and refits each job without them", async () => {
+    const ctx = commandContext(t.workspace, { interactive: false });
+    // j3 is StandardScaler on spend, j1 RobustScaler on spend and age (above).
+    const out = await run(outliersCommand, ctx, "customers", "--percentile", "98", "--refit", "j3,j1");
+    const [counts, standard, robust] = tables(out);
+    const columns = ["spend", "age"].map((name) => {
+      const c = t.workspace.table("customers").columns.find((x) => x.name === name);
+      if (c?.kind !== "number") throw new Error(name);
+      return c.values;
+    });
+    const limits = columns.map((v) => percentiles(v, [98])[0]!);
+    const kept = columns[0]!.filter((_, row) => columns.every((v, i) => !(v[row]! > limits[i]!)));
+    expect(counts?.title).toBe(`customers: ${200 - kept.length} of 200 rows above the 98th percentile of a column`);
+    expect(counts?.rows.map((r) => [r[0], r[3]])).toEqual([
+      ["spend", String(columns[0]!.filter((v) => v > limits[0]!).length)],
+      ["age", String(columns[1]!.filter((v) => v > limits[1]!).length)],
+    ]);
+    // StandardScaler refit: the population std of spend over the rows kept.
+    const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
+    const std = Math.sqrt(kept.reduce((a, b) => a + (b - mean) ** 2, 0) / kept.length);
+    expect(standard?.title).toMatch(
+      /^j3 StandardScaler on customers, and j4 fitted on customers without outliers \(b\d+\)$/,
+    );
+    const scale = standard!.columns.indexOf("scale_ j4");
+    expectSixDigits(standard!.rows[0]![scale], std);
+    expect(robust?.columns).toEqual(["feature", "center_ j1", "center_ j5", "scale_ j1", "scale_ j5"]);
+    await expect(run(outliersCommand, ctx, "customers", "--percentile", "100")).rejects.toThrow(/between 0 and 100/);
   });
 });
 
