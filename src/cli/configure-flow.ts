@@ -6,13 +6,15 @@
  */
 import { SESSION_SCOPES } from "../client/auth.js";
 import { writeProfile, readConfigFile, type ProfileEntry } from "../client/config-file.js";
-import { defaultConfigPath, resolveConfig } from "../client/config.js";
+import { defaultConfigPath, resolveConfig, type ClientConfig } from "../client/config.js";
 import { ConfigError } from "../client/errors.js";
+import { shownUrl } from "../client/shown-url.js";
 import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { doctorText } from "../notebook/render-diagnostics.js";
 import { checkProfile } from "./configure-check.js";
-import { settleWords, wordsLine } from "./configure-words.js";
+import { settleWords, wordsLine, type ConfiguredWords } from "./configure-words.js";
+import { afterFailedCheck } from "./configure-retry.js";
 import type { ConfigureFlags } from "./configure-command.js";
 import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
 
@@ -72,6 +74,19 @@ const SETTINGS: readonly Setting[] = [
   },
 ];
 
+/** One round of answers and its check. */
+interface Round {
+  readonly answers: Readonly<Record<string, string>>;
+  readonly scopes: readonly string[];
+  readonly words: ConfiguredWords;
+  readonly clientSecret: string;
+  readonly config: ClientConfig;
+  /** The scopes to write: those the check asked for in the end. */
+  readonly granted: readonly string[];
+  /** Saved though its check failed. */
+  readonly unchecked?: boolean;
+}
+
 function checkScopes(answer: string): { value: string[] } | { problem: string } {
   const scopes = [...new Set(answer.split(/[\s,]+/).filter((s) => s !== ""))];
   const unknown = scopes.filter((s) => !isScope(s));
@@ -110,58 +125,84 @@ export async function runConfigure(
   }
   const prompter = flags.clientSecretStdin ? undefined : terminalPrompter(io.stdin, io.stdout);
   try {
-    const answers: Record<string, string> = {};
-    // Without a terminal every bad or missing flag is reported at once.
-    const problems: string[] = [];
-    for (const setting of SETTINGS) {
-      const fallback =
-        currentText(setting.key) ??
-        (setting.key === "auth_url" || setting.key === "app_url" ? answers.base_url : undefined);
-      try {
-        const value = await settle(setting, flags[setting.flag], fallback, prompter);
-        if (value !== "") answers[setting.key] = value;
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        problems.push(error.message);
+    // After a failed check at a terminal, the answers given are the next round's defaults (./configure-retry.ts).
+    let previous: Round | undefined;
+    let makeDefault: boolean | undefined;
+    let round: Round;
+    for (;;) {
+      const answers: Record<string, string> = {};
+      // Without a terminal every bad or missing flag is reported at once.
+      const problems: string[] = [];
+      for (const setting of SETTINGS) {
+        const fallback =
+          (previous ? previous.answers[setting.key] : currentText(setting.key)) ??
+          (setting.key === "auth_url" || setting.key === "app_url" ? answers.base_url : undefined);
+        try {
+          const value = await settle(setting, flags[setting.flag], fallback, prompter);
+          if (value !== "") answers[setting.key] = value;
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          problems.push(error.message);
+        }
       }
-    }
-    if (problems.length > 0) {
-      throw new ConfigError(
-        `${problems.join(" ")} Without a terminal the settings come from flags, else the profile's current values ` +
-          `(see mdps configure --help).`,
+      if (problems.length > 0) {
+        throw new ConfigError(
+          `${problems.join(" ")} Without a terminal the settings come from flags, else the profile's current values ` +
+            `(see mdps configure --help).`,
+        );
+      }
+      const scopes = await settleScopes(
+        flags.scopes,
+        previous ? previous.scopes.join(" ") : currentText("scopes"),
+        prompter,
       );
-    }
-    const scopes = await settleScopes(flags.scopes, currentText("scopes"), prompter);
-    const words = await settleWords({ flags, current, prompter });
-    const clientSecret = prompter
-      ? await askSecret(prompter, currentText("client_secret"))
-      : await secretFromStdin(io.stdin);
-    const makeDefault =
-      flags.setDefault ??
-      (firstProfile && (prompter ? await askYes(prompter, `Make "${name}" the default profile?`) : true));
+      const words = await settleWords({
+        flags,
+        current: previous ? { ...current, ...previous.words } : current,
+        prompter,
+      });
+      const clientSecret = prompter
+        ? await askSecret(prompter, previous?.clientSecret ?? currentText("client_secret"), previous !== undefined)
+        : await secretFromStdin(io.stdin);
+      makeDefault ??=
+        flags.setDefault ??
+        (firstProfile && (prompter ? await askYes(prompter, `Make "${name}" the default profile?`) : true));
 
-    const config = resolveConfig({
-      env: {},
-      configFile: false,
-      baseUrl: answers.base_url,
-      authUrl: answers.auth_url,
-      appUrl: answers.app_url,
-      region: answers.region,
-      modelId: answers.model_id,
-      clientId: answers.client_id,
-      clientSecret,
-      scopes,
-    });
-    io.stdout.write(`Checking: a token from ${config.authUrl}, then health from ${config.baseUrl}...\n`);
-    const { report, scopes: granted } = await checkProfile(config);
-    io.stdout.write(`${doctorText(report)}\n`);
-    if (!report.ok) {
+      const config = resolveConfig({
+        env: {},
+        configFile: false,
+        baseUrl: answers.base_url,
+        authUrl: answers.auth_url,
+        appUrl: answers.app_url,
+        region: answers.region,
+        modelId: answers.model_id,
+        clientId: answers.client_id,
+        clientSecret,
+        scopes,
+      });
       io.stdout.write(
-        `Nothing was written to ${path}. Fix what failed (the remedies name each setting by its MDPS_* variable) ` +
-          `and run mdps configure again.\n`,
+        `Checking: a token from ${shownUrl(config.authUrl)}, then health from ${shownUrl(config.baseUrl)}...\n`,
       );
-      return 1;
+      const { report, scopes: granted } = await checkProfile(config);
+      io.stdout.write(`${doctorText(report)}\n`);
+      round = { answers, scopes, words, clientSecret, config, granted };
+      if (report.ok) break;
+      const next = prompter ? await afterFailedCheck(prompter) : "quit";
+      if (next === "save") {
+        // Saved as asked for: the check could not say which scopes the application holds.
+        round = { ...round, granted: scopes, unchecked: true };
+        break;
+      }
+      if (next === "quit") {
+        io.stdout.write(
+          `Nothing was written to ${path}. Fix what failed (the remedies name each setting by its MDPS_* variable) ` +
+            `and run mdps configure again.\n`,
+        );
+        return 1;
+      }
+      previous = round;
     }
+    const { config, clientSecret, granted, words, unchecked } = round;
 
     await writeProfile({
       path,
@@ -175,13 +216,14 @@ export async function runConfigure(
         model_id: config.modelId,
         client_id: config.clientId,
         client_secret: clientSecret,
-        scopes: granted,
+        scopes: [...granted],
         ...words,
       },
     });
     const isDefault = makeDefault || existing?.default_profile === name;
     io.stdout.write(
-      `Wrote profile "${name}" to ${path} (mode 0600)${isDefault ? "; it is the default profile" : ""}.\n` +
+      `Wrote profile "${name}" to ${path} (mode 0600)${isDefault ? "; it is the default profile" : ""}` +
+        `${unchecked ? ", though its check failed: run mdps doctor --profile " + name + " once the failure above is fixed" : ""}.\n` +
         `Use it with Session.connect({ profile: "${name}" })${isDefault ? " or Session.connect()" : ""}, ` +
         `mdps repl --profile ${name} or mdps doctor --profile ${name}.\n${wordsLine(words)}`,
     );
@@ -246,8 +288,9 @@ async function settleScopes(
   }
 }
 
-async function askSecret(prompter: Prompter, current: string | undefined): Promise<string> {
-  const question = `Client secret (hidden${current === undefined ? "" : "; empty: keep the current one"})`;
+async function askSecret(prompter: Prompter, current: string | undefined, justGiven = false): Promise<string> {
+  const keep = justGiven ? "; empty: keep the one just given" : "; empty: keep the current one";
+  const question = `Client secret (hidden${current === undefined ? "" : keep})`;
   for (;;) {
     const answer = await prompter.ask(question, { hidden: true, defaultValue: current });
     if (answer !== "") return answer;

@@ -60,6 +60,12 @@ async function answer(question: string, ...typed: string[]): Promise<void> {
   await keys(...typed, "Enter");
 }
 
+/** The service's words for record types and access tiers: Enter keeps mdps's own. */
+async function answerWords(): Promise<void> {
+  await answer("The service's words for record types");
+  await answer("The service's words for access tiers");
+}
+
 let dir = "";
 let server: ServeProcess | undefined;
 let app: { modelId: string; clientId: string; clientSecret: string };
@@ -105,6 +111,7 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     await answer("Model ID", app.modelId);
     await answer("Client ID: ", app.clientId);
     await answer("Scopes, space-separated");
+    await answerWords();
     await waitForScreen((s) => s.trimEnd().endsWith("Client secret (hidden):"), "the secret prompt");
     paste(app.clientSecret);
     await sleep(200);
@@ -175,11 +182,14 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     await answer("Model ID", app.modelId);
     await answer("Client ID: ", app.clientId);
     await answer("Scopes, space-separated");
+    await answerWords();
     await waitForScreen((s) => s.trimEnd().endsWith("Client secret (hidden):"), "the secret prompt");
     await keys(wrong, "Enter");
+    // The answers are not thrown away: asked again, saved, or (here) quit.
+    await waitForScreen((s) => /FAIL +token +\S+: answered 401 invalid_client/.test(s), "the failed check", 60_000);
+    await answer("Ask again, save or quit? [R/s/q]: ", "q");
     const done = await waitForScreen((s) => /^EXIT:\d+/m.test(s), "configure to finish", 60_000);
     expect(done).toMatch(/^EXIT:1$/m);
-    expect(done).toMatch(/FAIL +token +\S+: answered 401 invalid_client/);
     expect(done).toContain(`Nothing was written to ${configPath()}`);
     expect(done).not.toContain(wrong);
     expect(done).not.toContain(wrong.slice(0, 8));
@@ -189,6 +199,83 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     await keys("history -a", "Enter");
     await sleep(300);
     expect(await readFile(join(dir, "history"), "utf8")).not.toContain(wrong);
+  }, 120_000);
+
+  it("a wrong secret, then asked again: every earlier answer is the default, only the secret is typed again", async () => {
+    const wrong = "Wr0ng-secret-before-the-retry-0123456789";
+    await keys("clear", "Enter");
+    await keys(`'${process.execPath}' '${MAIN}' configure --profile retried; echo "EXIT:$?"`, "Enter");
+    await answer("Model API URL (base_url): ", server!.url);
+    await answer(`Authentication URL (auth_url) [${server!.url}]: `);
+    await answer(`Portal URL (app_url) [${server!.url}]: `);
+    await answer("Region (e.g. uk1; empty: not checked): ", "uk1");
+    await answer("Model ID", app.modelId);
+    await answer("Client ID: ", app.clientId);
+    await answer("Scopes, space-separated");
+    await answerWords();
+    await waitForScreen((s) => s.trimEnd().endsWith("Client secret (hidden):"), "the secret prompt");
+    await keys(wrong, "Enter");
+    await waitForScreen((s) => /FAIL +token +\S+: answered 401 invalid_client/.test(s), "the failed check", 60_000);
+    await answer("Ask again, save or quit? [R/s/q]: "); // Enter: ask again
+    // Each question offers the answer just given; Enter keeps it.
+    await answer(`Model API URL (base_url) [${server!.url}]: `);
+    await answer(`Authentication URL (auth_url) [${server!.url}]: `);
+    await answer(`Portal URL (app_url) [${server!.url}]: `);
+    await answer("Region (e.g. uk1; empty: not checked) [uk1]: ");
+    await answer(`Model ID (a UUID, in the model's settings) [${app.modelId}]: `);
+    await answer(`Client ID [${app.clientId}]: `);
+    await answer("Scopes, space-separated (empty: the ones a Session uses, ", "");
+    await answerWords();
+    await waitForScreen((s) => s.trimEnd().endsWith("empty: keep the one just given):"), "the secret prompt again");
+    paste(app.clientSecret);
+    await sleep(200);
+    await keys("Enter");
+    const done = await waitForScreen((s) => /^EXIT:\d+/m.test(s), "configure to finish", 60_000);
+    expect(done).toMatch(/^EXIT:0$/m);
+    expect(done).toContain(`Wrote profile "retried" to ${configPath()} (mode 0600).`);
+    expect(done).not.toContain(wrong.slice(0, 8));
+    expect(done).not.toContain(app.clientSecret.slice(0, 8));
+    const written = JSON.parse(await readFile(configPath(), "utf8")) as { profiles: Record<string, unknown> };
+    expect(written.profiles.retried).toEqual({
+      base_url: server!.url,
+      region: "uk1",
+      model_id: app.modelId,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      scopes: [...SCOPES],
+    });
+  }, 180_000);
+
+  it("a check that fails, then saved anyway: written, and the message says the check failed", async () => {
+    const wrong = "Wr0ng-secret-saved-anyway-0123456789abc";
+    await keys("clear", "Enter");
+    await keys(
+      `'${process.execPath}' '${MAIN}' configure --profile saved --base-url '${server!.url}' --region uk1 ` +
+        `--model-id ${app.modelId} --client-id '${app.clientId}' --scopes shared.health.read; echo "EXIT:$?"`,
+      "Enter",
+    );
+    await answer(`Authentication URL (auth_url) [${server!.url}]: `);
+    await answer(`Portal URL (app_url) [${server!.url}]: `);
+    await answerWords();
+    await waitForScreen((s) => s.trimEnd().endsWith("Client secret (hidden):"), "the secret prompt");
+    await keys(wrong, "Enter");
+    await answer("Ask again, save or quit? [R/s/q]: ", "maybe");
+    await waitForScreen((s) => s.includes("Answer r, s or q."), "the complaint");
+    await answer("Ask again, save or quit? [R/s/q]: ", "s");
+    const done = await waitForScreen((s) => /^EXIT:\d+/m.test(s), "configure to finish", 60_000);
+    expect(done).toMatch(/^EXIT:0$/m);
+    expect(done).toContain(
+      `Wrote profile "saved" to ${configPath()} (mode 0600), though its check failed: run mdps doctor --profile saved`,
+    );
+    const written = JSON.parse(await readFile(configPath(), "utf8")) as {
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    expect(written.profiles.saved).toMatchObject({
+      model_id: app.modelId,
+      client_id: app.clientId,
+      scopes: ["shared.health.read"],
+    });
+    expect(done).not.toContain(wrong.slice(0, 8));
   }, 120_000);
 
   it("Ctrl+C at the secret prompt leaves nothing written", async () => {
@@ -206,6 +293,7 @@ describeWithTool(tmuxTool, "mdps configure in a real terminal (tmux)", () => {
     await answer("Model ID", app.modelId);
     await answer("Client ID: ", app.clientId);
     await answer("Scopes, space-separated");
+    await answerWords();
     await waitForScreen((s) => s.trimEnd().endsWith("Client secret (hidden):"), "the secret prompt");
     await keys("half-typed", "C-c");
     const done = await waitForScreen((s) => /^EXIT:\d+/m.test(s), "configure to stop");
