@@ -1,11 +1,21 @@
 /**
- * Storage faults (a full disk, a read-only data dir) as the caller's answer: they fail
- * the request that met them, name the cause, and never end the process. Both SQLite
- * drivers and node:fs report them differently; this is the one place that knows how.
+ * Storage faults (a full disk, a read-only data dir, a database another process keeps
+ * locked) as the caller's answer: they fail the request that met them, name the cause,
+ * and never end the process. Both SQLite drivers and node:fs report them differently;
+ * this is the one place that knows how.
  */
 import { HttpProblem } from "./problems.js";
+import { isBusy } from "./store/process-lock.js";
 
-export type StorageFaultKind = "full" | "read_only";
+/**
+ * `busy`: the database's write lock stayed taken past busy_timeout. Another service
+ * process holds it, frozen (SIGSTOP, Ctrl-Z) or stalled in the middle of a write: it
+ * passes once that process resumes or dies, so it is a retry, not a failure.
+ */
+export type StorageFaultKind = "full" | "read_only" | "busy";
+
+/** What a client is told to wait before retrying a write that met a locked database. */
+const BUSY_RETRY_SECONDS = 5;
 
 const SQLITE_READONLY = 8;
 const SQLITE_FULL = 13;
@@ -23,10 +33,11 @@ export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
   const message = typeof e?.message === "string" ? e.message : "";
   if (/database or disk is full|no space left on device/i.test(message)) return "full";
   if (/attempt to write a readonly database|read-only file system/i.test(message)) return "read_only";
+  if (isBusy(err)) return "busy";
   return undefined;
 }
 
-/** 507 for a full disk, 503 for a read-only data dir; undefined for any other error. */
+/** 507 for a full disk, 503 for a read-only data dir or a locked database; undefined for any other error. */
 export function storageProblem(err: unknown): HttpProblem | undefined {
   const kind = storageFaultOf(err);
   if (kind === "full")
@@ -40,6 +51,12 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
       503,
       "The data dir is read-only (its file system or files cannot be written): nothing was stored. Reads still work; retry once the operator has made it writable again.",
       { body: { code: "storage_read_only" } },
+    );
+  if (kind === "busy")
+    return new HttpProblem(
+      503,
+      `The data dir's database stayed locked by another service process for longer than its busy timeout (a process frozen, e.g. by Ctrl-Z, or stalled in the middle of a write): nothing was stored. Reads still work; retry after ${BUSY_RETRY_SECONDS} s, or resume (fg) or stop the frozen process.`,
+      { headers: { "retry-after": String(BUSY_RETRY_SECONDS) }, body: { code: "storage_busy" } },
     );
   return undefined;
 }

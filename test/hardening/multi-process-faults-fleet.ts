@@ -58,7 +58,7 @@ export class Fleet {
     );
     const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
       let out = "";
-      const timer = setTimeout(() => reject(new Error(`slot ${slot} did not start within 60 s: ${stderr}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`slot ${slot} did not start within 120 s: ${stderr}`)), 120_000);
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
         const match = /listening on (\S+) pid (\d+)/.exec(out);

@@ -21,7 +21,8 @@ export interface Attempt {
 
 /**
  * What one attempt came to: committed outputs, a failure to record, stopped (the job
- * was cancelled or taken over: nothing to write), or abandoned (this process is stopping).
+ * was cancelled or taken over: nothing to write), or abandoned (this process is stopping,
+ * or the commit met a database kept locked: the job is left to its lease and runs again).
  */
 export type AttemptEnd =
   { kind: "committed" } | { kind: "stopped" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);

@@ -1,5 +1,6 @@
 import { storageFaultOf } from "../storage-fault.js";
 import type { JobErrorBody } from "../store/jobs.js";
+import type { AttemptEnd, LogLine } from "./attempt.js";
 import type { RunOutcome } from "./worker-slot.js";
 
 /** How a run that produced no outputs ends: the terminal state, its error and the log line. */
@@ -46,6 +47,24 @@ export function commitFailed(err: unknown): JobErrorBody {
         "The job's outputs could not be stored: the data dir is read-only. Submit the job again once the operator has made it writable.",
     };
   return COMMIT_FAILED;
+}
+
+/**
+ * How an attempt whose output commit threw ends. A database that another service
+ * process kept locked past the busy timeout (one frozen in the middle of a write) is
+ * no fault of the job: the attempt ends without a terminal state, its lease runs out
+ * and the job runs again (in this process when it holds the job's keys). A full or
+ * read-only disk fails the job saying so; anything else is internal.
+ */
+export function commitEnding(err: unknown, log: LogLine): AttemptEnd {
+  if (storageFaultOf(err) === "busy") {
+    log(
+      "warning",
+      "the outputs could not be committed: the database stayed locked by another service process past its busy timeout; the job runs again once this attempt's lease runs out",
+    );
+    return { kind: "abandoned" };
+  }
+  return { kind: "failed", ...failedWith(commitFailed(err)) };
 }
 
 export function inputDamaged(blobId: string, reason: string): JobErrorBody {

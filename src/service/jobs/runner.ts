@@ -10,7 +10,7 @@ import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinCheckedInput } from "./job-input.js";
 import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
 import {
-  commitFailed,
+  commitEnding,
   endingOf,
   failedWith,
   inputDamaged,
@@ -250,7 +250,8 @@ export class JobRunner {
 
   /** Extends the leases of the jobs running here. */
   private renew(): void {
-    if (this.running.size > 0) this.store.jobs.renewLeases(this.owner, Date.now() + this.leaseMs);
+    if (this.running.size > 0)
+      this.store.jobs.renewLeases(this.owner, Date.now() + this.leaseMs, [...this.running.keys()]);
   }
 
   /** Stops runs whose job is no longer this process's: cancelled (by any process) or taken over. */
@@ -372,7 +373,7 @@ export class JobRunner {
       } catch (err) {
         if (err instanceof LeaseLostError) return { kind: "stopped" };
         this.log.error({ err, jobId: row.id }, "committing a job's outputs failed");
-        return { kind: "failed", ...failedWith(commitFailed(err)) };
+        return commitEnding(err, log);
       }
     } finally {
       await Promise.all(tempPaths.map((p) => files.remove(p)));

@@ -8,6 +8,11 @@ export type { Db, SqliteDriverName, Statement } from "./sqlite.js";
 
 export const DATABASE_FILE = "mdps.sqlite";
 
+/** How long a write waits for another process's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 10_000;
+/** The wait of a timer's bookkeeping write (heartbeat, lease renewal): the next tick redoes it. */
+const TICK_BUSY_TIMEOUT_MS = 100;
+
 export interface OpenDatabaseOptions {
   /** The SQLite driver; default: `MDPS_SQLITE_DRIVER`, else node:sqlite where the runtime has it, else better-sqlite3. */
   driver?: SqliteDriverName | undefined;
@@ -34,7 +39,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   const db = openSqlite(file, { driver: options.driver });
   // First, so that switching to WAL waits for another process opening the file too
   // (better-sqlite3 opens with a 5 s timeout, node:sqlite with none).
-  db.exec("PRAGMA busy_timeout = 10000");
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA foreign_keys = ON");
   // FULL is the connection's default: every commit fsyncs the WAL, so whatever the
@@ -99,6 +104,22 @@ export function relaxedWrite<T>(db: Db, fn: () => T): T {
     prepared(db, "PRAGMA synchronous = FULL").run();
   }
 }
+/**
+ * A timer's bookkeeping write (heartbeat, lease renewal) as relaxedWrite, waiting at most
+ * TICK_BUSY_TIMEOUT_MS for the write lock. SQLite waits synchronously: the full busy
+ * timeout behind a lock another process keeps (frozen mid-write) would stall this
+ * process's event loop, every request with it, at every tick. The next tick redoes it.
+ */
+export function tickWrite<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  db.exec(`PRAGMA busy_timeout = ${TICK_BUSY_TIMEOUT_MS}`);
+  try {
+    return relaxedWrite(db, fn);
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
 /**
  * Runs `fn` in a transaction that takes the write lock before its first read (BEGIN
  * IMMEDIATE). With several processes on one database a transaction that reads and

@@ -6,7 +6,7 @@ import type {
   LogLevel,
   TerminalJobStatus,
 } from "../../contract/index.js";
-import { nowIso, prepared, relaxedWrite, writeTransaction, type Db } from "./database.js";
+import { nowIso, prepared, relaxedWrite, tickWrite, writeTransaction, type Db } from "./database.js";
 import {
   allows,
   jobFields,
@@ -136,15 +136,20 @@ export class JobStore {
     });
   }
 
-  /** Extends every lease this process holds; the number of jobs it still runs. */
-  renewLeases(owner: string, expiresAt: number): number {
-    return relaxedWrite(
+  /**
+   * Extends the leases of `ids`, the jobs this process still runs; the number renewed.
+   * Only those: a job whose attempt was given up without an ending (its commit met a
+   * locked database) must see its lease run out, so that it runs again.
+   */
+  renewLeases(owner: string, expiresAt: number, ids: readonly string[]): number {
+    if (ids.length === 0) return 0;
+    return tickWrite(
       this.db,
       () =>
-        prepared(this.db, "UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status = 'running'").run(
-          expiresAt,
-          owner,
-        ).changes,
+        prepared(
+          this.db,
+          `UPDATE jobs SET lease_expires_at = ? WHERE lease_owner = ? AND status = 'running' AND id IN (${ids.map(() => "?").join(", ")})`,
+        ).run(expiresAt, owner, ...ids).changes,
     );
   }
 

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { nowIso, prepared, relaxedWrite, type Db } from "./database.js";
+import { nowIso, prepared, tickWrite, type Db } from "./database.js";
 import { acquireProcessLock, probeProcessLock, releaseProcessLock } from "./process-lock.js";
 
 /** Who this service process is, as named in leases, logs and its temp folder. */
@@ -45,8 +45,8 @@ export class ProcessRegistry {
   }
 
   heartbeat(ownerId: string, now: number): void {
-    // Bookkeeping: no fsync (a lost beat only makes this process look stale a little sooner).
-    relaxedWrite(this.db, () =>
+    // Bookkeeping: no fsync, no long wait (a lost beat only makes this process look stale a little sooner).
+    tickWrite(this.db, () =>
       prepared(this.db, "UPDATE service_processes SET heartbeat_at = ? WHERE owner_id = ?").run(now, ownerId),
     );
   }
