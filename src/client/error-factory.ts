@@ -308,8 +308,16 @@ function oauthErrorFromText(res: ErrorResponse): APIError {
 
 export function formatFieldErrors(errors: FieldErrors): string {
   return Object.entries(errors)
-    .map(([field, messages]) => `${field || "(body)"}: ${messages.join("; ")}`)
+    .map(([field, messages]) => `${field || "(body)"}: ${messages.map(withoutFinalPeriod).join("; ")}`)
     .join("; ");
+}
+
+/**
+ * A message to be joined into a sentence that ends later: its own final period goes, so
+ * scikit-learn's "... must be smaller than maximum." never reads "maximum..". or "maximum.;".
+ */
+export function withoutFinalPeriod(message: string): string {
+  return message.replace(/(?<!\.)\.\s*$/, "").trimEnd();
 }
 
 /** The reference service's details already say what to do; the same advice twice reads badly. */

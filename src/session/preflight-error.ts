@@ -1,4 +1,5 @@
 import { ValidationError } from "../client/errors.js";
+import { withoutFinalPeriod } from "../client/error-factory.js";
 
 /** One reason a job would fail or is invalid, found before anything was sent. */
 export interface PreflightProblem {
@@ -27,7 +28,7 @@ export class PreflightError extends ValidationError {
     super({
       status: 400,
       code: "preflight_failed",
-      message: `Checked before sending (nothing was sent): ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}.`,
+      message: `Checked before sending (nothing was sent): ${problems.map((p) => `${p.field}: ${withoutFinalPeriod(p.message)}`).join("; ")}.`,
       title: "Checked before sending",
       detail: "nothing was sent",
       errors,
