@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { Session } from "../../src/index.js";
+import { SCOPES } from "../../src/contract/scopes.js";
 import { Harness } from "../service/service-harness.js";
 
 const harness = new Harness();
@@ -160,6 +162,56 @@ describe("the portal over HTTP", () => {
     });
     expect(good.status).toBe(303);
     expect(good.headers.get("location")).toMatch(/^\/secrets\//);
+  });
+
+  it("lists jobs by input name (escaped), feature columns (counted past four) and output; a deleted input by its short id", async () => {
+    const admin = openAdmin(dataDir);
+    let app: { model_id: string; client_id: string; client_secret: string };
+    try {
+      const { model_id } = admin.createModel("job list");
+      app = { model_id, ...admin.addApp({ modelId: model_id, name: "lister", scopes: [...SCOPES] }) };
+    } finally {
+      admin.close();
+    }
+    const session = await Session.connect({
+      baseUrl: service.url,
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      modelId: app.model_id,
+      env: {},
+      configFile: false,
+    });
+    const hostile = `<img src=x onerror=alert(1)>.csv`;
+    const wide = ["c1", "c2", "c3", "c4", "c5", "c6"];
+    let gone = "";
+    try {
+      const text = `${wide.join(",")}\n1,2,3,4,5,6\n2,3,4,5,6,8\n`;
+      const named = await session.upload(new TextEncoder().encode(text), { name: hostile, recordType: "csv" });
+      await (await session.preprocess(named, { type: "StandardScaler", columns: wide })).wait({ timeoutMs: 60_000 });
+      const temporary = await session.upload(new TextEncoder().encode("a\n1\n2\n"), {
+        name: "gone.csv",
+        recordType: "csv",
+      });
+      gone = temporary.id;
+      await (await session.preprocess(temporary, { type: "MinMaxScaler", columns: ["a"] })).wait({ timeoutMs: 60_000 });
+      await temporary.delete();
+    } finally {
+      await session.close();
+    }
+    const client = await loggedIn();
+    const rows = await client.request(`/models/${app.model_id}/jobs/rows`);
+    expect(rows.status).toBe(200);
+    const row = (type: string) => rows.text.split("</tr>").find((r) => r.includes(`data-label="${type} job"`)) ?? "";
+    const standard = row("StandardScaler");
+    expect(standard).not.toContain("<img src=x");
+    expect(standard).toContain("&lt;img src=x onerror=alert(1)&gt;.csv</a>");
+    expect(standard).toContain(`title="${wide.join(", ")}">c1, c2, c3<span class="muted"> +3 more</span>`);
+    expect(standard).toContain("&lt;img src=x onerror=alert(1)&gt;-StandardScaler");
+    const minMax = row("MinMaxScaler");
+    expect(minMax).toContain(`<code class="nowrap">${gone.slice(0, 8)}</code> <span class="muted">deleted</span>`);
+    expect(minMax).not.toContain(`/blobs/${gone}`);
+    expect(minMax).toContain(">a</span>");
+    expect(minMax).toContain("gone-MinMaxScaler");
   });
 
   it("makes one secret when a confirmation is posted five times at once, and shows it once", async () => {

@@ -255,6 +255,14 @@ describe.skipIf(!available)("the application portal in a real browser", { timeou
     }
     expect(await page.locator("tbody tr").count()).toBe(2);
     expect(await page.getByRole("cell", { name: "MinMaxScaler", exact: true }).count()).toBe(1);
+    // Each row names its input (linked to the blob), its feature columns and its output.
+    const minMax = page.locator(`tbody tr[data-job="${second}"]`);
+    expect(await minMax.getByRole("link", { name: "bigger.csv", exact: true }).count()).toBe(1);
+    expect(await minMax.getByRole("cell", { name: "x, y", exact: true }).count()).toBe(1);
+    expect(await minMax.getByRole("cell", { name: "bigger-MinMaxScaler", exact: true }).count()).toBe(1);
+    const first = page.locator(`tbody tr[data-job="${state.jobId}"]`);
+    expect(await first.getByRole("link", { name: "input.csv", exact: true }).count()).toBe(1);
+    expect(await first.getByRole("cell", { name: "input-StandardScaler", exact: true }).count()).toBe(1);
     // ...and a screen reader heard about it.
     await page.getByRole("status").filter({ hasText: "MinMaxScaler job" }).waitFor();
     page.off("framenavigated", countNavigations);

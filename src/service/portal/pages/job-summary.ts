@@ -4,6 +4,8 @@ import type { JobListing } from "../../store/portal.js";
 export interface JobSummary {
   transform: string;
   inputBlobId: string | null;
+  /** The feature columns asked for; empty: every numeric column. */
+  featureColumns: string[];
   outputs: string[];
   durationMs: number | null;
 }
@@ -32,6 +34,9 @@ export function summarizeJob(
   return {
     transform: typeof payload.preprocessing_type === "string" ? payload.preprocessing_type : "?",
     inputBlobId: typeof payload.input_blob_id === "string" ? payload.input_blob_id : null,
+    featureColumns: Array.isArray(payload.feature_columns)
+      ? payload.feature_columns.filter((c): c is string => typeof c === "string")
+      : [],
     outputs,
     durationMs: started === null ? null : Math.max(0, ended - started),
   };

@@ -25,12 +25,54 @@ export function JobStatusCell({ job }: { job: { status: string; progress: number
   );
 }
 
+/** At most this many feature columns by name in a row; the rest are counted (all in the cell's title). */
+const FEATURES_SHOWN = 4;
+
+/** The feature columns a job asked for: by name, a count past a few, or "all numeric" for none. */
+function FeatureCell({ columns }: { columns: readonly string[] }): ReactNode {
+  if (columns.length === 0) return <span className="muted">all numeric</span>;
+  const shown = columns.length <= FEATURES_SHOWN ? columns : columns.slice(0, FEATURES_SHOWN - 1);
+  const rest = columns.length - shown.length;
+  return (
+    <span title={columns.join(", ")}>
+      {shown.join(", ")}
+      {rest > 0 ? <span className="muted"> +{rest} more</span> : null}
+    </span>
+  );
+}
+
+/** The input blob by name, linked; its short id when it has no name here (deleted since). */
+function InputCell({ modelId, id, name }: { modelId: string; id: string | null; name: string | undefined }): ReactNode {
+  if (id === null) return "—";
+  if (name === undefined) {
+    return (
+      <>
+        <code className="nowrap">{id.slice(0, 8)}</code> <span className="muted">deleted</span>
+      </>
+    );
+  }
+  return (
+    <a href={`/models/${modelId}/blobs/${id}`} title={id}>
+      {name}
+    </a>
+  );
+}
+
 /** The rows of the jobs table; also served alone, so the script can refresh them in place. */
-export function JobRows({ modelId, jobs }: { modelId: string; jobs: readonly JobListing[] }): ReactNode {
+export function JobRows({
+  modelId,
+  jobs,
+  inputNames,
+}: {
+  modelId: string;
+  jobs: readonly JobListing[];
+  /** Input blob id -> its name, for the blobs still there. */
+  inputNames: ReadonlyMap<string, string>;
+}): ReactNode {
   if (jobs.length === 0) {
     return (
       <tr>
-        <td colSpan={5} className="empty">
+        <td colSpan={7} className="empty">
           No jobs yet. Jobs sent with this model&apos;s credentials appear here, newest first.
         </td>
       </tr>
@@ -52,14 +94,16 @@ export function JobRows({ modelId, jobs }: { modelId: string; jobs: readonly Job
               <JobStatusCell job={job} />
             </td>
             <td>
-              {s.inputBlobId ? (
-                <a href={`/models/${modelId}/blobs/${s.inputBlobId}`}>
-                  <code className="nowrap">{s.inputBlobId.slice(0, 8)}</code>
-                </a>
-              ) : (
-                "—"
-              )}
+              <InputCell
+                modelId={modelId}
+                id={s.inputBlobId}
+                name={s.inputBlobId === null ? undefined : inputNames.get(s.inputBlobId)}
+              />
             </td>
+            <td>
+              <FeatureCell columns={s.featureColumns} />
+            </td>
+            <td>{s.outputs.filter((o) => o !== "").join(", ") || "—"}</td>
             <td className="num">{s.durationMs === null ? "—" : formatDuration(s.durationMs)}</td>
           </tr>
         );
@@ -72,10 +116,12 @@ export function JobsPage({
   frame,
   model,
   jobs,
+  inputNames,
 }: {
   frame: Frame & { csrf: string };
   model: ModelRow;
   jobs: readonly JobListing[];
+  inputNames: ReadonlyMap<string, string>;
 }): ReactNode {
   const base = `/models/${model.model_id}`;
   return (
@@ -100,13 +146,15 @@ export function JobsPage({
                 <th scope="col">Type</th>
                 <th scope="col">Status</th>
                 <th scope="col">Input</th>
+                <th scope="col">Features</th>
+                <th scope="col">Output</th>
                 <th scope="col" className="num">
                   Duration
                 </th>
               </tr>
             </thead>
             <tbody data-live={`${base}/jobs/rows`}>
-              <JobRows modelId={model.model_id} jobs={jobs} />
+              <JobRows modelId={model.model_id} jobs={jobs} inputNames={inputNames} />
             </tbody>
           </table>
         </div>

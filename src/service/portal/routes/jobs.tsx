@@ -6,6 +6,7 @@ import { frameFor, type PortalContext } from "../context.js";
 import { readBlobTable, storedResult, unreadable } from "../model-data.js";
 import { JobPage, JobStatusPanel, type JobPageProps } from "../pages/job.js";
 import { JobRows, JobsPage } from "../pages/jobs.js";
+import { summarizeJob } from "../pages/job-summary.js";
 import { PortalError } from "../portal-error.js";
 import { sendPage } from "../render.js";
 import { modelFromParams } from "./models.js";
@@ -36,17 +37,27 @@ export function jobRoutes(app: FastifyInstance, ctx: PortalContext): void {
     return { model, row };
   };
 
+  /** The model's jobs, newest first, with the names of their input blobs still there. */
+  const listed = (modelId: string) => {
+    const jobs = ctx.portal.jobs(modelId);
+    const inputNames = new Map<string, string>();
+    for (const job of jobs) {
+      const id = summarizeJob(job).inputBlobId;
+      if (id === null || inputNames.has(id) || !uuid.safeParse(id).success) continue;
+      const blob = ctx.store.blobs.get(modelId, id);
+      if (blob) inputNames.set(id, blob.name);
+    }
+    return { jobs, inputNames };
+  };
+
   app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs", (request, reply) => {
     const model = modelFromParams(ctx, request.params);
-    return sendPage(
-      reply,
-      <JobsPage frame={frameFor(ctx, reply)} model={model} jobs={ctx.portal.jobs(model.model_id)} />,
-    );
+    return sendPage(reply, <JobsPage frame={frameFor(ctx, reply)} model={model} {...listed(model.model_id)} />);
   });
 
   app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs/rows", (request, reply) => {
     const model = modelFromParams(ctx, request.params);
-    return sendFragment(reply, <JobRows modelId={model.model_id} jobs={ctx.portal.jobs(model.model_id)} />);
+    return sendFragment(reply, <JobRows modelId={model.model_id} {...listed(model.model_id)} />);
   });
 
   app.get<JobParams>("/models/:modelId/jobs/:jobId/status", (request, reply) => {
