@@ -17,13 +17,12 @@ import {
   type ReferenceJobResult as JobResult,
 } from "../contract/index.js";
 import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
-import { sampleCsv } from "./demo-data.js";
+import { demoInput } from "./demo-input.js";
 import { demoHttp, exchangeToken, type DemoHttp, type Reply } from "./demo-http.js";
-import { detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
+import { columnNames, detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
 
-const FEATURES = ["age", "income", "tenure_months", "monthly_spend"];
-/** Binarizer and Normalizer refuse missing values (as scikit-learn does): the tour skips income. */
-const COMPLETE_FEATURES = ["age", "tenure_months", "monthly_spend"];
+/** Binarizer and Normalizer refuse missing values (as scikit-learn does): the tour gives them complete columns. */
+const REFUSE_MISSING = new Set(["Binarizer", "Normalizer"]);
 
 /** Polls a job, printing a line whenever its status, phase or progress changes. */
 async function waitForJob(http: DemoHttp, jobId: string, print: boolean): Promise<JobRecord> {
@@ -53,13 +52,14 @@ function preprocessing(
   blobId: string,
   type: string,
   outputName: string,
+  features: readonly string[],
   extra: Record<string, unknown> = {},
 ) {
   return {
     model_id: modelId,
     input_blob_id: blobId,
     preprocessing_type: type,
-    feature_columns: FEATURES,
+    feature_columns: features,
     request_timeout_seconds: 120,
     output: [
       { name: outputName, record_type: "csv", access_tier: DEFAULT_ACCESS_TIER, tags: ["demo", `transform=${type}`] },
@@ -68,8 +68,11 @@ function preprocessing(
   };
 }
 
-export async function runDemo(options: { dataDir?: string }): Promise<void> {
+export async function runDemo(options: { dataDir?: string; data?: string }): Promise<void> {
   const started = Date.now();
+  // The user's file is read before anything starts: a wrong path fails at once.
+  const data = await demoInput(options.data);
+  const { name, features, complete } = data;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "mdps-demo-")));
   const { openAdmin, startService } = await import("../service/index.js");
   const service = await startService({ dataDir });
@@ -87,30 +90,31 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     step("token", `Bearer token issued (expires in ${token.expiresIn} s) with scope: ${token.scope}`);
     const http = demoHttp(service.url, token.token);
 
-    const csv = Buffer.from(sampleCsv());
+    const csv = data.csv;
     const blobs = `/api/model/${modelId}/shared/blob`;
     const up = (await http.upload("POST", `${blobs}/upload`, csv, {
-      Name: "customers.csv",
-      Description: "demo customers",
+      Name: name,
+      Description: options.data === undefined ? "demo customers" : `${name}, sent by mdps demo`,
       RecordType: "csv",
       AccessTier: DEFAULT_ACCESS_TIER,
-      Tags: ["demo", "source=generated"],
+      Tags: ["demo", options.data === undefined ? "source=generated" : "source=file"],
     })) as Reply<BlobRecord>;
     expectStatus("upload", up.status, 200, up.body);
     const input = up.body;
     step(
       "upload",
-      `customers.csv -> blob ${input.id} (${input.size_bytes} bytes, sha256 ${input.sha256.slice(0, 12)}…, tags ${input.tags.join(", ")})`,
+      `${name} -> blob ${input.id} (${input.size_bytes} bytes, sha256 ${input.sha256.slice(0, 12)}…, tags ${input.tags.join(", ")})`,
     );
+    if (data.note !== undefined) detail(data.note);
     detail(firstLines(csv.toString("utf8"), 4));
 
     const sent = (await http.json(
       "POST",
       "/api/ml/preprocessing/job/send",
-      preprocessing(modelId, input.id, "StandardScaler", "customers-standardized.csv"),
+      preprocessing(modelId, input.id, "StandardScaler", `${stem(name)}-standardized.csv`, features),
     )) as Reply<JobRecord>;
     expectStatus("preprocessing send", sent.status, 200, sent.body);
-    step("preprocess", `StandardScaler on ${FEATURES.join(", ")} -> job ${sent.body.id}`);
+    step("preprocess", `StandardScaler on ${columnNames(features)} -> job ${sent.body.id}`);
     const job = await waitForJob(http, sent.body.id, true);
     if (job.status !== "succeeded")
       throw new Error(`the StandardScaler job ended ${job.status}: ${JSON.stringify(job.error)}`);
@@ -135,30 +139,34 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
     step("output", `${output.name} = blob ${output.id} (${output.size_bytes} bytes); first rows:`);
     detail(firstLines(scaled.bytes.toString("utf8"), 6));
 
-    step("transforms", `every preprocessing type on ${COMPLETE_FEATURES.join(", ")} (generic /api/job/send):`);
+    step("transforms", `every preprocessing type on ${columnNames(features)} (generic /api/job/send):`);
     for (const type of PREPROCESSING_TYPES) {
+      const columns = REFUSE_MISSING.has(type) ? complete : features;
+      if (columns.length === 0) {
+        detail(`${type.padEnd(20)} skipped: it refuses missing values, and every numeric column has some`);
+        continue;
+      }
       const jobId = randomUUID();
       const body = {
         job_id: jobId,
         model_id: modelId,
         job_type: "preprocessing",
-        payload: preprocessing(modelId, input.id, type, `customers-${type}.csv`, {
-          feature_columns: COMPLETE_FEATURES,
-        }),
+        payload: preprocessing(modelId, input.id, type, `${stem(name)}-${type}.csv`, columns),
       };
       const sentJob = (await http.json("POST", "/api/job/send", body)) as Reply<JobRecord>;
       expectStatus(`${type} send`, sentJob.status, 200, sentJob.body);
       const done = await waitForJob(http, jobId, false);
       if (done.status === "succeeded") {
         const r = (await http.json("GET", `/api/job/${jobId}/result`)) as Reply<JobResult>;
-        detail(`${type.padEnd(20)} succeeded  ${fittedSummary(r.body.fitted)}`);
+        const on = columns.length === features.length ? "" : ` (on ${columnNames(columns)}: it refuses missing values)`;
+        detail(`${type.padEnd(20)} succeeded  ${fittedSummary(r.body.fitted)}${on}`);
       } else {
         throw new Error(`${type} ended ${done.status}: ${done.error?.title}: ${done.error?.detail}`);
       }
     }
 
-    await encryptedRoundTrip(http, blobs, modelId, csv);
-    await blobLifecycle(http, blobs, input, csv);
+    await encryptedRoundTrip(http, blobs, modelId, { csv, name, features });
+    await blobLifecycle(http, blobs, input, { csv, name, extraRow: data.extraRow });
 
     const health = (await http.json("GET", "/api/shared/health")) as Reply<Health>;
     expectStatus("health", health.status, 200, health.body);
@@ -177,16 +185,21 @@ export async function runDemo(options: { dataDir?: string }): Promise<void> {
 }
 
 /** Client-side encryption: the service decrypts the input and encrypts the output with keys it never stores. */
-async function encryptedRoundTrip(http: DemoHttp, blobs: string, modelId: string, csv: Buffer): Promise<void> {
+async function encryptedRoundTrip(
+  http: DemoHttp,
+  blobs: string,
+  modelId: string,
+  { csv, name, features }: { csv: Buffer; name: string; features: readonly string[] },
+): Promise<void> {
   const inputKey = generateEncryptionKey();
   const outputKey = generateEncryptionKey();
   const up = (await http.upload("POST", `${blobs}/upload`, encryptBuffer(parseEncryptionKey(inputKey), csv), {
-    Name: "customers.csv.enc",
+    Name: `${name}.enc`,
     RecordType: "csv",
     AccessTier: "cool",
   })) as Reply<BlobRecord>;
   expectStatus("encrypted upload", up.status, 200, up.body);
-  const body = preprocessing(modelId, up.body.id, "StandardScaler", "customers-standardized.csv.enc", {
+  const body = preprocessing(modelId, up.body.id, "StandardScaler", `${stem(name)}-standardized.csv.enc`, features, {
     input_encryption_key: inputKey,
   });
   body.output[0] = { ...body.output[0]!, encryption_key: outputKey } as (typeof body.output)[0];
@@ -209,7 +222,12 @@ async function encryptedRoundTrip(http: DemoHttp, blobs: string, modelId: string
 }
 
 /** Download with a Range and an integrity check, update with If-Match, a stale If-Match, delete. */
-async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, csv: Buffer): Promise<void> {
+async function blobLifecycle(
+  http: DemoHttp,
+  blobs: string,
+  input: BlobRecord,
+  { csv, name, extraRow }: { csv: Buffer; name: string; extraRow: string },
+): Promise<void> {
   const whole = await http.download(`${blobs}/${input.id}/download`);
   const sha = createHash("sha256").update(whole.bytes).digest("hex");
   const part = await http.download(`${blobs}/${input.id}/download`, { range: "bytes=0-11" });
@@ -218,10 +236,10 @@ async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, c
     `${whole.bytes.length} bytes, ETag ${whole.headers.get("etag")?.slice(0, 14)}…", sha256 ${sha === input.sha256 ? "matches" : "DIFFERS"}; Range bytes=0-11 -> ${part.status} "${part.bytes.toString("utf8")}"`,
   );
 
-  const updatedCsv = Buffer.concat([csv, Buffer.from("C9999,retail,41,52000,12,88.10\n")]);
+  const updatedCsv = Buffer.concat([csv, Buffer.from(extraRow)]);
   const fields = {
-    Name: "customers.csv",
-    Description: "demo customers, one row added",
+    Name: name,
+    Description: `${name}, one row added`,
     RecordType: "csv",
     AccessTier: "cool",
     Tags: ["demo", "version=2"],
@@ -244,4 +262,9 @@ async function blobLifecycle(http: DemoHttp, blobs: string, input: BlobRecord, c
   expectStatus("delete", deleted.status, 200, deleted.body);
   const gone = await http.download(`${blobs}/${input.id}/download`);
   step("delete", `${JSON.stringify(deleted.body)}; download afterwards -> ${gone.status}`);
+}
+
+/** `sales 2024.csv` -> `sales 2024`: output names follow the input's. */
+function stem(name: string): string {
+  return name.replace(/\.[^.]*$/, "");
 }

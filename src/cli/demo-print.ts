@@ -61,7 +61,14 @@ export function fittedSummary(fitted: Record<string, unknown>): string {
       ? scalars.map(([k, v]) => `${k}=${formatNumber(v)}`).join(" ")
       : `stateless, params ${JSON.stringify(fitted.params)}`;
   }
-  return `${attr[0]} ${names.map((n, i) => `${n}=${formatNumber(attr[1][i])}`).join(" ")}`;
+  // A wide file's tour line names the first few features.
+  const shown = names.slice(0, 6).map((n, i) => `${n}=${formatNumber(attr[1][i])}`);
+  return `${attr[0]} ${shown.join(" ")}${names.length > shown.length ? ` … (${names.length} features)` : ""}`;
+}
+
+/** Column names for a step line: all of a few, else the first five and how many. */
+export function columnNames(names: readonly string[]): string {
+  return names.length <= 6 ? names.join(", ") : `${names.slice(0, 5).join(", ")}, … (${names.length} columns)`;
 }
 
 export function firstLines(text: string, count: number): string {

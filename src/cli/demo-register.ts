@@ -9,8 +9,12 @@ export function registerDemo(program: Command): void {
     .command("demo")
     .description("run the scripted end-to-end demo against an embedded service (what `npm start` runs)")
     .option("--data-dir <dir>", "keep the demo's data here (default: a temp dir, removed afterwards)")
-    .action(async (flags: { dataDir?: string }) => {
+    .option("--data <file.csv>", "run the tour on your CSV (read as pandas.read_csv reads it; its numeric columns)")
+    .action(async (flags: { dataDir?: string; data?: string }) => {
       const { runDemo } = await import("./demo-command.js");
-      await runDemo(flags.dataDir ? { dataDir: flags.dataDir } : {});
+      await runDemo({
+        ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
+        ...(flags.data ? { data: flags.data } : {}),
+      });
     });
 }
