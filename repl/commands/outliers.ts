@@ -96,7 +96,7 @@ export const outliersCommand: Command = {
         columns: features.length > 0 ? features : undefined,
         signal: ctx.signal,
       });
-      const tracked = ws.startJob(again, { type, source: ref, features, params });
+      const tracked = ws.startJob(again, { type, source: `${frame} below p${percentile} (${ref})`, features, params });
       const done = await ws.jobs.waitFor(tracked.ref, ctx.signal).catch((error: unknown) => {
         throw ws.waitStopped(error, tracked.ref, ctx);
       });

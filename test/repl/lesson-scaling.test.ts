@@ -48,5 +48,10 @@ it("runs the scaling lesson: scatters, the two power transforms named by method"
   expect(stdout).toContain("area_error against mean_area: 569 rows");
   expect(stdout).toContain("A benign  B malignant");
   expect(stdout).toContain("(rows inside p0-p99 of both: 559 of 569)");
-  expect(stdout).toMatch(/j4 +PowerTransformer \(metho/);
+  expect(stdout).toMatch(/j4 +PowerTransformer \(method=box-cox\) on cancer/);
+  expect(stdout).toContain("What j2 learnt: RobustScaler on cancer");
+  expect(stdout).toMatch(/^feature +center_ j2 +center_ j5 +scale_ j2 +scale_ j5$/m);
+  expect(stdout).toMatch(/^j5 RobustScaler \(quantile_range=10,90\) /m);
+  expect(stdout).toMatch(/^j6 +StandardScaler on cancer below p99 \(b2\) +succeeded/m);
+  expect(stdout).toContain("j1 StandardScaler on cancer, and j6 fitted on cancer without outliers");
 }, 120_000);
