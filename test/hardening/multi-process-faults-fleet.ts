@@ -50,6 +50,8 @@ export class Fleet {
     const child = spawn(command!, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, MDPS_DATA_DIR: "" },
+      // Its own process group: a start that times out is killed with its wrapper (faketime).
+      detached: true,
     });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -58,7 +60,11 @@ export class Fleet {
     );
     const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
       let out = "";
-      const timer = setTimeout(() => reject(new Error(`slot ${slot} did not start within 120 s: ${stderr}`)), 120_000);
+      const timer = setTimeout(() => {
+        // Not a member yet, so cleanup() would not find it: it goes now.
+        process.kill(-child.pid!, "SIGKILL");
+        reject(new Error(`slot ${slot} did not start within 120 s: ${stderr}`));
+      }, 120_000);
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
         const match = /listening on (\S+) pid (\d+)/.exec(out);
