@@ -19,6 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function runScript(
   script: string,
   args: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MDPS_BIN, "repl", ...args], {
@@ -30,6 +31,9 @@ function runScript(
         MDPS_BASE_URL: "",
         MDPS_PROFILE: "",
         CI: "1",
+        // The width tables are laid out in: 100 unless a test says.
+        COLUMNS: "",
+        ...env,
       },
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -44,6 +48,22 @@ function runScript(
 }
 
 describe("mdps repl with piped stdin", () => {
+  it("lays tables out in $COLUMNS or --width; /describe wraps its columns instead of dropping max", async () => {
+    const narrow = await runScript("/describe customers\n", [], { COLUMNS: "60" });
+    expect(narrow.code).toBe(0);
+    // What /describe printed (the banner is prose, not laid out).
+    const lines = narrow.stdout.slice(narrow.stdout.indexOf("mdps> /describe customers")).split("\n").slice(1);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    // The statistics continue in blocks, each starting with the column names' column.
+    expect(narrow.stdout).toMatch(/^column +25% +50% +75% +max +unique +top$/m);
+    expect(narrow.stdout).toMatch(/^spend +538\.887 +772\.48 +1147\.09 +34445\.7$/m);
+    const wide = await runScript("/describe customers\n", ["--width", "200"], { COLUMNS: "60" });
+    expect(wide.stdout).toMatch(/^column +dtype +count +missing +mean +std +min +25% +50% +75% +max +unique +top$/m);
+    const bad = await runScript("", ["--width", "x"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--width takes a whole number of columns, 20 or more (got "x")');
+  });
+
   it("runs the intro lesson to the end and exits 0", async () => {
     const { code, stdout, stderr } = await runScript(readFileSync(LESSON, "utf8"));
     expect(stderr).toBe("");
