@@ -686,7 +686,8 @@ export class Session {
   job(idOrPrefix: string): Job {
     const journaled = this.#journal?.jobs() ?? [];
     const id = resolveJobId(idOrPrefix, [...this.#jobs, ...journaled]);
-    return journaledJob(this.#ctx, id, journaled.find((j) => j.id === id));
+    const entry = journaled.find((j) => j.id === id);
+    return journaledJob(this.#ctx, id, entry);
   }
 
   /**
