@@ -267,7 +267,7 @@ describe("the fitted pipeline", () => {
     expect(column(fitted.transform(df), "x2")).toEqual(column(out, "x2"));
   });
 
-  it("writes a line per change of a step in text mode", () => {
+  it("writes a line per change of a step in text mode", async () => {
     const lines: string[] = [];
     const card = new PipelineCard({ mode: "text", stream: { write: (line: string) => lines.push(line) } });
     const steps: PipelineStepView[] = [
@@ -276,7 +276,7 @@ describe("the fitted pipeline", () => {
     ];
     card.update(steps);
     card.update([{ ...steps[0]!, progress: 0.35 }, steps[1]!]);
-    card.finish([
+    await card.finish([
       { ...steps[0]!, status: "succeeded", phase: "done", progress: 1 },
       { ...steps[1]!, status: "queued" },
     ]);
