@@ -58,6 +58,22 @@ export class BlobFiles {
     return join(this.tmpDir, `${randomUUID()}.part`);
   }
 
+  /**
+   * `count` temp paths for a job attempt's outputs, in a folder of their own inside this
+   * process's temp folder. A worker thread terminated mid-write (a timeout, a cancel) can
+   * still have a file open queued in libuv's pool, which may create the file after the
+   * thread is gone: removing the folder takes such a file with it, or makes that late
+   * open fail, where removing the paths alone would leave it behind.
+   */
+  async attemptTemps(count: number): Promise<{ paths: string[]; remove: () => Promise<void> }> {
+    const dir = join(this.tmpDir, randomUUID());
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return {
+      paths: Array.from({ length: count }, () => join(dir, `${randomUUID()}.part`)),
+      remove: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
+    };
+  }
+
   /** Streams `source` into a new temp file, hashing as it goes, and fsyncs it. */
   async writeTemp(source: Readable | AsyncIterable<Uint8Array>): Promise<WrittenFile> {
     await this.ensureTemp();

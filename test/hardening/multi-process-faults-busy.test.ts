@@ -10,12 +10,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
 import type { LogLevel } from "../../src/contract/index.js";
 import { commitEnding } from "../../src/service/jobs/run-ending.js";
 import { storageFaultOf } from "../../src/service/storage-fault.js";
 import { DATABASE_FILE, openDatabase } from "../../src/service/store/database.js";
+import { openSqlite } from "../../src/service/store/sqlite.js";
 import { JobStore } from "../../src/service/store/jobs.js";
 import { Fleet } from "./multi-process-faults-fleet.js";
 import { registerApp, ServeHarness, tokenOf } from "./serve-harness.js";
@@ -51,7 +51,9 @@ it("a write lock held past the busy timeout: the write is a 503 storage_busy wit
   const app = registerApp(dataDir);
   const token = await tokenOf(service.url, app);
   // Another process's write transaction, left open as a frozen process leaves it.
-  const holder = new Database(join(dataDir, DATABASE_FILE), { timeout: 30_000 });
+  // Through the driver this runtime uses: better-sqlite3's build is for Node 20 only.
+  const holder = openSqlite(join(dataDir, DATABASE_FILE));
+  holder.exec("PRAGMA busy_timeout = 30000");
   holder.exec("BEGIN IMMEDIATE");
   let locked;
   const started = Date.now();

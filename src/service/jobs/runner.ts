@@ -318,7 +318,8 @@ export class JobRunner {
     if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
     if (input instanceof BlobDamagedError)
       return { kind: "failed", ...failedWith(inputDamaged(input.blobId, input.reason)) };
-    const tempPaths = request.output.map(() => files.tempPath());
+    const temps = await files.attemptTemps(request.output.length);
+    const tempPaths = temps.paths;
     try {
       let run;
       try {
@@ -376,7 +377,7 @@ export class JobRunner {
         return commitEnding(err, log);
       }
     } finally {
-      await Promise.all(tempPaths.map((p) => files.remove(p)));
+      await temps.remove();
     }
   }
 
