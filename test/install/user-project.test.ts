@@ -3,15 +3,16 @@
  * project with README's commands ("Use mdps in your own project", run as written). Then,
  * in that folder: README's quickstart against Session.local(), a strict TypeScript check of
  * a file that uses the Session API and mdps/danfo, and every shipped notebook executed by
- * Jupyter on the folder's own tslab and Deno kernels, registered with README's commands.
+ * Jupyter on the folder's own tslab and Deno kernels, registered with README's commands,
+ * with the checks the repository's notebook suites make (which then leave them to this test).
  *
  * Every URL npm fetches must be on the configured npm registry (checked from npm's http log):
  * nothing from cdn.sheetjs.com, no native TensorFlow download. The rest runs on loopback.
  *
- * It takes minutes and needs the npm registry, so `npm test` runs it where CI is set or
- * MDPS_INSTALL_TEST=1, and skips it otherwise, saying so; MDPS_INSTALL_TEST=0 skips it in CI
- * too (.ci/run's runs on newer Node). better-sqlite3 is not compiled a second time where the
- * repository's own binary fits (./sqlite-prebuild.ts). It needs dist/ (npm test builds it).
+ * It takes minutes and needs the npm registry, so `npm test` runs it only where ./enabled.ts
+ * says, and skips it otherwise, saying so. better-sqlite3 is not compiled a second time
+ * where the repository's own binary fits (./sqlite-prebuild.ts). It needs dist/ (npm test
+ * builds it).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,15 +21,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inCI } from "../required-tool.js";
 import {
   REPO,
-  cellTexts,
-  chartSvgs,
   executeNotebook,
   findJupyterPython,
   kernelEnv,
   problems,
   type KernelName,
 } from "../notebooks/jupyter.js";
-import { EXPECTATIONS } from "../notebooks/expectations.js";
+import { checkNotebookRun } from "../notebooks/run-checks.js";
 import {
   MINUTE,
   fetchedHosts,
@@ -40,13 +39,12 @@ import {
   run,
   warnings,
 } from "./npm-project.js";
+import { installTestEnabled } from "./enabled.js";
 import { seedSqlitePrebuild } from "./sqlite-prebuild.js";
 
-const choice = process.env["MDPS_INSTALL_TEST"];
-const enabled = choice === "1" || (inCI && choice !== "0");
 const NOTEBOOKS = join(REPO, "notebooks");
 
-if (!enabled) {
+if (!installTestEnabled) {
   describe("mdps installed into an analyst's own project", () => {
     it("needs the npm registry and several minutes", (context) => {
       context.skip("skipped: set MDPS_INSTALL_TEST=1 to run it (CI does)");
@@ -237,12 +235,7 @@ export const table = (): DataFrame => new dfd.DataFrame({ x: [1, 2] });
             const seconds = ((performance.now() - started) / 1000).toFixed(0);
             console.log(`[install] ${name} on ${next.kernel}: ${seconds} s`);
             try {
-              expect(problems(notebook), `${name} on ${next.kernel}`).toEqual([]);
-              const texts = cellTexts(notebook);
-              const expectation = EXPECTATIONS[name];
-              if (!expectation)
-                throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
-              expectation({ notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) });
+              checkNotebookRun({ kernel: next.kernel, name, notebook });
             } catch (error) {
               failures.push(`${name} on ${next.kernel}: ${(error as Error).message}\n${problems(notebook).join("\n")}`);
             }

@@ -1,10 +1,11 @@
 /**
  * Executes every notebook in notebooks/ (and the fixtures) headless with real Jupyter and
  * one kernel, the way a user runs them: `import ... from "mdps"` through the package's
- * dist/ (npm test builds it first). Fails on any error output or stderr text, then checks
- * what each notebook must show. notebooks.test.ts runs it on tslab, deno-notebooks.test.ts
- * on Deno's kernel: the same notebooks (one source, see docs/notebooks.md) and the same
- * expectations, since both kernels show the same HTML.
+ * dist/ (npm test builds it first), with the checks of run-checks.ts. notebooks.test.ts
+ * runs it on tslab, deno-notebooks.test.ts on Deno's kernel: the same notebooks (one
+ * source, see docs/notebooks.md) and the same expectations, since both kernels show the
+ * same HTML. Where the install test runs, the shipped notebooks run there instead, from an
+ * analyst's project.
  *
  * Without Jupyter (or Deno) the suite is skipped with an install hint, except in CI (CI
  * set), where that is a failure (../required-tool.ts).
@@ -16,19 +17,17 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import {
   REPO,
-  cellTexts,
-  chartSvgs,
   executeNotebook,
   findJupyterPython,
   installDenoKernel,
   installTslabKernel,
   kernelEnv,
-  lateMdpsOutputs,
-  problems,
   type ExecutedNotebook,
   type KernelName,
 } from "./jupyter.js";
-import { EXPECTATIONS, type Executed } from "./expectations.js";
+import { EXPECTATIONS } from "./expectations.js";
+import { checkNotebookRun } from "./run-checks.js";
+import { installTestEnabled } from "../install/enabled.js";
 import { describeWithTool, type RequiredTool } from "../required-tool.js";
 import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
 import { SCOPES } from "../../src/contract/index.js";
@@ -54,8 +53,6 @@ export interface NotebookSuite {
   fixtures: string[];
   /** Writes the executed notebooks back into notebooks/ (MDPS_SAVE_NOTEBOOKS=1). */
   save: boolean;
-  /** Checks every run gets on this kernel, after its own expectations. */
-  everyRun?: (run: Executed & { name: string }) => void;
 }
 
 async function notebookFiles(): Promise<string[]> {
@@ -74,11 +71,18 @@ export async function notebookSuite(suite: NotebookSuite): Promise<void> {
     ...(suite.tools ?? []),
   ];
   const missing = tools.find((t) => t.missing !== null);
-  const sources = [...suite.fixtures.map((f) => join(FIXTURES, f)), ...(await notebookFiles())];
+  const shipped = await notebookFiles();
+  // Where the install test runs, it executes the shipped notebooks from an analyst's
+  // project on both kernels with the same checks (./run-checks.ts): running them here too
+  // would only repeat that. The fixtures and the connected run stay here.
+  const sources = [
+    ...suite.fixtures.map((f) => join(FIXTURES, f)),
+    ...(installTestEnabled && !suite.save ? [] : shipped),
+  ];
   const runsToDo: Run[] = sources.map((source) => ({ name: basename(source, ".ipynb"), source, env: {} }));
   // The regional notebook again, configured by environment for a real service listening
   // on 127.0.0.1 (the reference service in another region): its credentialed cells run.
-  const connected: Run | undefined = runsToDo.some((r) => r.name === REGIONAL)
+  const connected: Run | undefined = shipped.some((s) => basename(s, ".ipynb") === REGIONAL)
     ? { name: `${REGIONAL}+connected`, source: join(NOTEBOOKS, `${REGIONAL}.ipynb`), env: {} }
     : undefined;
   if (connected) runsToDo.push(connected);
@@ -171,24 +175,14 @@ export async function notebookSuite(suite: NotebookSuite): Promise<void> {
       }
 
       it("has expectations for every notebook", () => {
-        expect(runsToDo.map((r) => r.name).filter((n) => !(n in EXPECTATIONS))).toEqual([]);
+        const names = [...runsToDo.map((r) => r.name), ...shipped.map((s) => basename(s, ".ipynb"))];
+        expect(names.filter((n) => !(n in EXPECTATIONS))).toEqual([]);
       });
 
       for (const { name, source } of runsToDo) {
         it(name, async () => {
           const notebook = await result(name);
-          expect(problems(notebook), `problems in ${name}`).toEqual([]);
-          // What nbconvert would have dropped: mdps's own outputs must leave before their cell ends.
-          expect(lateMdpsOutputs(notebook), `mdps outputs sent after their cell ended in ${name}`).toEqual([]);
-          if (clientSecret) {
-            expect(notebook.raw.includes(clientSecret), "the client secret appears in the notebook").toBe(false);
-          }
-          const texts = cellTexts(notebook);
-          const expectation = EXPECTATIONS[name];
-          if (!expectation) throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
-          const run = { notebook, texts, all: texts.join("\n"), charts: chartSvgs(notebook) };
-          expectation(run);
-          suite.everyRun?.({ ...run, name });
+          checkNotebookRun({ kernel: suite.kernel, name, notebook, secret: clientSecret });
           // Only the plain runs are saved: they are what a reader without credentials gets.
           if (suite.save && source.startsWith(NOTEBOOKS) && !name.includes("+")) {
             await copyFile(join(work, `${name}.executed.ipynb`), source);

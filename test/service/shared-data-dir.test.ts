@@ -226,25 +226,6 @@ describe.each(STORE_DRIVERS)("many processes on one data dir (%s)", (driver) => 
     expect(ranOn.size).toBeGreaterThan(1);
   }, 180_000);
 
-  it("one process x 80 jobs (the throughput the 4-process run compares with)", async () => {
-    const dir = await sharedDir();
-    const service = await spawn(dir.dataDir);
-    const api = await dir.api(service.url);
-    const input = await upload(api, "a,b\n1,2\n3,5\n4,9\n");
-    const started = Date.now();
-    const sent = await Promise.all(
-      Array.from({ length: 80 }, async () => {
-        return (await send(api, input.id)).id;
-      }),
-    );
-    const jobs = await waitForAll(sent, () => api);
-    const seconds = (Date.now() - started) / 1000;
-    console.log(
-      `1 process x 80 jobs: ${throughput(jobs)}; ${(sent.length / seconds).toFixed(1)} jobs/s as the client saw it`,
-    );
-    expect(jobs.every((j) => j.status === "succeeded" && runningEvents(j) === 1)).toBe(true);
-  }, 180_000);
-
   it("a job whose process is killed three times ends failed, saying why", async () => {
     const dir = await sharedDir();
     const leaseMs = 1500;
