@@ -4,6 +4,7 @@
  * public `shape`, `columns`, `dtypes`, `index` and row-major `values`), so this module
  * never loads danfo, and on mdps's own columnar `Table`.
  */
+import { columnDtype } from "../formats/column-dtype.js";
 import { displayedDtype } from "../formats/danfo-dtype.js";
 import type { Table } from "../formats/table.js";
 import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, MUTED_STYLE, TABLE_STYLE, escapeHtml, formatValue } from "./html.js";
@@ -72,21 +73,23 @@ function gridOfDataFrame(df: DataFrameLike): Grid {
   return {
     rows,
     names: df.columns,
-    dtypes: df.dtypes.map(displayedDtype),
+    dtypes: df.dtypes.map((dtype, column) => displayedDtype(dtype, rows, (row) => cellOf(df, row, column))),
     label: (row) => String(df.index[row] ?? row),
-    cell: (row, column): unknown => {
-      const values = df.values[row];
-      // A one-column frame may hold plain values instead of one-element rows.
-      return Array.isArray(values) ? values[column] : values;
-    },
+    cell: (row, column) => cellOf(df, row, column),
   };
+}
+
+function cellOf(df: DataFrameLike, row: number, column: number): unknown {
+  const values = df.values[row];
+  // A one-column frame may hold plain values instead of one-element rows.
+  return Array.isArray(values) ? values[column] : values;
 }
 
 function gridOfTable(table: Table): Grid {
   return {
     rows: table.rowCount,
     names: table.columns.map((c) => c.name),
-    dtypes: table.columns.map((c) => (c.kind === "number" ? "float64" : c.kind)),
+    dtypes: table.columns.map(columnDtype),
     label: (row) => String(row),
     cell: (row, column) => table.columns[column]?.values[row],
   };

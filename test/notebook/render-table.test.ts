@@ -32,6 +32,19 @@ describe("dataFrameHtml", () => {
     expect(html).not.toContain("╔"); // not danfo's box drawing
   });
 
+  it("names dtypes as /check and /describe do (pandas' names), not danfo's labels", () => {
+    const df = new dfd.DataFrame({
+      id: [1, 2, 3],
+      big: [3e9, 4e9, 5e9],
+      gap: [1, Number.NaN, 3],
+      city: ["Oslo", "Lima", "Pune"],
+      ok: [true, false, true],
+    });
+    expect(df.dtypes).toEqual(["int32", "int32", "float32", "string", "boolean"]);
+    const headers = [...dataFrameHtml(df).matchAll(/font-style:italic">([^<]*)</g)].map((m) => m[1]);
+    expect(headers).toEqual(["int64", "int64", "float64", "object", "bool"]);
+  });
+
   it("escapes column names and values and marks missing values", () => {
     const df = new dfd.DataFrame({ "<b>a</b>": [1, Number.NaN], s: ["<script>x</script>", "ok"] });
     const html = dataFrameHtml(df);
@@ -51,11 +64,16 @@ describe("tableHtml and tableText", () => {
     ],
   };
 
-  it("renders an mdps Table with float64 columns", () => {
+  it("renders an mdps Table with its columns' dtypes", () => {
     const html = tableHtml(table, { title: "Result" });
     expect(html).toContain("<b>Result</b>");
     expect(html).toContain("3 rows × 2 columns");
-    expect(html).toContain("float64");
+    expect([...html.matchAll(/font-style:italic">([^<]*)</g)].map((m) => m[1])).toEqual(["float64", "object"]);
+    const whole = tableHtml({
+      rowCount: 2,
+      columns: [{ name: "n", kind: "number", values: Float64Array.from([1, 2]) }],
+    });
+    expect(whole).toContain(">int64<");
     expect(html).toContain("1.0000e-7");
   });
 
