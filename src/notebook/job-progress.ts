@@ -131,12 +131,23 @@ export interface WatchOptions extends ProgressOptions {
  * Waits for a job while showing its live status; rethrows what `job.wait` throws (a
  * failed job, an abort) after showing it. Resolves to nothing, so `await watch(job)`
  * as the last line of a cell prints nothing below the status (the final record is
- * `job.record`).
+ * `job.record`). Given several jobs (an array, a Map's values), it shows a status for
+ * each and resolves once every one has ended, again to nothing: a cell ending in
+ * `await Promise.all(jobs.map(watch))` would print an array of `undefined` under them.
+ * Then the first failure is rethrown, after the other jobs have ended.
  *
  * @example
  * await watch(job, { signal: AbortSignal.timeout(60_000) });
+ * await watch(jobs.values(), { logLines: 1 });
  */
-export async function watch(job: WatchableJob, options: WatchOptions = {}): Promise<void> {
+export async function watch(jobs: WatchableJob | Iterable<WatchableJob>, options: WatchOptions = {}): Promise<void> {
+  if (!(Symbol.iterator in jobs)) return watchOne(jobs, options);
+  const ended = await Promise.allSettled([...jobs].map((job) => watchOne(job, options)));
+  const failed = ended.find((e) => e.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
+async function watchOne(job: WatchableJob, options: WatchOptions): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
   const { signal, timeoutMs: givenMs, timeout, ...progressOptions } = options;
   const timeoutMs = givenMs ?? (timeout === undefined ? undefined : timeout * 1000);

@@ -38,8 +38,8 @@ export interface WaitOptions {
   /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
   readonly pollInterval?: number | undefined;
   /**
-   * Live status while waiting: `auto` (default) shows it in a tslab notebook and
-   * nothing elsewhere; `text` prints progress lines on stderr; `none`/false shows
+   * Live status while waiting: `auto` (the default of `wait()`; `result()` and the
+   * reads built on it default to `none`) shows it in a tslab notebook and nothing elsewhere; `text` prints progress lines on stderr; `none`/false shows
    * nothing; or a LiveStatus of your own (see docs/notebooks.md).
    */
   readonly progress?: ProgressMode | LiveStatus | false | undefined;

@@ -278,9 +278,14 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return this.#record ? jobHtml(this.#record) : `<code>${this.toString().replace(/[<>&]/g, "")}</code>`;
   }
 
-  /** The job's result (rows, columns, output blob records, fitted state); waits first. */
+  /**
+   * The job's result (rows, columns, output blob records, fitted state); waits first,
+   * quietly unless `progress` says otherwise: called in a loop or for `dataframe()` and
+   * the other reads, a live status per call would only clutter the cell, and as a cell's
+   * value the result shows its own card. `wait()` and `watch()` show the live status.
+   */
   async result(options: WaitOptions = {}): Promise<JobResult> {
-    if (this.#result === undefined) await this.wait(options);
+    if (this.#result === undefined) await this.wait({ ...options, progress: options.progress ?? false });
     return this.#result!;
   }
 

@@ -74,6 +74,28 @@ describe("watch a job of the real local service", () => {
     expect(display.current).toMatch(/positive/i);
   });
 
+  it("watches several jobs at once to their ends, resolves to nothing, and rethrows the first failure", async () => {
+    const types = ["StandardScaler", "MinMaxScaler", "RobustScaler"] as const;
+    const jobs = new Map<string, Awaited<ReturnType<Session["preprocess"]>>>();
+    for (const type of types) jobs.set(type, await session().preprocess(frame(), { type, columns: ["age", "income"] }));
+    const display = new RecordingDisplay();
+    // Resolves to nothing (typed void): a cell ending in it prints nothing below the statuses.
+    await expect(watch(jobs.values(), { display })).resolves.toBeUndefined();
+    expect([...jobs.values()].map((job) => job.record?.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    for (const job of jobs.values()) expect(display.writes.join("\n")).toContain(`job ${job.id.slice(0, 8)}`);
+
+    const negative = await session().upload(new dfd.DataFrame({ x: [-1, 2, 3, 4] }));
+    const failing = await session().preprocess(negative, { type: "PowerTransformer", params: { method: "box-cox" } });
+    const slower = await session().preprocess(frame(), {
+      type: "QuantileTransformer",
+      params: { n_quantiles: 100 },
+      columns: ["age", "income"],
+    });
+    await expect(watch([failing, slower], { display: new RecordingDisplay() })).rejects.toThrow(/positive/i);
+    // The other job was followed to its end before the failure was rethrown.
+    expect(slower.record?.status).toBe("succeeded");
+  });
+
   it("says it stopped waiting when aborted, and the job goes on", async () => {
     const job = await session().preprocess(frame(), { type: "QuantileTransformer", params: { n_quantiles: 100 } });
     const display = new RecordingDisplay();
