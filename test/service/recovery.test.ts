@@ -132,7 +132,8 @@ describe("request_timeout_seconds", () => {
     expect(result).toMatchObject({ job_status: "timed_out", error: job.error });
     expect(json(logDetails, await api.call("GET", `/api/job/${slow.id}/logs`)).messages.at(-1)?.level).toBe("error");
     expect((await api.waitForJob(next.id)).status).toBe("succeeded");
-    expect(await tempFiles(service.dataDir)).toEqual([]);
+    // A succeeded job's temp links are removed just after its commit (runner.ts, attempt).
+    await expect.poll(() => tempFiles(service.dataDir), { timeout: 5000 }).toEqual([]);
     // Terminal states never change.
     expect(json(referenceJob, await api.call("GET", `/api/job/${slow.id}/get`)).status).toBe("timed_out");
     const { checks } = json(health, await api.call("GET", "/api/shared/health"));

@@ -310,7 +310,8 @@ export class JobRunner {
     }
   }
 
-  /** One run of a claimed job. Every temp file is gone when it returns, so whoever sees the job end sees a clean tmp/. */
+  /** One run of a claimed job; every temp file is gone when it returns. A success's temp
+   * links go just after its commit, which a placed output's link must outlast. */
   private async attempt({ slot, row, request, keys, log, journal, signal }: Attempt): Promise<AttemptEnd> {
     const { files } = this.store;
     await files.ensureTemp();
