@@ -5,6 +5,7 @@
  * rendered to SVG headless by Vega in Node, so the notebook stores a picture that
  * GitHub shows as is.
  */
+import { classKey, colouring, type Colouring } from "./colouring.js";
 import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
 import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
 import { percentiles } from "./plot-data.js";
@@ -41,10 +42,19 @@ export interface CompareOptions {
   log?: boolean;
   /** Percentiles `[low, high]` of each panel's values to keep, e.g. `[0, 99]` to zoom past outliers. */
   clip?: readonly [number, number];
+  /**
+   * A column to split each panel's bars by, stacked (e.g. the target): text or up to ten
+   * distinct whole numbers, at most twelve values, with a legend. Looked up in each data
+   * set, else in the first that has it (the rows are the same rows). Side by side only.
+   */
+  color?: string;
 }
 
 const DEFAULT_MAX_COLUMNS = 12;
 const BASE_COLOR = "#9ca3af";
+/** Most classes a histogram's bars are split into: more would not read as colours. */
+const MAX_CLASSES = 12;
+const MISSING_CLASS = "(missing)";
 const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d", "#4f46e5"];
 
 function pickColumns(sources: readonly ColumnSource[], options: CompareOptions): string[] {
@@ -69,10 +79,12 @@ export function distributionsSpec(
   const stages = Object.keys(sources);
   if (stages.length === 0) throw new Error("nothing to plot: pass at least one data set");
   const columns = pickColumns(Object.values(sources), options);
+  const classesOf = classColouring(sources, options);
   const values: Array<Record<string, unknown>> = [];
   const everything = options.sharedX === "all" ? overallRange(sources, stages, columns, options.clip) : undefined;
   columns.forEach((feature, order) => {
-    const data = stages.map((stage) => clipped(numericColumn(sources[stage]!, feature), options.clip));
+    const raw = stages.map((stage) => numericColumn(sources[stage]!, feature));
+    const data = raw.map((column) => clipped(column, options.clip));
     // Overlaid data sets share their bins, so bars line up and a shift shows.
     const ranges = data.map((d) => finiteRange(d)).filter((r) => Number.isFinite(r.min));
     const shared: readonly [number, number] | undefined =
@@ -91,6 +103,18 @@ export function distributionsSpec(
       ];
       const note = notes.filter(Boolean).join(", ");
       const label = note ? `${feature} (${note})` : feature;
+      if (classesOf) {
+        const range = shared ?? rangeOf(data[i]!);
+        for (const bin of classBins(
+          raw[i]!,
+          classesOf(i),
+          clipBounds(raw[i]!, options.clip),
+          options.bins ?? 30,
+          range,
+        ))
+          values.push({ feature: label, order, stage, ...bin });
+        return;
+      }
       const total = bins.reduce((sum, b) => sum + b.count, 0) || 1;
       for (const bin of bins) values.push({ feature: label, order, stage, ...bin, share: bin.count / total });
     });
@@ -140,12 +164,16 @@ export function distributionsSpec(
           axis: { tickCount: 3 },
           ...(options.log ? { scale: { type: "symlog" } } : {}),
         },
-        color: {
-          field: "stage",
-          type: "nominal",
-          legend: null,
-          scale: colors,
-        },
+        color: classesOf
+          ? {
+              field: "group",
+              type: "nominal",
+              title: options.color,
+              sort: classNames(classesOf(0)),
+              scale: { domain: classNames(classesOf(0)), range: PALETTE },
+              legend: { orient: "top" },
+            }
+          : { field: "stage", type: "nominal", legend: null, scale: colors },
       },
     },
     resolve: { scale: { x: "independent", y: "independent" } },
@@ -153,13 +181,77 @@ export function distributionsSpec(
   };
 }
 
-/** The values inside the `clip` percentiles (all of them without a clip). */
-function clipped(values: Float64Array, clip: readonly [number, number] | undefined): Float64Array {
-  if (!clip) return values;
+/** The values of the `clip` percentiles (none without a clip). */
+function clipBounds(values: Float64Array, clip: readonly [number, number] | undefined): [number, number] | undefined {
+  if (!clip) return undefined;
   if (!(clip[0] < clip[1]))
     throw new Error(`clip must be two percentiles, low below high, such as [0, 99]; got [${clip.join(", ")}]`);
-  const [low, high] = percentiles(values, clip) as [number, number];
-  return values.filter((v) => !(v < low || v > high));
+  return percentiles(values, clip) as [number, number];
+}
+
+/** The values inside the `clip` percentiles (all of them without a clip). */
+function clipped(values: Float64Array, clip: readonly [number, number] | undefined): Float64Array {
+  const bounds = clipBounds(values, clip);
+  return bounds ? values.filter((v) => !(v < bounds[0] || v > bounds[1])) : values;
+}
+
+function rangeOf(values: Float64Array): [number, number] | undefined {
+  const { min, max } = finiteRange(values);
+  return Number.isFinite(min) ? [min, max] : undefined;
+}
+
+/** The classes of `options.color` for each data set, checked to be few; undefined without a colour. */
+function classColouring(
+  sources: Readonly<Record<string, ColumnSource>>,
+  options: CompareOptions,
+): ((i: number) => Colouring) | undefined {
+  if (options.color === undefined) return undefined;
+  if (options.overlay) {
+    throw new Error(
+      "color splits the bars of side-by-side panels; overlay already colours each data set: leave out one of them",
+    );
+  }
+  const colourOf = colouring(Object.entries(sources), options.color);
+  const { nominal, domain } = colourOf(0);
+  if (!nominal || domain.length > MAX_CLASSES) {
+    throw new Error(
+      `color: column "${options.color}" has ${nominal ? `${domain.length} values` : "values of a quantity"}; ` +
+        `histograms split their bars by a column of at most ${MAX_CLASSES} classes (text or whole numbers, e.g. the target)`,
+    );
+  }
+  return colourOf;
+}
+
+/** A row's class as the colouring's domain names it, "(missing)" for none. */
+const classOf = (value: unknown): number | string => classKey(value) ?? MISSING_CLASS;
+
+/** The legend's entries: the classes in order, then "(missing)" when a row has none. */
+function classNames(colour: Colouring): string[] {
+  const missing = colour.values?.some((v) => classOf(v) === MISSING_CLASS) ?? false;
+  return [...colour.domain.map(String), ...(missing ? [MISSING_CLASS] : [])];
+}
+
+/** One panel's bars split by class: each class's histogram over the panel's bins (`range`). */
+function classBins(
+  values: Float64Array,
+  colour: Colouring,
+  bounds: readonly [number, number] | undefined,
+  binCount: number,
+  range: readonly [number, number] | undefined,
+): Array<{ start: number; end: number; count: number; group: string }> {
+  if (!range) return [];
+  const inside = (v: number) => Number.isFinite(v) && !(bounds && (v < bounds[0] || v > bounds[1]));
+  const groups = new Map<unknown, number[]>();
+  values.forEach((v, row) => {
+    if (!inside(v)) return;
+    const key = classOf(colour.values?.[row]);
+    const members = groups.get(key) ?? [];
+    members.push(v);
+    groups.set(key, members);
+  });
+  return [...groups].flatMap(([key, members]) =>
+    histogram(members, binCount, range).bins.map((bin) => ({ ...bin, group: String(key) })),
+  );
 }
 
 function countOutside(values: Float64Array, [low, high]: readonly [number, number]): number {

@@ -143,7 +143,7 @@ export interface WatchOptions extends ProgressOptions {
 export async function watch(jobs: WatchableJob | Iterable<WatchableJob>, options: WatchOptions = {}): Promise<void> {
   if (!(Symbol.iterator in jobs)) return watchOne(jobs, options);
   const ended = await Promise.allSettled([...jobs].map((job) => watchOne(job, options)));
-  const failed = ended.find((e) => e.status === "rejected");
+  const failed = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
   if (failed) throw failed.reason;
 }
 

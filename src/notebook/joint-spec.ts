@@ -7,7 +7,8 @@
  * a few thousand points at most whatever the row count.
  */
 import { finiteRange, histogram, type ColumnSource } from "./histogram.js";
-import { percentiles, plotColumn, rawColumn, rowCount, sampleRows } from "./plot-data.js";
+import { colouring, type Colouring } from "./colouring.js";
+import { percentiles, plotColumn, rowCount, sampleRows } from "./plot-data.js";
 import type { VegaLiteSpec } from "./vega-svg.js";
 
 export interface JointOptions {
@@ -45,52 +46,8 @@ export interface JointOptions {
 }
 
 const MARGIN = 40;
-const NOMINAL_MAX = 10;
 const POINT_COLOR = "#2563eb";
 const HIST_COLOR = "#9ca3af";
-
-interface Colouring {
-  values: unknown[] | undefined;
-  nominal: boolean;
-  domain: unknown[];
-}
-
-function colouring(
-  frames: ReadonlyArray<readonly [string, ColumnSource]>,
-  column: string | undefined,
-): (i: number) => Colouring {
-  if (column === undefined) return () => ({ values: undefined, nominal: false, domain: [] });
-  const perFrame = frames.map(([, source]) => rawColumn(source, column));
-  const fallbackAt = perFrame.findIndex((v) => v !== undefined);
-  if (fallbackAt < 0) {
-    throw new Error(
-      `color: column "${column}" is in none of the data sets; pass a column of the first, e.g. the target`,
-    );
-  }
-  const fallback = perFrame[fallbackAt]!;
-  const all = perFrame.flatMap((v) => v ?? []).filter((v) => v !== null && v !== undefined && v !== "");
-  const distinct = [...new Set(all.map((v) => (typeof v === "number" ? v : String(v))))];
-  const nominal =
-    distinct.some((v) => typeof v !== "number") ||
-    (distinct.length <= NOMINAL_MAX && distinct.every((v) => Number.isInteger(v)));
-  const numbers = distinct.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
-  const domain = nominal
-    ? [...distinct].sort((a, b) =>
-        typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)),
-      )
-    : [Math.min(...numbers), Math.max(...numbers)];
-  return (i) => {
-    const values = perFrame[i] ?? fallback;
-    const rows = rowCount(frames[i]![1]);
-    if (values.length !== rows) {
-      throw new Error(
-        `color: "${frames[i]![0]}" has ${rows} rows but column "${column}" (from "${frames[fallbackAt]![0]}") has ${values.length}; ` +
-          "colour by a column of each data set, or plot data sets with the same rows",
-      );
-    }
-    return { values, nominal, domain };
-  };
-}
 
 /** One panel: a scatter with its two marginal histograms, over the rows in `keep`. */
 function panel(args: {
