@@ -105,12 +105,19 @@ export async function settleWithin(pending: Promise<unknown>, maxMs: number): Pr
 }
 
 /**
+ * How long a call that ends with output waits for it to leave: a message normally leaves
+ * within milliseconds, but on a loaded machine Deno's kernel has taken over a second, and
+ * a kernel that has died must not hold the cell for long.
+ */
+export const OUTPUT_WAIT_MS = 5000;
+
+/**
  * Resolves once every output mdps sent to the notebook has left the process, or after
  * `maxMs`; at once outside a notebook and on kernels that send synchronously (tslab).
  * An mdps call that ends with output awaits this before it settles, so Deno's kernel
  * cannot report the cell finished while that output is still on its way. Never rejects.
  */
-export async function outputsSent(maxMs = 1000): Promise<void> {
+export async function outputsSent(maxMs = OUTPUT_WAIT_MS): Promise<void> {
   let pending: Promise<void> | undefined;
   try {
     pending = findKernel()?.settled?.();

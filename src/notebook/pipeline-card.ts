@@ -16,7 +16,7 @@ import {
   progressText,
   statusHtml,
 } from "./html.js";
-import { newKernelDisplay, outputsSent, settleWithin, type NotebookDisplay } from "./kernel-display.js";
+import { newKernelDisplay, OUTPUT_WAIT_MS, outputsSent, settleWithin, type NotebookDisplay } from "./kernel-display.js";
 import type { ProgressMode } from "./live-status.js";
 
 /** One step as the card shows it; `pending` until its job is sent. */
@@ -145,7 +145,7 @@ export class PipelineCard {
     this.#render(steps, true);
     this.#finished = true;
     const own = this.#display?.settled?.();
-    await Promise.all([own ? settleWithin(own, 1000) : undefined, outputsSent()]);
+    await Promise.all([own ? settleWithin(own, OUTPUT_WAIT_MS) : undefined, outputsSent()]);
   }
 
   #render(steps: readonly PipelineStepView[], final: boolean): void {

@@ -237,7 +237,9 @@ export const table = (): DataFrame => new dfd.DataFrame({ x: [1, 2] });
             try {
               checkNotebookRun({ kernel: next.kernel, name, notebook });
             } catch (error) {
-              failures.push(`${name} on ${next.kernel}: ${(error as Error).message}\n${problems(notebook).join("\n")}`);
+              // The assertion's diff too: its message alone shows an array as "[ Array(2) ]".
+              const { message, diff } = error as Error & { diff?: string };
+              failures.push(`${name} on ${next.kernel}: ${message}\n${diff ?? ""}\n${problems(notebook).join("\n")}`);
             }
           }
         };

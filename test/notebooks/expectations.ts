@@ -59,6 +59,9 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(charts[0]).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(texts[4]).toContain('alt="Histograms of x: before and after"');
     expect(texts[4]).toMatch(/SvgChart\(\d+×\d+\)/);
+    // Bars split by the colour column of the first data set, with a legend of its two classes.
+    expect(chartMarks(charts[0]!)).toMatchObject({ histograms: 2, legendEntries: 2 });
+    expect(chartTitles(charts[0]!)).toEqual(expect.arrayContaining(["kind", "a", "b"]));
     // The session's notice, as a line in the cell (never stderr, which fails the run).
     const notice = cellWith(run, "with-na.csv").text;
     expect(notice).toContain("MdpsWarning");

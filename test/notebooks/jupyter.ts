@@ -110,6 +110,8 @@ export interface Cell {
   id?: string;
   source: string | string[];
   outputs?: Output[];
+  /** The kernel's count for the run; without it nbconvert's HTML shows `In [ ]:`. */
+  execution_count?: number | null;
 }
 
 /** An output that arrived after the kernel said its cell was finished (see execute_notebook.py). */

@@ -24,8 +24,8 @@ const KERNEL_CHECKS: Record<KernelName, (name: string, notebook: ExecutedNoteboo
 
 /**
  * Fails unless `notebook` (the run `name` of a notebook, on `kernel`) ran clean: no error or
- * stderr, no mdps output after its cell ended, not `secret` anywhere, what its expectations
- * ask, and what its kernel asks of every run.
+ * stderr, no mdps output after its cell ended, not `secret` anywhere, an execution count on
+ * every code cell, what its expectations ask, and what its kernel asks of every run.
  */
 export function checkNotebookRun(options: {
   kernel: KernelName;
@@ -36,8 +36,11 @@ export function checkNotebookRun(options: {
   const { kernel, name, notebook, secret } = options;
   expect(problems(notebook), `problems in ${name} on ${kernel}`).toEqual([]);
   // What nbconvert would have dropped: mdps's own outputs must leave before their cell ends.
-  expect(lateMdpsOutputs(notebook), `mdps outputs sent after their cell ended in ${name}`).toEqual([]);
+  const late = lateMdpsOutputs(notebook).map((o) => `cell ${o.cell} ${o.msg_type}: ${(o.text ?? "").slice(0, 120)}`);
+  expect(late, `mdps outputs sent after their cell ended in ${name}`).toEqual([]);
   if (secret) expect(notebook.raw.includes(secret), "the client secret appears in the notebook").toBe(false);
+  const uncounted = notebook.cells.filter((c) => c.cell_type === "code" && typeof c.execution_count !== "number");
+  expect(uncounted.length, `code cells of ${name} without an execution count (nbconvert shows In [ ])`).toBe(0);
   const expectation = EXPECTATIONS[name];
   if (!expectation) throw new Error(`no expectations for ${name}: add them to test/notebooks/expectations.ts`);
   const texts = cellTexts(notebook);
