@@ -7,7 +7,7 @@ import type { ColumnSource } from "./histogram.js";
 import { rawColumn, rowCount } from "./plot-data.js";
 
 /** At most this many distinct whole numbers read as classes, not as a quantity. */
-const NOMINAL_MAX = 10;
+export const NOMINAL_MAX = 10;
 
 export interface Colouring {
   /** The column's value of each row of the data set, or undefined without a colour column. */

@@ -5,7 +5,7 @@
  * rendered to SVG headless by Vega in Node, so the notebook stores a picture that
  * GitHub shows as is.
  */
-import { classKey, colouring, type Colouring } from "./colouring.js";
+import { classKey, colouring, NOMINAL_MAX, type Colouring } from "./colouring.js";
 import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
 import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
 import { percentiles } from "./plot-data.js";
@@ -43,8 +43,8 @@ export interface CompareOptions {
   /** Percentiles `[low, high]` of each panel's values to keep, e.g. `[0, 99]` to zoom past outliers. */
   clip?: readonly [number, number];
   /**
-   * A column to split each panel's bars by, stacked (e.g. the target): text or up to ten
-   * distinct whole numbers, at most twelve values, with a legend. Looked up in each data
+   * A column to split each panel's bars by, stacked (e.g. the target): at most ten
+   * classes (text or whole numbers), with a legend. Looked up in each data
    * set, else in the first that has it (the rows are the same rows). Side by side only.
    */
   color?: string;
@@ -52,10 +52,10 @@ export interface CompareOptions {
 
 const DEFAULT_MAX_COLUMNS = 12;
 const BASE_COLOR = "#9ca3af";
-/** Most classes a histogram's bars are split into: more would not read as colours. */
-const MAX_CLASSES = 12;
 const MISSING_CLASS = "(missing)";
 const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2", "#db2777", "#65a30d", "#4f46e5"];
+/** A colour for each of NOMINAL_MAX classes and "(missing)", none repeated. */
+const CLASS_PALETTE = [...PALETTE, "#78716c", "#0d9488"];
 
 function pickColumns(sources: readonly ColumnSource[], options: CompareOptions): string[] {
   if (options.columns && options.columns.length > 0) return [...options.columns];
@@ -170,7 +170,7 @@ export function distributionsSpec(
               type: "nominal",
               title: options.color,
               sort: classNames(classesOf(0)),
-              scale: { domain: classNames(classesOf(0)), range: PALETTE },
+              scale: { domain: classNames(classesOf(0)), range: CLASS_PALETTE },
               legend: { orient: "top" },
             }
           : { field: "stage", type: "nominal", legend: null, scale: colors },
@@ -213,10 +213,10 @@ function classColouring(
   }
   const colourOf = colouring(Object.entries(sources), options.color);
   const { nominal, domain } = colourOf(0);
-  if (!nominal || domain.length > MAX_CLASSES) {
+  if (!nominal || domain.length > NOMINAL_MAX) {
     throw new Error(
       `color: column "${options.color}" has ${nominal ? `${domain.length} values` : "values of a quantity"}; ` +
-        `histograms split their bars by a column of at most ${MAX_CLASSES} classes (text or whole numbers, e.g. the target)`,
+        `histograms split their bars by a column of at most ${NOMINAL_MAX} classes (text or whole numbers, e.g. the target)`,
     );
   }
   return colourOf;

@@ -66,10 +66,20 @@ describe("histograms coloured by a column", () => {
     expect(chartLabels(chart.svg)).toEqual(expect.arrayContaining(["target", "benign", "malignant", "(missing)"]));
   });
 
+  it("gives each of ten classes and (missing) a colour of its own", () => {
+    const digit: Array<number | null> = Array.from({ length: 100 }, (_, i) => i % 10);
+    digit[5] = null;
+    const spec = distributionsSpec({ digits: { x: before.x, digit } }, { columns: ["x"], color: "digit" });
+    const { domain, range } = (spec.spec as { encoding: { color: { scale: { domain: string[]; range: string[] } } } })
+      .encoding.color.scale;
+    expect(domain).toEqual([...Array.from({ length: 10 }, (_, i) => String(i)), "(missing)"]);
+    expect(new Set(range.slice(0, domain.length)).size).toBe(domain.length);
+  });
+
   it("refuses a quantity, too many classes and overlay, saying what to pass", () => {
     const many = { x: before.x, id: before.x.map((i) => `row${i}`) };
     expect(() => distributionsSpec({ many }, { columns: ["x"], color: "id" })).toThrow(
-      'color: column "id" has 100 values; histograms split their bars by a column of at most 12 classes',
+      'color: column "id" has 100 values; histograms split their bars by a column of at most 10 classes',
     );
     const measured = { x: before.x, weight: before.x.map((i) => i / 3) };
     expect(() => distributionsSpec({ measured }, { columns: ["x"], color: "weight" })).toThrow(
