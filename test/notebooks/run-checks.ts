@@ -36,8 +36,11 @@ export function checkNotebookRun(options: {
   const { kernel, name, notebook, secret } = options;
   expect(problems(notebook), `problems in ${name} on ${kernel}`).toEqual([]);
   // What nbconvert would have dropped: mdps's own outputs must leave before their cell ends.
-  const late = lateMdpsOutputs(notebook).map((o) => `cell ${o.cell} ${o.msg_type}: ${(o.text ?? "").slice(0, 120)}`);
-  expect(late, `mdps outputs sent after their cell ended in ${name}`).toEqual([]);
+  const late = lateMdpsOutputs(notebook).map(
+    (o) => `cell ${o.cell} ${o.msg_type}: ${(o.text ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").slice(0, 160)}`,
+  );
+  // Thrown with the outputs in the message: an assertion's own message abbreviates an array to "[ …(5) ]".
+  if (late.length > 0) throw new Error(`mdps outputs sent after their cell ended in ${name}:\n${late.join("\n")}`);
   if (secret) expect(notebook.raw.includes(secret), "the client secret appears in the notebook").toBe(false);
   const uncounted = notebook.cells.filter((c) => c.cell_type === "code" && typeof c.execution_count !== "number");
   expect(uncounted.length, `code cells of ${name} without an execution count (nbconvert shows In [ ])`).toBe(0);
