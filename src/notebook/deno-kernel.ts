@@ -41,25 +41,43 @@ function denoJupyter(): DenoJupyter | undefined {
 }
 
 /**
- * Every message sent and not yet gone, from any display of this process (notices, charts,
- * cards). Deno's kernel reports a cell finished as soon as the cell's code returns, without
- * waiting for display messages still on their way, and a headless run (nbconvert) drops
- * what arrives after that; so whatever ends a cell with mdps output awaits these first.
+ * Every message sent and not yet handed over, from any display of this process (notices,
+ * charts, cards). Deno's kernel reports a cell finished as soon as the cell's code returns,
+ * without waiting for display messages still on their way, and a headless run (nbconvert)
+ * drops what arrives after that; so whatever ends a cell with mdps output awaits these first.
  */
 const inFlight = new Set<Promise<void>>();
+let lastQueuedAt = Number.NEGATIVE_INFINITY;
 
-/** Sends at once; the promise settles when the message has left (never rejects). */
+/**
+ * How long a message may wait in Deno's kernel after `display()` resolved. Since Deno 2.9
+ * the cell runs on a thread of its own: `display()` only queues the message, and the
+ * kernel's thread publishes the queue from a loop apart from the one that answers the cell,
+ * so it can report the cell idle with messages still queued. Nothing tells the cell's side
+ * when the queue is empty; a message queued this long ago has been taken (the kernel
+ * publishes each in milliseconds; this leaves room for a loaded machine).
+ */
+export const KERNEL_QUEUE_MS = 250;
+
+/** Sends at once; the promise settles when Deno has taken the message (never rejects). */
 function send(jupyter: DenoJupyter, data: MimeData, options: Omit<DisplayOptions, "raw">): Promise<void> {
   // A kernel that cannot display must never fail the caller.
   const sending = jupyter.display(data, { raw: true, ...options }).catch(() => undefined);
+  lastQueuedAt = performance.now();
   inFlight.add(sending);
   void sending.then(() => inFlight.delete(sending));
   return sending;
 }
 
+/** Resolves once the kernel has had the time it needs to publish what was queued last. */
+async function queueDrained(): Promise<void> {
+  const wait = lastQueuedAt + KERNEL_QUEUE_MS - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** Resolves once every message sent so far has left. */
 function allSent(): Promise<void> {
-  return Promise.all([...inFlight]).then(() => undefined);
+  return Promise.all([...inFlight]).then(queueDrained);
 }
 
 /**
@@ -78,7 +96,7 @@ function denoDisplay(jupyter: DenoJupyter, displayId?: string): NotebookDisplay 
     shown = true;
   };
   return {
-    settled: () => sent,
+    settled: () => sent.then(queueDrained),
     html: (html) => {
       put({ "text/html": html });
     },

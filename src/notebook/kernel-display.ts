@@ -105,9 +105,9 @@ export async function settleWithin(pending: Promise<unknown>, maxMs: number): Pr
 }
 
 /**
- * How long a call that ends with output waits for it to leave: a message normally leaves
- * within milliseconds, but on a loaded machine Deno's kernel has taken over a second, and
- * a kernel that has died must not hold the cell for long.
+ * How long a call that ends with output waits for the kernel to take it: Deno's `display()`
+ * resolves once the message is queued (at once since Deno 2.9, after sending it in older
+ * kernels), and a kernel that has died must not hold the cell for long.
  */
 export const OUTPUT_WAIT_MS = 5000;
 

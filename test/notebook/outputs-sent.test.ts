@@ -1,10 +1,12 @@
 /**
  * outputsSent(): an mdps call that ends a cell waits until every output it (or anything
  * else in mdps) sent has left, since Deno's kernel reports the cell finished without
- * waiting for display messages on their way. `Deno.jupyter.display` is stood in for by
- * a recorder whose sends complete only when the test says so.
+ * waiting for display messages on their way, and publishes them from a queue of its own
+ * after `display()` resolved. `Deno.jupyter.display` is stood in for by a recorder whose
+ * sends complete only when the test says so.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { KERNEL_QUEUE_MS } from "../../src/notebook/deno-kernel.js";
 import { outputsSent } from "../../src/notebook/kernel-display.js";
 import { showNotice } from "../../src/notebook/notice.js";
 import { PipelineCard } from "../../src/notebook/pipeline-card.js";
@@ -49,7 +51,7 @@ describe("outputsSent", () => {
     const isSettled = await settledFlag(outputsSent());
     expect(isSettled()).toBe(false);
     deno.release();
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, KERNEL_QUEUE_MS + 50));
     expect(isSettled()).toBe(true);
     expect(deno.sent.join("")).toContain("MdpsWarning");
   });
@@ -70,7 +72,20 @@ describe("outputsSent", () => {
     expect(isSettled()).toBe(false);
     expect(deno.sent.at(-1)).toContain("failed");
     deno.release();
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, KERNEL_QUEUE_MS + 50));
     expect(isSettled()).toBe(true);
+  });
+
+  it("leaves Deno's kernel time to publish what it took: not settled until that time has passed since the last send", async () => {
+    const deno = slowDeno();
+    showNotice("queued last");
+    deno.release();
+    const started = performance.now();
+    await outputsSent();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(KERNEL_QUEUE_MS - 20);
+    // Nothing sent since: the next wait does not pay again.
+    const again = performance.now();
+    await outputsSent();
+    expect(performance.now() - again).toBeLessThan(KERNEL_QUEUE_MS / 2);
   });
 });
