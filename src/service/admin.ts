@@ -2,11 +2,10 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AdminError } from "./admin-error.js";
 import { blobFileName } from "./blob-files.js";
-import { AppStore, type ModelListing } from "./store/apps.js";
-import { openDatabase } from "./store/database.js";
+import type { ModelListing } from "./store/apps.js";
+import type { PruneRows, StoreUsage } from "./store/housekeeping.js";
+import { openStores } from "./store/index.js";
 import type { SqliteDriverName } from "./store/sqlite.js";
-import { pruneRows, storeUsage, type PruneRows, type StoreUsage } from "./store/housekeeping.js";
-import { PortalStore } from "./store/portal.js";
 
 export { AdminError };
 export type { ModelListing };
@@ -65,8 +64,8 @@ export interface Admin {
  * admin.close();
  */
 export function openAdmin(dataDir: string, options: { sqliteDriver?: SqliteDriverName } = {}): Admin {
-  const db = openDatabase(dataDir, { driver: options.sqliteDriver });
-  const apps = new AppStore(db);
+  const store = openStores({ dataDir, driver: options.sqliteDriver });
+  const { apps, portal } = store;
   return {
     createModel: (name) => apps.createModel(name),
     addApp: (input) => apps.addApp(input),
@@ -74,22 +73,21 @@ export function openAdmin(dataDir: string, options: { sqliteDriver?: SqliteDrive
     deleteApp: (clientId) => apps.deleteApp(clientId),
     listModels: () => apps.listModels(),
     portalLink: (baseUrl) => {
-      const portal = new PortalStore(db);
       const base = (baseUrl ?? portal.lastUrl())?.replace(/\/+$/, "");
       const token = portal.createLoginToken();
       return { link: base ? `${base}/login?token=${token}` : null, token };
     },
-    usage: (tag) => ({ dataDir, ...storeUsage(db, tag), diskBytes: diskBytes(dataDir) }),
+    usage: (tag) => ({ dataDir, ...store.usage(tag), diskBytes: diskBytes(dataDir) }),
     prune: (options) => {
       const before = new Date((options.now ?? Date.now()) - options.olderThanMs).toISOString();
       const dryRun = options.dryRun === true;
-      const rows = pruneRows(db, { before, tag: options.tag, dryRun });
+      const rows = store.prune({ before, tag: options.tag, dryRun });
       // The rows are gone (committed): now the bytes. A run reading one holds its own link.
       if (!dryRun)
         for (const b of rows.blobs) rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
       return { ...rows, before, dryRun, bytes: rows.blobs.reduce((sum, b) => sum + b.size_bytes, 0) };
     },
-    close: () => db.close(),
+    close: () => store.close(),
   };
 }
 

@@ -9,7 +9,6 @@ import { stat } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { HttpProblem } from "./problems.js";
-import { nowIso, prepared, relaxedWrite, type Db } from "./store/database.js";
 
 export interface ExpectedBytes {
   id: string;
@@ -105,32 +104,4 @@ export async function verifyFile(path: string, expected: ExpectedBytes): Promise
     throw new BlobDamagedError(expected.id, expected.revision, "its sha256 differs from the stored one");
   if (checked.size >= CHECKED_MAX) checked.clear();
   checked.set(identity, expected.sha256);
-}
-
-/** Remembers a damaged blob for health and `mdps admin verify` (bookkeeping: a failure to record is not the caller's). */
-export function recordDamage(db: Db, err: BlobDamagedError): void {
-  try {
-    relaxedWrite(db, () =>
-      prepared(
-        db,
-        "INSERT OR REPLACE INTO damaged_blobs (blob_id, revision, reason, found_at) VALUES (?, ?, ?, ?)",
-      ).run(err.blobId, err.revision, err.reason, nowIso()),
-    );
-  } catch {
-    // A full or read-only disk: the damage is still answered, only not remembered.
-  }
-}
-
-/** Damaged blobs whose current revision is the damaged one (an update or delete since ends it). */
-export function damagedBlobs(db: Db): Array<{ blob_id: string; reason: string; found_at: string }> {
-  return prepared(
-    db,
-    `SELECT d.blob_id, d.reason, d.found_at FROM damaged_blobs d JOIN blobs b ON b.id = d.blob_id AND b.revision = d.revision
-       ORDER BY d.found_at`,
-  ).all() as Array<{ blob_id: string; reason: string; found_at: string }>;
-}
-
-/** Forgets a blob's damage once a check finds it whole (a file restored from a backup). */
-export function clearDamage(db: Db, blobId: string, revision: number): void {
-  prepared(db, "DELETE FROM damaged_blobs WHERE blob_id = ? AND revision = ?").run(blobId, revision);
 }

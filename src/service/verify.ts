@@ -4,9 +4,9 @@
  * (restored from a backup) is forgotten. Safe while services run on the data dir.
  */
 import { join } from "node:path";
-import { BlobDamagedError, clearDamage, recordDamage, verifyFile } from "./blob-check.js";
+import { BlobDamagedError, verifyFile } from "./blob-check.js";
 import { blobFileName } from "./blob-files.js";
-import { openDatabase, prepared } from "./store/database.js";
+import { openStores } from "./store/index.js";
 import type { SqliteDriverName } from "./store/sqlite.js";
 
 export interface VerifyReport {
@@ -20,38 +20,26 @@ export async function verifyDataDir(
   dataDir: string,
   options: { sqliteDriver?: SqliteDriverName } = {},
 ): Promise<VerifyReport> {
-  const db = openDatabase(dataDir, { driver: options.sqliteDriver });
+  const store = openStores({ dataDir, driver: options.sqliteDriver });
   try {
-    const rows = prepared(
-      db,
-      "SELECT id, model_id, name, revision, size_bytes, sha256 FROM blobs ORDER BY id",
-    ).all() as Array<{
-      id: string;
-      model_id: string;
-      name: string;
-      revision: number;
-      size_bytes: number;
-      sha256: string;
-    }>;
+    const rows = store.blobs.everyFile();
     const report: VerifyReport = { dataDir, checked: 0, bytes: 0, damaged: [] };
     for (const row of rows) {
       try {
         await verifyFile(join(dataDir, "blobs", blobFileName(row.id, row.revision)), row);
-        clearDamage(db, row.id, row.revision);
+        store.damage.clear(row.id, row.revision);
         report.bytes += row.size_bytes;
       } catch (err) {
         if (!(err instanceof BlobDamagedError)) throw err;
         // Updated or deleted meanwhile by a running service: not damage.
-        const now = prepared(db, "SELECT revision FROM blobs WHERE id = ?").get(row.id) as
-          { revision: number } | undefined;
-        if (now?.revision !== row.revision) continue;
-        recordDamage(db, err);
+        if (store.blobs.revision(row.id) !== row.revision) continue;
+        store.damage.record(err);
         report.damaged.push({ id: row.id, model_id: row.model_id, name: row.name, reason: err.reason });
       }
       report.checked += 1;
     }
     return report;
   } finally {
-    db.close();
+    store.close();
   }
 }

@@ -3,7 +3,7 @@ import type { LogLevel } from "../../contract/index.js";
 import { contentTypeOf } from "../blob-content-type.js";
 import type { Store } from "../plugins/store.js";
 import { toBlobRecord } from "../store/blobs.js";
-import { nowIso, writeTransaction } from "../store/database.js";
+import { nowIso } from "../store/database.js";
 import type { JobDone, RunJobMessage } from "./messages.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 
@@ -38,7 +38,7 @@ export interface OutputCommit {
  */
 export async function commitOutputs(commit: OutputCommit): Promise<void> {
   const { store, jobId, request, message, done } = commit;
-  const { db, jobs, blobs, files } = store;
+  const { jobs, blobs, files } = store;
   const outputs = message.outputs.map((out, i) => {
     const spec = request.output[i];
     const written = done.outputs[i];
@@ -49,7 +49,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
   try {
     for (const o of outputs) placed.push(await files.place(o.out.tempPath, o.id, 1));
     const durationMs = Math.round(performance.now() - commit.startedAt);
-    writeTransaction(db, () => {
+    store.transaction(() => {
       const now = nowIso();
       const records = outputs.map(({ out, spec, written, id }) => {
         const encrypted = out.key !== null;

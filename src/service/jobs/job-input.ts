@@ -1,5 +1,5 @@
 import { link } from "node:fs/promises";
-import { BlobDamagedError, recordDamage, verifyFile } from "../blob-check.js";
+import { BlobDamagedError, verifyFile } from "../blob-check.js";
 import type { Store } from "../plugins/store.js";
 import type { BlobRow } from "../store/blobs.js";
 
@@ -55,7 +55,7 @@ export async function pinCheckedInput(
   } catch (err) {
     if (input) await store.files.remove(input.path);
     if (!(err instanceof BlobDamagedError)) throw err;
-    recordDamage(store.db, err);
+    store.damage.record(err);
     return err;
   }
 }

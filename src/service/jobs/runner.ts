@@ -3,7 +3,7 @@ import { BlobDamagedError } from "../blob-check.js";
 import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
-import { nowIso, writeTransaction } from "../store/database.js";
+import { nowIso } from "../store/database.js";
 import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
@@ -390,7 +390,7 @@ export class JobRunner {
     log: LogLine,
     flush: () => void = () => {},
   ): void {
-    writeTransaction(this.store.db, () => {
+    this.store.transaction(() => {
       if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) {
         log("error", ending.logMessage);
         flush();

@@ -12,7 +12,7 @@ import { parseEncryptionKey } from "../../crypto/index.js";
 import { issuesToFieldErrors } from "../field-errors.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound, validationProblem, type FieldErrors } from "../problems.js";
-import { metaValue } from "../store/database.js";
+import { DuplicateJobError } from "../store/jobs.js";
 import type { JobKeys } from "./job-keys.js";
 
 /** The request as stored and shown: parsed (defaults filled), keys replaced by "***". */
@@ -106,14 +106,8 @@ function accept(
   return jobs.record(row, 1000);
 }
 
-const secrets = new WeakMap<object, string>();
-
 function digestOf(app: FastifyInstance, body: unknown): string {
-  let secret = secrets.get(app.store.db);
-  if (secret === undefined) {
-    secret = metaValue(app.store.db, "instance_secret", () => randomUUID());
-    secrets.set(app.store.db, secret);
-  }
+  const secret = app.store.instanceSecret();
   // Keyed with this data dir's secret: the digest lets a resubmission be compared
   // without keeping the body (which may hold keys) in any recoverable form.
   return createHmac("sha256", secret).update(canonicalJson(body)).digest("hex");
@@ -141,8 +135,8 @@ export function sendJob(app: FastifyInstance, request: FastifyRequest): JobRecor
     return accept(app, request, parsed, jobId, digest, "payload.");
   } catch (err) {
     // Two sends of the same job_id at once: the loser answers like a resend.
-    const raced = app.store.jobs.row(jobId);
-    if (raced && (err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+    const raced = err instanceof DuplicateJobError ? app.store.jobs.row(jobId) : undefined;
+    if (raced) {
       return sameJobOrConflict(app, raced.id, raced.model_id, raced.request_digest, digest, modelId);
     }
     throw err;

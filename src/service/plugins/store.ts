@@ -6,20 +6,11 @@ import fp from "fastify-plugin";
 import { BlobFiles } from "../blob-files.js";
 import { KeyedLock } from "../keyed-lock.js";
 import type { ResolvedOptions } from "../options.js";
-import { AppStore } from "../store/apps.js";
-import { BlobStore } from "../store/blobs.js";
-import { openDatabase, type Db } from "../store/database.js";
-import { JobStore } from "../store/jobs.js";
-import { ProcessRegistry, type ProcessIdentity } from "../store/processes.js";
-import { TokenStore } from "../store/tokens.js";
+import { openStores, type Stores } from "../store/index.js";
+import type { ProcessIdentity } from "../store/processes.js";
 
-export interface Store {
-  db: Db;
-  apps: AppStore;
-  tokens: TokenStore;
-  blobs: BlobStore;
-  jobs: JobStore;
-  processes: ProcessRegistry;
+/** The store's records, and what this process adds beside them: the blob files and their locks. */
+export interface Store extends Stores {
   files: BlobFiles;
   blobLocks: KeyedLock;
   /** This service process, as the other processes on the store see it. */
@@ -54,11 +45,11 @@ function newIdentity(): ProcessIdentity {
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
     const { dataDir, region, jobLeaseMs, sqliteDriver } = options.service;
-    const db = openDatabase(dataDir, { driver: sqliteDriver });
+    const stores = openStores({ dataDir, driver: sqliteDriver, region });
+    const { processes, blobs, tokens } = stores;
     app.log.info({ dataDir, sqliteDriver }, "store opened");
     warnIfShared(dataDir, app.log);
     const me = newIdentity();
-    const processes = new ProcessRegistry(db, dataDir);
     processes.register(me, Date.now());
     const heartbeat = setInterval(
       () => {
@@ -74,7 +65,6 @@ export const storePlugin = fp(
     heartbeat.unref();
     const files = new BlobFiles(dataDir, me.ownerId);
     await files.init();
-    const blobs = new BlobStore(db);
     const now = Date.now();
     processes.forgetDead(now, STALE_FILE_MS);
     const removed = await files.removeOrphans({
@@ -86,16 +76,10 @@ export const storePlugin = fp(
     });
     if (removed.length > 0)
       app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
-    const tokens = new TokenStore(db, region);
     tokens.purgeExpired();
     app.decorate("serviceOptions", options.service);
     app.decorate("store", {
-      db,
-      apps: new AppStore(db),
-      tokens,
-      blobs,
-      jobs: new JobStore(db),
-      processes,
+      ...stores,
       files,
       blobLocks: new KeyedLock(),
       me,
@@ -104,7 +88,7 @@ export const storePlugin = fp(
       clearInterval(heartbeat);
       await files.removeOwnTemp().catch((err: unknown) => app.log.warn({ err }, "removing the temp folder failed"));
       processes.unregister(me.ownerId);
-      db.close();
+      stores.close();
     });
   },
   { name: "mdps-store", fastify: "5.x" },

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Store } from "../plugins/store.js";
 import type { AppStore } from "../store/apps.js";
-import type { Db } from "../store/database.js";
 import type { PortalStore } from "../store/portal.js";
 import type { Frame } from "./layout.js";
 import type { Addresses } from "./pages/model-settings.js";
@@ -13,7 +12,6 @@ export interface PortalContext {
   apps: AppStore;
   /** The service's stores (jobs, blobs, blob files), read directly by the jobs and blobs pages. */
   store: Store;
-  db: Db;
   reveals: SecretReveals;
   region: string;
   tokenTtlSeconds: number;

@@ -4,7 +4,6 @@ import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { PortalStore } from "../store/portal.js";
 import { PORTAL_CSS, PORTAL_JS } from "./assets.js";
 import type { PortalContext } from "./context.js";
 import { portalErrors } from "./errors.js";
@@ -99,10 +98,9 @@ async function portalRoutes(app: FastifyInstance, ctx: PortalContext): Promise<v
 export const portalPlugin = fp(
   async (app: FastifyInstance) => {
     const ctx: PortalContext = {
-      portal: new PortalStore(app.store.db),
+      portal: app.store.portal,
       apps: app.store.apps,
       store: app.store,
-      db: app.store.db,
       reveals: new SecretReveals(),
       region: app.serviceOptions.region,
       tokenTtlSeconds: app.serviceOptions.tokenTtlSeconds,

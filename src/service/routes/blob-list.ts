@@ -6,7 +6,7 @@ import { ENDPOINT_SCOPES, uuid, type BlobRecord } from "../../contract/index.js"
 import { assertOwnModel } from "../plugins/auth.js";
 import { notFound } from "../problems.js";
 import { toBlobRecord } from "../store/blobs.js";
-import { blobListQuerystring, listBlobs } from "../store/listing.js";
+import { blobListQuerystring } from "../store/listing.js";
 
 const modelParams = z.object({ modelId: uuid });
 const blobParams = z.object({ modelId: uuid, blobId: uuid });
@@ -37,7 +37,7 @@ function registerBlobListRoutes(app: FastifyInstance): Promise<void> {
     (request) => {
       const { modelId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
-      const page = listBlobs(app.store.db, modelId, request.query);
+      const page = app.store.listings.blobs(modelId, request.query);
       return { items: page.rows.map(toBlobRecord), next_cursor: page.next_cursor };
     },
   );

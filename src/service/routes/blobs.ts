@@ -8,11 +8,11 @@ import { z } from "zod";
 import { ENDPOINT_SCOPES, uuid, type BlobDeleted } from "../../contract/index.js";
 import { isEncryptedEnvelope } from "../../crypto/index.js";
 import { contentTypeOf } from "../blob-content-type.js";
-import { BlobDamagedError, recordDamage, verifyFile, verifyingStream } from "../blob-check.js";
+import { BlobDamagedError, verifyFile, verifyingStream } from "../blob-check.js";
 import { parseRange } from "../byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
-import { nowIso, writeTransaction } from "../store/database.js";
+import { nowIso } from "../store/database.js";
 import { toBlobRecord, type BlobContent, type BlobRow } from "../store/blobs.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
@@ -70,10 +70,10 @@ function contentDisposition(name: string): string {
 
 function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { blobs, files, blobLocks, db } = app.store;
+  const { blobs, files, blobLocks, damage } = app.store;
   const damaged = (row: BlobRow, reason: string) => {
     const err = new BlobDamagedError(row.id, row.revision, reason);
-    recordDamage(db, err);
+    damage.record(err);
     return err;
   };
   const base = "/api/model/:modelId/shared/blob";
@@ -137,7 +137,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
           }
           let updated: BlobRow | undefined;
           try {
-            updated = writeTransaction(db, () => blobs.replace(current, content, nowIso()));
+            updated = app.store.transaction(() => blobs.replace(current, content, nowIso()));
           } catch (err) {
             await files.remove(placed);
             await files.remove(form.file.path);
@@ -217,7 +217,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         // A part cannot be checked alone: the whole file is, once per change of the file.
         await verifyFile(files.path(blobId, row.revision), row).catch(async (err: unknown) => {
           await handle.close();
-          if (err instanceof BlobDamagedError) recordDamage(db, err);
+          if (err instanceof BlobDamagedError) damage.record(err);
           throw err;
         });
         reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${row.size_bytes}`);
@@ -230,7 +230,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       // Checked as it streams: on a mismatch the stream fails before its last byte, and
       // the connection is cut (a client never gets a complete-looking damaged copy).
       const body = verifyingStream(row, (err) => {
-        recordDamage(db, err);
+        damage.record(err);
         request.log.error({ blobId, reason: err.reason }, "a blob's file is damaged; its download was cut");
       });
       pipeline(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }), body, () => {});

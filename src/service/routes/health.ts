@@ -1,6 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import {
@@ -9,13 +6,8 @@ import {
   type Capability,
   type Health,
 } from "../../contract/index.js";
-import { damagedBlobs } from "../blob-check.js";
+import { healthChecks } from "../health-checks.js";
 import { packageVersion } from "../version.js";
-
-interface Check {
-  status: "pass" | "fail";
-  [detail: string]: unknown;
-}
 
 /**
  * The extensions of the interface this service offers (docs/contract.md#extensions); a
@@ -29,38 +21,7 @@ function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () 
   const startedAt = Date.now();
 
   app.get("/api/shared/health", { config: { scope: ENDPOINT_SCOPES.health } }, async (): Promise<Health> => {
-    const checks: Record<string, Check> = {};
-    try {
-      app.store.db.prepare("SELECT 1").get();
-      checks.database = { status: "pass" };
-    } catch (err) {
-      checks.database = { status: "fail", detail: (err as Error).message };
-    }
-    const probe = join(app.store.files.tmpDir, `health-${randomUUID()}.probe`);
-    try {
-      await app.store.files.ensureTemp();
-      await writeFile(probe, "ok");
-      await rm(probe, { force: true });
-      checks.data_dir = { status: "pass" };
-    } catch (err) {
-      checks.data_dir = { status: "fail", detail: `not writable: ${(err as NodeJS.ErrnoException).code ?? "error"}` };
-    }
-    try {
-      const damaged = damagedBlobs(app.store.db);
-      checks.blobs =
-        damaged.length === 0
-          ? { status: "pass" }
-          : {
-              status: "fail",
-              damaged: damaged.length,
-              blob_ids: damaged.slice(0, 20).map((d) => d.blob_id),
-              detail: `${damaged.length} blob file(s) found damaged (not the bytes their sha256 names, or missing); they are not served. List them all with mdps admin verify; upload those datasets again.`,
-            };
-    } catch (err) {
-      checks.blobs = { status: "fail", detail: (err as Error).message };
-    }
-    const stats = app.jobRunner.stats();
-    checks.workers = { status: stats.alive === stats.workers ? "pass" : "fail", ...stats };
+    const checks = await healthChecks(app);
     const healthy = Object.values(checks).every((c) => c.status === "pass");
     return {
       status: healthy ? "healthy" : "degraded",

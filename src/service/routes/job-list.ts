@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ENDPOINT_SCOPES } from "../../contract/index.js";
 import { grantOf } from "../plugins/auth.js";
 import { jobFields } from "../store/jobs.js";
-import { jobListQuerystring, listJobs } from "../store/listing.js";
+import { jobListQuerystring } from "../store/listing.js";
 
 /**
  * Job list (docs/contract.md#extensions): the token's model's jobs, newest first, in pages,
@@ -16,7 +16,7 @@ function registerJobListRoutes(app: FastifyInstance): Promise<void> {
 
   for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
     api.get(`${prefix}/list`, { schema: { querystring: jobListQuerystring }, config: read }, (request) => {
-      const page = listJobs(app.store.db, grantOf(request).modelId, request.query);
+      const page = app.store.listings.jobs(grantOf(request).modelId, request.query);
       return { items: page.rows.map(jobFields), next_cursor: page.next_cursor };
     });
   }

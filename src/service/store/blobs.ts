@@ -50,6 +50,8 @@ export function toBlobRecord(row: BlobRow): BlobRecord {
   };
 }
 
+export type BlobFileRow = Pick<BlobRow, "id" | "model_id" | "name" | "revision" | "size_bytes" | "sha256">;
+
 /** Blob metadata rows. Callers wrap multi-step changes in `db.transaction`. */
 export class BlobStore {
   constructor(private readonly db: Db) {}
@@ -114,6 +116,21 @@ export class BlobStore {
       prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(match[1], Number(match[2])) !==
       undefined
     );
+  }
+
+  /** What `mdps admin verify` checks of every blob, in id order. */
+  everyFile(): BlobFileRow[] {
+    return prepared(
+      this.db,
+      "SELECT id, model_id, name, revision, size_bytes, sha256 FROM blobs ORDER BY id",
+    ).all() as BlobFileRow[];
+  }
+
+  /** A blob's current revision, or undefined once it is deleted. */
+  revision(id: string): number | undefined {
+    const row = prepared(this.db, "SELECT revision FROM blobs WHERE id = ?").get(id) as
+      { revision: number } | undefined;
+    return row?.revision;
   }
 
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */

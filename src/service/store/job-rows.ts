@@ -89,3 +89,11 @@ export function jobFields(row: JobRow): JobRecord {
     revision: row.revision,
   };
 }
+
+/** A job with this id exists already (two sends of one job_id at once: the other was first). */
+export class DuplicateJobError extends Error {
+  override readonly name = "DuplicateJobError";
+  constructor(readonly jobId: string) {
+    super(`job ${jobId} exists already`);
+  }
+}

@@ -7,7 +7,9 @@ import type {
   TerminalJobStatus,
 } from "../../contract/index.js";
 import { nowIso, prepared, relaxedWrite, tickWrite, writeTransaction, type Db } from "./database.js";
+import { isPrimaryKeyClash } from "./sqlite.js";
 import {
+  DuplicateJobError,
   allows,
   jobFields,
   type ClaimCandidate,
@@ -18,6 +20,7 @@ import {
 } from "./job-rows.js";
 
 export { jobFields };
+export { DuplicateJobError } from "./job-rows.js";
 export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, JournalEntry } from "./job-rows.js";
 
 export const MAX_ATTEMPTS = 3;
@@ -60,23 +63,28 @@ export class JobStore {
     keyHolder: string | null;
   }): JobRow {
     const now = nowIso();
-    writeTransaction(this.db, () => {
-      prepared(
-        this.db,
-        `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder, revision)
-           VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?, ?, 1)`,
-      ).run(
-        job.id,
-        job.modelId,
-        job.jobType,
-        now,
-        JSON.stringify(job.request),
-        job.digest,
-        job.keyHolder ? 1 : 0,
-        job.keyHolder,
-      );
-      this.event(job.id, "queued", "queued", 0, "job accepted", now);
-    });
+    try {
+      writeTransaction(this.db, () => {
+        prepared(
+          this.db,
+          `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder, revision)
+             VALUES (?, ?, ?, 'queued', 0, 'queued', ?, 0, ?, ?, ?, ?, 1)`,
+        ).run(
+          job.id,
+          job.modelId,
+          job.jobType,
+          now,
+          JSON.stringify(job.request),
+          job.digest,
+          job.keyHolder ? 1 : 0,
+          job.keyHolder,
+        );
+        this.event(job.id, "queued", "queued", 0, "job accepted", now);
+      });
+    } catch (err) {
+      if (isPrimaryKeyClash(err)) throw new DuplicateJobError(job.id);
+      throw err;
+    }
     this.notify();
     return this.row(job.id)!;
   }

@@ -194,3 +194,12 @@ class SqliteConnection implements Db {
 function isThenable(value: unknown): boolean {
   return typeof (value as { then?: unknown } | null)?.then === "function";
 }
+
+/** SQLITE_CONSTRAINT_PRIMARYKEY: better-sqlite3 names it in `code`, node:sqlite gives its number in `errcode`. */
+const PRIMARY_KEY_CLASH = 1555;
+
+/** Whether `err` is an insert refused because a row with its primary key exists, on either driver. */
+export function isPrimaryKeyClash(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown } | null;
+  return e?.code === "SQLITE_CONSTRAINT_PRIMARYKEY" || e?.errcode === PRIMARY_KEY_CLASH;
+}
