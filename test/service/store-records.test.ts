@@ -1,7 +1,7 @@
 /**
  * The store answers in records and typed errors on every driver, so nothing outside
  * store/ needs the database handle or a driver's error codes: a second send of one job
- * id is a DuplicateJobError, damage is remembered per revision, the data dir's secret
+ * id is a DuplicateJobError, a blob's tags are a list and `encrypted` a boolean, damage is remembered per revision, the data dir's secret
  * outlives the process. Real database files in temp dirs.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -63,6 +63,11 @@ describe.each(STORE_DRIVERS)("the store on %s", (driver) => {
       encrypted: false,
     };
     const row = store.transaction(() => store.blobs.insert("b1", modelId, 1, content, new Date().toISOString()));
+    // Records, not SQLite's columns: tags as a list, `encrypted` as a boolean.
+    expect(store.blobs.get(modelId, "b1")).toMatchObject({ tags: ["t"], encrypted: false });
+    expect(store.listings.blobs(modelId, { limit: 5, tag: "t" }).rows.map((b) => [b.id, b.tags, b.encrypted])).toEqual([
+      ["b1", ["t"], false],
+    ]);
     store.damage.record({ blobId: "b1", revision: 1, reason: "its sha256 differs" });
     expect(store.damage.list().map((d) => [d.blob_id, d.reason])).toEqual([["b1", "its sha256 differs"]]);
     expect(store.blobs.everyFile()).toEqual([

@@ -324,7 +324,7 @@ export class JobRunner {
     try {
       let run;
       try {
-        const refusal = inputKeyRefusal(input.blob.encrypted === 1, keys);
+        const refusal = inputKeyRefusal(input.blob.encrypted, keys);
         if (refusal) return { kind: "failed", ...failedWith(refusal) };
         run = await runInWorker({
           slot,

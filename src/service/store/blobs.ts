@@ -2,6 +2,7 @@ import type { BlobRecord } from "../../contract/index.js";
 import { blobFileName } from "../blob-files.js";
 import { prepared, type Db } from "./database.js";
 
+/** A blob's metadata as the store answers it. */
 export interface BlobRow {
   id: string;
   model_id: string;
@@ -10,13 +11,21 @@ export interface BlobRow {
   description: string | null;
   record_type: string;
   access_tier: string;
-  tags: string;
+  tags: string[];
   content_type: string;
   size_bytes: number;
   sha256: string;
-  encrypted: number;
+  encrypted: boolean;
   created_at: string;
   updated_at: string;
+}
+
+/** The columns as SQLite holds them: tags as JSON text, `encrypted` as 0 or 1. */
+export type StoredBlobRow = Omit<BlobRow, "tags" | "encrypted"> & { tags: string; encrypted: number };
+
+/** A stored row as a record (extra columns, such as a listing's rowid, stay with the caller). */
+export function blobFromRow<Row extends StoredBlobRow>(row: Row): Omit<Row, "tags" | "encrypted"> & BlobRow {
+  return { ...row, tags: JSON.parse(row.tags) as string[], encrypted: row.encrypted === 1 };
 }
 
 /** What upload, update and a job output write: metadata plus the facts of the bytes. */
@@ -40,11 +49,11 @@ export function toBlobRecord(row: BlobRow): BlobRecord {
     description: row.description,
     record_type: row.record_type,
     access_tier: row.access_tier,
-    tags: JSON.parse(row.tags) as string[],
+    tags: [...row.tags],
     content_type: row.content_type,
     size_bytes: row.size_bytes,
     sha256: row.sha256,
-    encrypted: row.encrypted === 1,
+    encrypted: row.encrypted,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -58,8 +67,9 @@ export class BlobStore {
 
   /** A blob of this model, or undefined (another model's blob is as absent as a missing one). */
   get(modelId: string, id: string): BlobRow | undefined {
-    return prepared(this.db, "SELECT * FROM blobs WHERE id = ? AND model_id = ?").get(id, modelId) as
-      BlobRow | undefined;
+    const row = prepared(this.db, "SELECT * FROM blobs WHERE id = ? AND model_id = ?").get(id, modelId) as
+      StoredBlobRow | undefined;
+    return row && blobFromRow(row);
   }
 
   insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): BlobRow {

@@ -1,7 +1,7 @@
 import type { BlobListQuery, JobListQuery, JobStatus } from "../../contract/index.js";
 import { z } from "zod";
 import { blobListQuery, jobListQuery } from "../../contract/index.js";
-import type { BlobRow } from "./blobs.js";
+import { blobFromRow, type BlobRow, type StoredBlobRow } from "./blobs.js";
 import type { Db } from "./database.js";
 import type { SqlValue } from "./sqlite.js";
 import type { JobRow } from "./jobs.js";
@@ -105,7 +105,8 @@ export function listBlobs(db: Db, modelId: string, query: ParsedBlobQuery): Page
     where.push("EXISTS (SELECT 1 FROM json_each(blobs.tags) WHERE json_each.value = @tag)");
     params.tag = query.tag;
   }
-  return page<BlobRow>(db, "blobs", where, params, query.limit, query.cursor);
+  const stored = page<StoredBlobRow>(db, "blobs", where, params, query.limit, query.cursor);
+  return { rows: stored.rows.map(blobFromRow), next_cursor: stored.next_cursor };
 }
 
 /** A page of a model's jobs, newest first, optionally of one status. */

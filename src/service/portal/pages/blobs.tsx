@@ -8,16 +8,7 @@ import { Layout, type Frame } from "../layout.js";
 
 type LoggedIn = Frame & { csrf: string };
 
-function tagsOf(json: string): string[] {
-  try {
-    return JSON.parse(json) as string[];
-  } catch {
-    return [];
-  }
-}
-
-function Tags({ json }: { json: string }): ReactNode {
-  const tags = tagsOf(json);
+function Tags({ tags }: { tags: readonly string[] }): ReactNode {
   if (tags.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="scopes">
@@ -89,12 +80,12 @@ export function BlobsPage({
                   <tr key={b.id}>
                     <td>
                       <a href={`${base}/blobs/${b.id}`}>{b.name}</a>
-                      {b.encrypted === 1 ? <span className="muted"> (encrypted)</span> : null}
+                      {b.encrypted ? <span className="muted"> (encrypted)</span> : null}
                     </td>
                     <td>{b.record_type}</td>
                     <td>{b.access_tier}</td>
                     <td>
-                      <Tags json={b.tags} />
+                      <Tags tags={b.tags} />
                     </td>
                     <td className="num">{formatBytes(b.size_bytes)}</td>
                     <td>
@@ -198,12 +189,12 @@ export function BlobPage({
           <dd>{blob.access_tier}</dd>
           <dt>Tags</dt>
           <dd>
-            <Tags json={blob.tags} />
+            <Tags tags={blob.tags} />
           </dd>
           <dt>Size</dt>
           <dd>{formatBytes(blob.size_bytes)}</dd>
           <dt>Encrypted</dt>
-          <dd>{blob.encrypted === 1 ? "yes (envelope v1)" : "no"}</dd>
+          <dd>{blob.encrypted ? "yes (envelope v1)" : "no"}</dd>
           <dt>SHA-256</dt>
           <dd>
             <code>{blob.sha256}</code>

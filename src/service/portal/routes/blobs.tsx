@@ -72,7 +72,7 @@ export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
       throw noSuchBlob(blob.model_id, blob.id);
     });
     return reply
-      .type(contentTypeOf(blob.record_type, blob.encrypted === 1))
+      .type(contentTypeOf(blob.record_type, blob.encrypted))
       .header("content-disposition", attachment(blob.name))
       .header("content-length", String(blob.size_bytes))
       .header("cache-control", "private, no-cache")
