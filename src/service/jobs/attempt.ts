@@ -2,7 +2,7 @@
 import type { LogLevel } from "../../contract/index.js";
 import type { JobRow } from "../store/jobs.js";
 import type { JobKeys } from "./job-keys.js";
-import type { Journal } from "./journal.js";
+import type { RunReportBatch } from "./run-report-batch.js";
 import type { FailedEnding } from "./run-ending.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import type { WorkerSlot } from "./worker-slot.js";
@@ -15,7 +15,7 @@ export interface Attempt {
   request: StoredPreprocessingRequest;
   keys: JobKeys | null;
   log: LogLine;
-  journal: Journal;
+  reports: RunReportBatch;
   signal: AbortSignal;
 }
 

@@ -20,7 +20,7 @@ import {
   type FailedEnding,
 } from "./run-ending.js";
 import type { Attempt, AttemptEnd, LogLine } from "./attempt.js";
-import { Journal } from "./journal.js";
+import { RunReportBatch } from "./run-report-batch.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerPool } from "./worker-pool.js";
@@ -265,13 +265,13 @@ export class JobRunner {
   private async execute(slot: WorkerSlot, row: JobRow, keys: JobKeys | null, claimed: ClaimCandidate): Promise<void> {
     const jobId = row.id;
     const container = { hostname: hostname(), replicaName: slot.replicaName, processId: process.pid };
-    const journal = new Journal(
+    const reports = new RunReportBatch(
       (entries) => {
-        if (!this.closed) this.store.jobs.journal(jobId, this.owner, entries);
+        if (!this.closed) this.store.jobs.writeRunReports(jobId, this.owner, entries);
       },
       (err) => this.log.warn({ err, jobId }, "recording a job's logs or progress failed"),
     );
-    const log: LogLine = (level, message) => journal.add({ kind: "log", level, message, container, at: nowIso() });
+    const log: LogLine = (level, message) => reports.add({ kind: "log", level, message, container, at: nowIso() });
     const abort = new AbortController();
     this.running.set(jobId, abort);
     let end: AttemptEnd = { kind: "abandoned" };
@@ -287,7 +287,7 @@ export class JobRunner {
         "info",
         `attempt ${row.attempts} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName} (process ${process.pid} on ${hostname()})`,
       );
-      end = await this.attempt({ slot, row, request, keys, log, journal, signal: abort.signal }).catch(
+      end = await this.attempt({ slot, row, request, keys, log, reports, signal: abort.signal }).catch(
         (err: unknown): AttemptEnd => {
           if (this.closed) return { kind: "abandoned" }; // close() hands the job back
           this.log.error({ err, jobId }, "job run failed");
@@ -295,8 +295,8 @@ export class JobRunner {
         },
       );
       if (end.kind === "failed") {
-        journal.flush();
-        this.recordFailure(jobId, end, { leaseOwner: this.owner, attempt: row.attempts }, log, () => journal.flush());
+        reports.flush();
+        this.recordFailure(jobId, end, { leaseOwner: this.owner, attempt: row.attempts }, log, () => reports.flush());
       }
       if (end.kind === "stopped") {
         const now = this.store.jobs.row(jobId);
@@ -304,7 +304,7 @@ export class JobRunner {
         log("warning", `attempt ${row.attempts} stopped on ${slot.replicaName}: ${why}; its outputs were discarded`);
       }
     } finally {
-      journal.flush();
+      reports.flush();
       this.running.delete(jobId);
       if (end.kind !== "abandoned") this.keys.delete(jobId);
     }
@@ -312,7 +312,7 @@ export class JobRunner {
 
   /** One run of a claimed job; every temp file is gone when it returns. A success's temp
    * links go just after its commit, which a placed output's link must outlast. */
-  private async attempt({ slot, row, request, keys, log, journal, signal }: Attempt): Promise<AttemptEnd> {
+  private async attempt({ slot, row, request, keys, log, reports, signal }: Attempt): Promise<AttemptEnd> {
     const { files } = this.store;
     await files.ensureTemp();
     const input = await pinCheckedInput(this.store, row.model_id, request.input_blob_id);
@@ -338,7 +338,7 @@ export class JobRunner {
           onEvent: (event) => {
             if (this.closed || signal.aborted) return;
             if (event.type === "progress")
-              journal.add({ kind: "progress", phase: event.phase, progress: event.progress });
+              reports.add({ kind: "progress", phase: event.phase, progress: event.progress });
             else log(event.level, event.message);
           },
         });
@@ -356,7 +356,7 @@ export class JobRunner {
         return { kind: "failed", ...failedWith(outputsTooLarge(outputBytes, this.maxOutputBytes)) };
       // The run's logs and progress first, without fsync; the commit's own log line then
       // goes in the commit's transaction, which is fsynced.
-      journal.flush();
+      reports.flush();
       try {
         await commitOutputs({
           store: this.store,
@@ -369,7 +369,7 @@ export class JobRunner {
           done: outcome.done,
           startedAt: run.startedAt,
           log,
-          flush: () => journal.flush(),
+          flush: () => reports.flush(),
         });
         return { kind: "committed" };
       } catch (err) {

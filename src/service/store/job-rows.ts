@@ -28,7 +28,7 @@ export interface JobRow {
 }
 
 /** A log line or progress report of a running attempt, kept until the next batch is written. */
-export type JournalEntry =
+export type RunReport =
   | { kind: "log"; level: LogLevel; message: string; container: JobExecutionLogContainer; at: string }
   | { kind: "progress"; phase: string; progress: number };
 

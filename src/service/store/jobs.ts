@@ -16,12 +16,12 @@ import {
   type FinishGuard,
   type JobErrorBody,
   type JobRow,
-  type JournalEntry,
+  type RunReport,
 } from "./job-rows.js";
 
 export { jobFields };
 export { DuplicateJobError } from "./job-rows.js";
-export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, JournalEntry } from "./job-rows.js";
+export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, RunReport } from "./job-rows.js";
 
 export const MAX_ATTEMPTS = 3;
 
@@ -172,7 +172,7 @@ export class JobStore {
 
   /** Records progress of the attempt holding the lease; a new phase also becomes an event. */
   progress(id: string, owner: string, phase: string, progress: number): void {
-    this.journal(id, owner, [{ kind: "progress", phase, progress }]);
+    this.writeRunReports(id, owner, [{ kind: "progress", phase, progress }]);
   }
 
   /**
@@ -181,7 +181,7 @@ export class JobStore {
    * only while `owner` holds the lease: a new phase becomes an event, and the row keeps
    * the batch's last report. Log lines are kept whoever holds the lease.
    */
-  journal(id: string, owner: string, entries: readonly JournalEntry[]): void {
+  writeRunReports(id: string, owner: string, entries: readonly RunReport[]): void {
     if (entries.length === 0) return;
     relaxedWrite(this.db, () => {
       let held: boolean | undefined;

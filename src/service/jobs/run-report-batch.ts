@@ -1,25 +1,25 @@
-import type { JournalEntry } from "../store/jobs.js";
+import type { RunReport } from "../store/jobs.js";
 
 /**
  * How long a running attempt's log lines and progress wait to be written together: one
  * transaction per batch instead of one commit per row (a small job's all go in one).
  */
-const JOURNAL_MS = 100;
+const BATCH_MS = 100;
 
-/** A running attempt's log lines and progress, written in batches (JobStore.journal). */
-export class Journal {
-  private pending: JournalEntry[] = [];
+/** A running attempt's log lines and progress reports, written in batches (JobStore.writeRunReports). */
+export class RunReportBatch {
+  private pending: RunReport[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly write: (entries: readonly JournalEntry[]) => void,
+    private readonly write: (entries: readonly RunReport[]) => void,
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  add(entry: JournalEntry): void {
+  add(entry: RunReport): void {
     this.pending.push(entry);
     if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.flush(), JOURNAL_MS);
+      this.timer = setTimeout(() => this.flush(), BATCH_MS);
       this.timer.unref();
     }
   }
