@@ -8,7 +8,7 @@ import { SESSION_SCOPES } from "../client/auth.js";
 import { writeProfile, readConfigFile, type ProfileEntry } from "../client/config-file.js";
 import { defaultConfigPath, resolveConfig, type ClientConfig } from "../client/config.js";
 import { ConfigError } from "../client/errors.js";
-import { shownUrl } from "../client/shown-url.js";
+import { shownUrl } from "../errors/shown-url.js";
 import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
 import { doctorText } from "../notebook/render-diagnostics.js";

@@ -4,7 +4,7 @@
  * allow it (`whoami`); then whether each address answers and health's region matches,
  * each failing line with its remedy (`doctor`).
  */
-import { shownUrl, withShownUrls } from "./shown-url.js";
+import { shownUrl, withShownUrls } from "../errors/shown-url.js";
 import type { TokenResponse } from "../contract/auth.js";
 import type { Scope } from "../contract/scopes.js";
 import type { MdpsClient } from "./client.js";

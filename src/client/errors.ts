@@ -1,27 +1,13 @@
 /**
- * Every error mdps throws. `code` is stable (switch on it, not on the message);
- * `name` is the class name; `cause` keeps the underlying error.
+ * The client's errors, all under MdpsError (../errors/mdps-error.ts).
  *
  * HTTP failures are built by one function, {@link makeAPIError}, from the status and
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
  */
-import { withShownUrls } from "./shown-url.js";
+import { MdpsError, type MdpsErrorOptions } from "../errors/mdps-error.js";
 import { parseRetryAfter } from "./retry-timing.js";
 
-export interface MdpsErrorOptions {
-  readonly cause?: unknown;
-}
-
-export class MdpsError extends Error {
-  readonly code: string;
-
-  constructor(code: string, message: string, options: MdpsErrorOptions = {}) {
-    // A password in a URL (https://user:pw@host) never shows in an error: user:***@host.
-    super(withShownUrls(message), options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.name = new.target.name;
-  }
-}
+export { MdpsError, type MdpsErrorOptions };
 
 /** Field path -> messages, the ASP.NET ValidationProblemDetails shape. */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { MdpsError } from "../errors/mdps-error.js";
 
 /** Length of an encryption key in bytes (AES-256). */
 export const KEY_BYTES = 32;
 
 /** A key that could not be read. The message never contains the key itself. */
-export class InvalidEncryptionKeyError extends Error {
-  override readonly name = "InvalidEncryptionKeyError";
-  readonly code = "invalid_encryption_key";
+export class InvalidEncryptionKeyError extends MdpsError {
+  constructor(message: string) {
+    super("invalid_encryption_key", message);
+  }
 }
 
 // 32 bytes are 43 base64 characters plus one optional "=" of padding. Both the standard

@@ -10,6 +10,7 @@
  *   nonce(i, last)    = nonce prefix[0..7) | counter i u32 BE | last ? 0x01 : 0x00
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { MdpsError } from "../errors/mdps-error.js";
 
 // Typed as plain `Buffer`: an inferred `Buffer<ArrayBuffer>` in the .d.ts breaks tslab, whose @types/node 18 has no generic Buffer.
 export const MAGIC: Buffer = Buffer.from("MDPSENC1", "ascii");
@@ -24,15 +25,13 @@ const MAX_CHUNKS = 2 ** 32;
 const HKDF_INFO = Buffer.from("mdps envelope v1", "ascii");
 
 /** Raised for every failure to decrypt. Never carries the key. */
-export class DecryptionError extends Error {
-  override readonly name = "DecryptionError";
-  readonly code: "decryption_failed" | "not_an_envelope" | "unsupported_version";
+export class DecryptionError extends MdpsError {
+  declare readonly code: "decryption_failed" | "not_an_envelope" | "unsupported_version";
   constructor(
     message = "could not decrypt: wrong key or corrupted data",
     code: DecryptionError["code"] = "decryption_failed",
   ) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
 

@@ -1,17 +1,17 @@
+import { MdpsError } from "../errors/mdps-error.js";
+
 /**
  * A dataset that cannot be read or written as asked. `column`, `row` (1-based data row,
  * the header not counted) and `value` are set when the error is about one cell, so the
  * service can put them in the job's error and log.
  */
-export class FormatError extends Error {
-  override readonly name = "FormatError";
-  readonly code = "format_error";
+export class FormatError extends MdpsError {
   readonly column: string | undefined;
   readonly row: number | undefined;
   readonly value: string | undefined;
 
   constructor(message: string, where: { column?: string; row?: number; value?: string } = {}) {
-    super(message);
+    super("format_error", message);
     this.column = where.column;
     this.row = where.row;
     this.value = where.value;

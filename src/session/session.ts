@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { shownUrl } from "../client/shown-url.js";
+import { shownUrl } from "../errors/shown-url.js";
 import { inspect } from "node:util";
 import { blobRecord, type BlobRecord, type RecordType } from "../contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
