@@ -5,12 +5,12 @@
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
  */
 import { MdpsError, type MdpsErrorOptions } from "../errors/mdps-error.js";
+import type { FieldErrors } from "../contract/index.js";
 import { parseRetryAfter } from "./retry-timing.js";
 
 export { MdpsError, type MdpsErrorOptions };
 
-/** Field path -> messages, the ASP.NET ValidationProblemDetails shape. */
-export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+export type { FieldErrors };
 
 export interface APIErrorInit extends MdpsErrorOptions {
   readonly status: number;

@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+/** Field path -> messages: the `errors` of a validation problem (ASP.NET's ValidationProblemDetails shape). */
+export const fieldErrors = z.record(z.string(), z.array(z.string()));
+export type FieldErrors = z.infer<typeof fieldErrors>;
+
 /** RFC 7807 ProblemDetails; validation errors add `errors` (field path -> messages). */
 export const problemDetails = z.looseObject({
   type: z.string().optional(),
@@ -7,7 +11,7 @@ export const problemDetails = z.looseObject({
   status: z.number().int().optional(),
   detail: z.string().optional(),
   instance: z.string().optional(),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
+  errors: fieldErrors.optional(),
 });
 export type ProblemDetails = z.infer<typeof problemDetails>;
 

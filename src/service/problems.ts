@@ -1,7 +1,6 @@
-import type { ProblemDetails } from "../contract/index.js";
+import type { FieldErrors, ProblemDetails } from "../contract/index.js";
 
-/** Field path -> messages, the ASP.NET ValidationProblemDetails `errors` member. */
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors };
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",

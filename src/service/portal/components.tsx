@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { FieldErrors } from "./forms.js";
+import type { FieldErrors } from "../../contract/index.js";
 
 /** A copy button for the element `target`; hidden until the script shows it (no script, no dead button). */
 export function CopyButton({ target, what }: { target: string; what: string }): ReactNode {

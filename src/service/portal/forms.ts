@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES, uuid } from "../../contract/index.js";
+import { SCOPES, uuid, type FieldErrors } from "../../contract/index.js";
 
 /**
  * The portal's form bodies (application/x-www-form-urlencoded, parsed by
@@ -47,15 +47,13 @@ export const confirmForm = z.object({ nonce });
 export const modelParams = z.object({ modelId: uuid });
 export const applicationParams = z.object({ modelId: uuid, clientId: z.string().min(1).max(200) });
 
-export type FieldErrors = Record<string, string[]>;
-
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors };
 
 /** Parses a body or params with a schema; failures become messages per field, for the page. */
 export function parseForm<S extends z.ZodType>(schema: S, input: unknown): FormResult<z.output<S>> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return { ok: true, data: result.data };
-  const errors: FieldErrors = {};
+  const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
     const field = typeof issue.path[0] === "string" ? issue.path[0] : "form";
     (errors[field] ??= []).push(issue.message);

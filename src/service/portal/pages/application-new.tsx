@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { SCOPES } from "../../../contract/index.js";
 import type { ModelRow } from "../../store/portal.js";
 import { ErrorSummary, FieldError, FormTokens } from "../components.js";
-import type { FieldErrors } from "../forms.js";
+import type { FieldErrors } from "../../../contract/index.js";
 import { Layout, type Frame } from "../layout.js";
 import { SCOPE_MEANINGS } from "../scope-meanings.js";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { ModelRow } from "../../store/portal.js";
 import { ErrorSummary, FieldError, FormTokens, Notice, Time } from "../components.js";
-import type { FieldErrors } from "../forms.js";
+import type { FieldErrors } from "../../../contract/index.js";
 import { Layout, type Frame } from "../layout.js";
 
 export interface ModelsPageProps {
