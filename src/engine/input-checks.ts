@@ -1,17 +1,11 @@
 /**
  * Checks on the data scikit-learn makes in check_array before any transform: at least
- * one row and one column, no infinity, and no NaN for the transforms whose registry
- * entry says `allowsMissing: false`.
+ * one row and one column, no infinity, and no NaN for the transforms that refuse it
+ * (the contract's allowsMissing).
  */
-import type { PreprocessingType } from "../contract/transform-types.js";
+import { allowsMissing, type PreprocessingType } from "../contract/transform-types.js";
 import { EngineError } from "./engine-error.js";
-import { transforms } from "./registry.js";
 import type { FeatureMatrix } from "./types.js";
-
-/** Whether `type` accepts missing values (NaN): its registry entry says. */
-export function acceptsMissing(type: PreprocessingType): boolean {
-  return transforms[type].allowsMissing;
-}
 
 /** Returns the row count, or throws an EngineError naming the column and row at fault. */
 export function checkFeatures(type: PreprocessingType, features: FeatureMatrix): number {
@@ -51,7 +45,7 @@ export function checkShape(type: PreprocessingType, features: FeatureMatrix): nu
 export function checkValues(type: PreprocessingType, features: FeatureMatrix): void {
   const { names, columns } = features;
   const rows = columns[0].length;
-  const missingOk = acceptsMissing(type);
+  const missingOk = allowsMissing(type);
   for (let c = 0; c < columns.length; c++) {
     const col = columns[c];
     for (let i = 0; i < rows; i++) {

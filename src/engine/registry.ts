@@ -1,9 +1,6 @@
 /**
  * One entry per transform: how it fits and transforms, re-applies a fitted state, and
- * inverts it, and whether it accepts missing values. input-checks.ts reads the last
- * from here, which makes an import cycle (each transform imports input-checks): it is
- * safe because the transforms export function declarations and nothing in the cycle
- * reads another module's binding while the modules load.
+ * inverts it. Whether it accepts missing values is the contract's (allowsMissing).
  */
 import type { Params } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
@@ -21,12 +18,6 @@ import type { FeatureMatrix, ProgressListener } from "./types.js";
 export type FittedOf<T extends PreprocessingType> = Extract<EngineFitted, { type: T }>;
 
 export interface TransformImpl<T extends PreprocessingType> {
-  /**
-   * Accepts NaN (a missing value): ignored when fitting and left NaN in the output, as
-   * scikit-learn's scalers do. false: a missing value is an error naming its cell, as
-   * scikit-learn's check_array raises for Binarizer and Normalizer.
-   */
-  readonly allowsMissing: boolean;
   fitTransform(
     params: Params<T>,
     features: FeatureMatrix,
@@ -57,7 +48,6 @@ function fitThenApply<T extends PreprocessingType>(
   checksOwnValues = false,
 ): TransformImpl<T> {
   return {
-    allowsMissing: true,
     checksOwnValues,
     inverse,
     fitTransform(params, features, onProgress) {
@@ -70,28 +60,24 @@ function fitThenApply<T extends PreprocessingType>(
 
 export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> } = {
   Binarizer: {
-    allowsMissing: false,
     fitTransform: fitTransformBinarizer,
     transform: applyBinarizer,
     inverse: { none: "it keeps only which side of the threshold each value was on" },
     checksOwnValues: true,
   },
   MaxAbsScaler: {
-    allowsMissing: true,
     fitTransform: fitTransformMaxAbsScaler,
     transform: applyMaxAbsScaler,
     inverse: invertMaxAbsScaler,
     checksOwnValues: true,
   },
   MinMaxScaler: {
-    allowsMissing: true,
     fitTransform: fitTransformMinMaxScaler,
     transform: applyMinMaxScaler,
     inverse: invertMinMaxScaler,
     checksOwnValues: true,
   },
   Normalizer: {
-    allowsMissing: false,
     fitTransform: fitTransformNormalizer,
     transform: applyNormalizer,
     inverse: { none: "it does not keep the norm it divided each row by" },
@@ -100,7 +86,6 @@ export const transforms: { readonly [T in PreprocessingType]: TransformImpl<T> }
   // Fitting already computes every transformed value; it standardises from the encoded
   // state like applyPowerTransformer, so the two still agree bit for bit.
   PowerTransformer: {
-    allowsMissing: true,
     fitTransform: fitTransformPowerTransformer,
     transform: applyPowerTransformer,
     inverse: invertPowerTransformer,

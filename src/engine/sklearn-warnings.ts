@@ -6,6 +6,7 @@
  * scikit-learn's own text for each.
  */
 import type { Params } from "../contract/params.js";
+import { quantilesCapped } from "../contract/quantile-rule.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { decodeArray, type FittedNumber } from "./fitted-number.js";
 import type { EngineFitted } from "./fitted-state.js";
@@ -64,18 +65,9 @@ export function sklearnWarnings(
         ),
       });
     }
-    if (p.n_quantiles > rows) {
-      warnings.push({
-        code: "n_quantiles_capped",
-        column: null,
-        message: quoting(
-          `n_quantiles ${p.n_quantiles} is more than the ${rows} rows, so ${rows} quantiles were used: pass n_quantiles ≤ ${rows} to say so, or send more rows`,
-          [
-            `n_quantiles (${p.n_quantiles}) is greater than the total number of samples (${rows}). n_quantiles is set to n_samples.`,
-          ],
-        ),
-      });
-    }
+    const capped = quantilesCapped(p.n_quantiles, rows);
+    if (capped)
+      warnings.push({ code: capped.code, column: null, message: quoting(capped.explanation, [capped.sklearnText]) });
   }
   const missingText = ALL_MISSING_TEXT[fitted.type];
   features.columns.forEach((col, c) => {

@@ -11,8 +11,8 @@
  */
 import { didYouMean } from "../contract/nearest-name.js";
 import { checkParams, type ParamProblem } from "../contract/param-issues.js";
-import { PREPROCESSING_TYPES, type PreprocessingType } from "../contract/transform-types.js";
-import { transforms } from "../engine/registry.js";
+import { quantilesCapped } from "../contract/quantile-rule.js";
+import { PREPROCESSING_TYPES, allowsMissing, type PreprocessingType } from "../contract/transform-types.js";
 import type { Column, Table } from "../formats/table.js";
 import { exactNumbers } from "../formats/column-description.js";
 import { columnDtype } from "../formats/column-dtype.js";
@@ -135,13 +135,9 @@ function otherReport(column: Exclude<Column, { kind: "number" }>): ColumnReport 
 
 function quantileWarning(params: Readonly<Record<string, unknown>>, rows: number): PreflightWarning | undefined {
   const n = typeof params["n_quantiles"] === "number" ? params["n_quantiles"] : 1000;
-  if (n <= rows) return undefined;
-  // scikit-learn 1.2.1's text (sklearn/preprocessing/_data.py, QuantileTransformer.fit).
-  return {
-    code: "n_quantiles_too_large",
-    message: `n_quantiles (${n}) is greater than the total number of samples (${rows}). n_quantiles is set to n_samples.`,
-    column: null,
-  };
+  const capped = quantilesCapped(n, rows);
+  // The job's warning, in scikit-learn 1.2.1's words.
+  return capped && { code: capped.code, message: capped.sklearnText, column: null };
 }
 
 /**
@@ -209,7 +205,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
     });
   }
   const featureSet = new Set(features);
-  const impl = type === undefined ? undefined : transforms[type];
+  const missingOk = type === undefined ? undefined : allowsMissing(type);
   const boxCox = type === "PowerTransformer" && options.params?.["method"] === "box-cox";
 
   const columns = table.columns.map((column): ColumnReport => {
@@ -241,7 +237,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
         problems.push({ field: "data", message, column: column.name });
         notes.push("infinite values: refused");
       }
-      if (impl !== undefined && !impl.allowsMissing && s.missing > 0) {
+      if (missingOk === false && s.missing > 0) {
         const message =
           `${type} refuses missing values, and column "${column.name}" has ${s.missing} ` +
           `(the first in data row ${s.firstMissingRow}); fill or drop them, or use a scaler that ignores them`;
@@ -255,7 +251,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
         problems.push({ field: "data", message, column: column.name });
         notes.push("not strictly positive: refused by box-cox");
       }
-      if (s.missing > 0 && impl?.allowsMissing === true) notes.push("missing values stay missing");
+      if (s.missing > 0 && missingOk === true) notes.push("missing values stay missing");
       if (count > 0 && s.min === s.max) notes.push("constant");
     }
     return {

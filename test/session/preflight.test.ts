@@ -73,7 +73,7 @@ describe("preflight (pure)", () => {
       ["color", "int64", 0, true, false, 5, 5],
       ["cultivar", "object", 1, false, false, null, null],
     ]);
-    expect(report.warnings.map((w) => w.code)).toEqual(["id_like_column_transformed", "n_quantiles_too_large"]);
+    expect(report.warnings.map((w) => w.code)).toEqual(["id_like_column_transformed", "n_quantiles_capped"]);
     expect(report.warnings[1]?.message).toBe(
       "n_quantiles (1000) is greater than the total number of samples (4). n_quantiles is set to n_samples.",
     );
@@ -175,7 +175,7 @@ describe("the Session checks before sending anything", () => {
     expect(report.ok).toBe(true);
     expect(report.columns.map((c) => c.name)).toEqual(["id", "proline", "alcohol"]);
     expect(report.columns[0]).toMatchObject({ idLike: true, dtype: "int64" });
-    expect(report.warnings.map((w) => w.code)).toEqual(["id_like_column_transformed", "n_quantiles_too_large"]);
+    expect(report.warnings.map((w) => w.code)).toEqual(["id_like_column_transformed", "n_quantiles_capped"]);
     expect(report.toString()).toMatch(/warning: n_quantiles \(10\) is greater than the total number of samples \(4\)/);
     expect(report.toHTML()).toMatch(/<table/);
   });
