@@ -3,13 +3,9 @@ import { visible } from "../text/visible-text.js";
 import { AdminError } from "../service/admin-error.js";
 import type { Admin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
+import type { Common } from "./admin-flags.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
 import { registerVerify } from "./verify-command.js";
-
-export interface Common {
-  dataDir: string;
-  json?: boolean;
-}
 
 /** Runs one admin operation on a data dir and prints its result (JSON with --json). */
 export async function withAdmin<T>(

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { Admin, DataDirUsage, PruneReport } from "../service/index.js";
 import { parseDuration } from "./duration-option.js";
-import type { Common } from "./admin-commands.js";
+import type { Common } from "./admin-flags.js";
 import { formatBytes } from "../notebook/html.js";
 import { AUTO_INPUT_TAG } from "../session/auto-inputs.js";
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { visible } from "../text/visible-text.js";
-import type { Common } from "./admin-commands.js";
+import type { Common } from "./admin-flags.js";
 
 /** `mdps admin verify`: checks every blob file against its sha256; exit code 1 when any is damaged. */
 export function registerVerify(admin: Command, common: (cmd: Command) => Command): void {

@@ -10,17 +10,7 @@ import { quantilesCapped } from "../contract/quantile-rule.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { decodeArray, type FittedNumber } from "./fitted-number.js";
 import type { EngineFitted } from "./fitted-state.js";
-import type { FeatureMatrix } from "./types.js";
-
-export const WARNING_CODES = ["n_quantiles_capped", "ignore_implicit_zeros", "all_missing_column", "overflow"] as const;
-export type WarningCode = (typeof WARNING_CODES)[number];
-
-/** One of scikit-learn's warnings: a stable code, a message that quotes scikit-learn, the column (null: the whole job). */
-export interface EngineWarning {
-  readonly code: WarningCode;
-  readonly message: string;
-  readonly column: string | null;
-}
+import type { EngineWarning, FeatureMatrix } from "./types.js";
 
 /** sqrt(Number.MAX_VALUE): a value whose square overflows float64. */
 const SQUARE_LIMIT = 1.3407807929942596e154;

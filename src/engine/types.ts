@@ -1,5 +1,14 @@
 import type { FittedStateJson, Params, PreprocessingType } from "../contract/index.js";
-import type { EngineWarning } from "./sklearn-warnings.js";
+
+export const WARNING_CODES = ["n_quantiles_capped", "ignore_implicit_zeros", "all_missing_column", "overflow"] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+/** One of scikit-learn's warnings: a stable code, a message that quotes scikit-learn, the column (null: the whole job). */
+export interface EngineWarning {
+  readonly code: WarningCode;
+  readonly message: string;
+  readonly column: string | null;
+}
 
 /**
  * Feature data, column-major: one Float64Array per feature column, NaN = missing.

@@ -8,7 +8,7 @@
  * frontends and nbclient replace the output that carries the id).
  */
 import { randomUUID } from "node:crypto";
-import type { NotebookDisplay, NotebookKernel } from "./kernel-display.js";
+import type { NotebookDisplay, NotebookKernel } from "./kernel-types.js";
 
 type MimeData = Record<string, string>;
 

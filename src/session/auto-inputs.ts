@@ -7,7 +7,7 @@
  * `mdps admin prune --tag mdps:auto-input --older-than 1d` applies the same rule to any
  * data dir (docs/session.md, docs/service.md).
  */
-import type { ServiceModule } from "./local-service.js";
+import type { openAdmin } from "../service/index.js";
 
 export const AUTO_INPUT_TAG = "mdps:auto-input";
 
@@ -24,7 +24,11 @@ export interface AutoInputPruning {
  * Removes the data dir's auto-inputs older than `retentionMs` (Infinity: keeps them).
  * Housekeeping never stops a session from starting: a failure is a process warning.
  */
-export function pruneAutoInputs(mod: ServiceModule, dataDir: string, retentionMs: number): AutoInputPruning {
+export function pruneAutoInputs(
+  mod: { openAdmin: typeof openAdmin },
+  dataDir: string,
+  retentionMs: number,
+): AutoInputPruning {
   if (!(retentionMs >= 0) || retentionMs === Infinity) return { blobs: 0, bytes: 0 };
   try {
     const admin = mod.openAdmin(dataDir);

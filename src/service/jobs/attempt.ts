@@ -1,9 +1,8 @@
 /** One attempt of a job in the runner: what it runs with, and what it came to. */
 import type { LogLevel } from "../../contract/index.js";
-import type { JobRow } from "../store/jobs.js";
+import type { JobErrorBody, JobRow } from "../store/jobs.js";
 import type { JobKeys } from "./job-keys.js";
 import type { RunReportBatch } from "./run-report-batch.js";
-import type { FailedEnding } from "./run-ending.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import type { WorkerSlot } from "./worker-slot.js";
 
@@ -24,5 +23,12 @@ export interface Attempt {
  * was cancelled or taken over: nothing to write), or abandoned (this process is stopping,
  * or the commit met a database kept locked: the job is left to its lease and runs again).
  */
+/** How a run that produced no outputs ends: the terminal state, its error and the log line. */
+export interface FailedEnding {
+  status: "failed" | "timed_out";
+  error: JobErrorBody;
+  logMessage: string;
+}
+
 export type AttemptEnd =
   { kind: "committed" } | { kind: "stopped" } | { kind: "abandoned" } | ({ kind: "failed" } & FailedEnding);

@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { MAX_ATTEMPTS, type ClaimCandidate } from "../store/jobs.js";
 import { KEYS_LOST } from "./job-keys.js";
-import { failedWith, interruptedTooOften, type FailedEnding } from "./run-ending.js";
+import type { FailedEnding } from "./attempt.js";
+import { failedWith, interruptedTooOften } from "./run-ending.js";
 
 /** What a process does with a job it may take: leave it, end it, or claim it. */
 export type ClaimDecision = { kind: "skip" } | { kind: "fail"; ending: FailedEnding } | { kind: "claim" };

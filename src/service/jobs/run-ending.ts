@@ -1,14 +1,7 @@
 import { storageFaultOf } from "../storage-fault.js";
 import type { JobErrorBody } from "../store/jobs.js";
-import type { AttemptEnd, LogLine } from "./attempt.js";
+import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import type { RunOutcome } from "./worker-slot.js";
-
-/** How a run that produced no outputs ends: the terminal state, its error and the log line. */
-export interface FailedEnding {
-  status: "failed" | "timed_out";
-  error: JobErrorBody;
-  logMessage: string;
-}
 
 export function failedWith(error: JobErrorBody): FailedEnding {
   return { status: "failed", error, logMessage: `${error.title}: ${error.detail}` };

@@ -17,9 +17,8 @@ import {
   inputGone,
   outputsTooLarge,
   INTERNAL_ERROR,
-  type FailedEnding,
 } from "./run-ending.js";
-import type { Attempt, AttemptEnd, LogLine } from "./attempt.js";
+import type { Attempt, AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import { RunReportBatch } from "./run-report-batch.js";
 import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
-import type { RawConnection, SqliteDriver } from "./sqlite.js";
+import type { RawConnection, SqliteDriver } from "./sqlite-driver.js";
 
 let Database: typeof BetterSqlite3 | undefined;
 

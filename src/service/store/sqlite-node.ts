@@ -4,7 +4,7 @@
  * needs no native build, so it is the one that runs where better-sqlite3's addon cannot
  * load (Deno, a Node whose ABI the addon was not built for).
  */
-import type { RawConnection, SqliteDriver, SqlParams, SqlValue, Statement } from "./sqlite.js";
+import type { RawConnection, SqliteDriver, SqlParams, SqlValue, Statement } from "./sqlite-driver.js";
 
 // The part of node:sqlite mdps uses (@types/node 20 does not describe the module).
 interface StatementSync {

@@ -6,7 +6,10 @@
  * runs on both, so BEGIN IMMEDIATE, savepoints and rollback behave the same.
  */
 import { betterSqlite3Driver } from "./sqlite-better.js";
+import type { DriverLoad, RawConnection, SqliteDriver, Statement } from "./sqlite-driver.js";
 import { nodeSqliteDriver } from "./sqlite-node.js";
+
+export type { SqlParams, SqlValue, Statement } from "./sqlite-driver.js";
 
 /** The drivers, in the order mdps tries them when none is asked for. */
 export const SQLITE_DRIVERS = ["node-sqlite", "better-sqlite3"] as const;
@@ -14,18 +17,6 @@ export type SqliteDriverName = (typeof SQLITE_DRIVERS)[number];
 
 /** The environment variable that forces a driver (`node-sqlite` or `better-sqlite3`). */
 export const SQLITE_DRIVER_ENV = "MDPS_SQLITE_DRIVER";
-
-/** What a statement binds: `undefined` binds NULL, as better-sqlite3 does. */
-export type SqlValue = string | number | bigint | Uint8Array | null | undefined;
-/** Positional values, or one object of named ones (`@name` in the SQL, `name` as the key). */
-export type SqlParams = SqlValue[] | [Record<string, SqlValue>];
-
-export interface Statement {
-  run(...params: SqlParams): { changes: number };
-  /** The first row, or undefined. Integers come back as numbers. */
-  get(...params: SqlParams): unknown;
-  all(...params: SqlParams): unknown[];
-}
 
 export interface Db {
   readonly driver: SqliteDriverName;
@@ -46,23 +37,6 @@ export interface SqliteOpenOptions {
   /** Which driver; default: `MDPS_SQLITE_DRIVER`, else the first of SQLITE_DRIVERS this runtime can load. */
   driver?: SqliteDriverName | undefined;
   readOnly?: boolean;
-}
-
-/** A driver as the two driver files give it: its raw connection, before `SqliteConnection`. */
-export interface SqliteDriver {
-  /** Loads the driver, or says why it cannot here; called once per process. */
-  load(): DriverLoad;
-  open(file: string, options: { readOnly: boolean }): RawConnection;
-}
-
-export type DriverLoad = { ok: true } | { ok: false; reason: string; cause?: unknown };
-
-export interface RawConnection {
-  prepare(sql: string): Statement;
-  exec(sql: string): void;
-  /** SQLite's own answer (autocommit off), or undefined when this driver version cannot say. */
-  readonly inTransaction: boolean | undefined;
-  close(): void;
 }
 
 const DRIVERS: Record<SqliteDriverName, SqliteDriver> = {

@@ -1,0 +1,5 @@
+/** The flags every `mdps admin` command takes. */
+export interface Common {
+  dataDir: string;
+  json?: boolean;
+}
