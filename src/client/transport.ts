@@ -8,7 +8,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
 import { makeAPIError, makeOAuthError, requestIdOf } from "./error-factory.js";
-import { AbortError, ConnectionError, MdpsError, TimeoutError, UnexpectedResponseError } from "./errors.js";
+import { AttemptSignal, DEFAULT_CONNECTION_HINT } from "./attempt-signal.js";
+import { AbortError, ConnectionError, MdpsError, UnexpectedResponseError } from "./errors.js";
 import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -307,70 +308,6 @@ interface Response {
   readonly headers: Record<string, string>;
   readonly body: Dispatcher.ResponseData["body"];
 }
-
-/**
- * The signal of one attempt: fires on the caller's abort or on the timeout, and
- * remembers which, so the error says "timed out" or "aborted" correctly.
- */
-class AttemptSignal {
-  readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout;
-  readonly #outer: AbortSignal | undefined;
-  readonly #timeoutMs: number;
-  readonly #connectionHint: string;
-  readonly #onOuterAbort = () => this.#controller.abort(this.#outer?.reason);
-  #timedOut = false;
-
-  constructor(outer: AbortSignal | undefined, timeoutMs: number, connectionHint: string) {
-    this.#outer = outer;
-    this.#timeoutMs = timeoutMs;
-    this.#connectionHint = connectionHint;
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true;
-      this.#controller.abort(new Error("timeout"));
-    }, timeoutMs);
-    outer?.addEventListener("abort", this.#onOuterAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /**
-   * Stops the timer. A streamed body stays tied to the caller's signal (so aborting
-   * still stops a download) unless the attempt is over.
-   */
-  done(keepOuter: boolean): void {
-    clearTimeout(this.#timer);
-    if (!keepOuter) this.release();
-  }
-
-  release(): void {
-    this.#outer?.removeEventListener("abort", this.#onOuterAbort);
-  }
-
-  translate(error: unknown, call: string, url: string): MdpsError {
-    if (this.#outer?.aborted)
-      return new AbortError(`${call} was aborted by its AbortSignal.`, { cause: this.#outer.reason });
-    const code = (error as { code?: string }).code;
-    if (this.#timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-      return new TimeoutError(
-        `${call} timed out after ${this.#timeoutMs} ms. Pass a larger \`timeoutMs\`, or check that the service is not overloaded.`,
-        this.#timeoutMs,
-        { cause: error },
-      );
-    }
-    if (error instanceof MdpsError) return error;
-    const origin = new URL(url).origin;
-    return new ConnectionError(
-      `${call}: could not reach ${origin}${code ? ` (${code})` : ""}. ${this.#connectionHint}`,
-      { cause: error },
-    );
-  }
-}
-
-const DEFAULT_CONNECTION_HINT =
-  "Check that the service is running and the URL (MDPS_BASE_URL / MDPS_AUTH_URL) is right.";
 
 const MAX_REDIRECTS = 5;
 
