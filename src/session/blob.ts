@@ -73,7 +73,7 @@ export interface BlobMetadataOptions {
 export interface UploadOptions extends BlobMetadataOptions, CallOptions, ReadOptions {}
 
 /** What a Blob handle needs from its Session. */
-export interface BlobContext {
+export interface SessionContext {
   readonly client: MdpsClient;
   readonly wireFormat: RecordType;
   /** The service's words for record types and access tiers (and what else the session assumes); default mdps's own. */
@@ -105,14 +105,14 @@ export interface BlobSource {
  * the shape of the DataFrame it came from (to restore dtypes after a job).
  */
 export class Blob {
-  readonly #ctx: BlobContext;
+  readonly #ctx: SessionContext;
   #record: BlobRecord;
   #key: Secret | undefined;
   #shape: FrameShape | undefined;
   #deleted = false;
   readonly #source: BlobSource;
 
-  constructor(ctx: BlobContext, record: BlobRecord, key?: Secret, shape?: FrameShape, source: BlobSource = {}) {
+  constructor(ctx: SessionContext, record: BlobRecord, key?: Secret, shape?: FrameShape, source: BlobSource = {}) {
     this.#ctx = ctx;
     this.#record = record;
     this.#key = key;
@@ -121,7 +121,11 @@ export class Blob {
   }
 
   /** Uploads and returns the handle; used by `session.upload`. */
-  static async upload(ctx: BlobContext, data: Uploadable | PreparedUpload, options: UploadOptions = {}): Promise<Blob> {
+  static async upload(
+    ctx: SessionContext,
+    data: Uploadable | PreparedUpload,
+    options: UploadOptions = {},
+  ): Promise<Blob> {
     const source =
       data instanceof PreparedUpload ? data.source : await uploadSource(data, options.recordType, ctx.wireFormat);
     const key = keyOf(options.encrypt);

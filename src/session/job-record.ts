@@ -5,12 +5,12 @@
 import { JobStatusVocabulary } from "../contract/job-status.js";
 import type { JobRecord } from "../contract/job.js";
 import { isPreprocessingType, type PreprocessingType } from "../contract/transform-types.js";
-import type { BlobContext } from "./blob.js";
+import type { SessionContext } from "./blob.js";
 
 const builtIn = new JobStatusVocabulary();
 
 /** The session's vocabulary, else the built-in synonyms. */
-export function vocabularyOf(ctx: BlobContext): JobStatusVocabulary {
+export function vocabularyOf(ctx: SessionContext): JobStatusVocabulary {
   return ctx.statuses ?? builtIn;
 }
 

@@ -7,7 +7,7 @@
 import { MdpsError } from "../client/errors.js";
 import type { ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import type { Blob, BlobContext } from "./blob.js";
+import type { Blob, SessionContext } from "./blob.js";
 import type { Job } from "./job.js";
 import type { PreprocessOptions } from "./preprocess-request.js";
 
@@ -22,7 +22,7 @@ export type RerunOptions<T extends PreprocessingType> = Omit<
   readonly columns?: readonly string[] | undefined;
 };
 
-/** The Session calls a rerun needs (the BlobContext carries them where a Session made the job). */
+/** The Session calls a rerun needs (the SessionContext carries them where a Session made the job). */
 export interface RerunSender {
   preprocess<T extends PreprocessingType>(input: Blob, options: PreprocessOptions<T>): Promise<Job<T>>;
   blobs(): Blob[];
@@ -36,7 +36,7 @@ export interface RerunOrigin<T extends PreprocessingType> {
 }
 
 export async function rerunJob<T extends PreprocessingType>(
-  ctx: BlobContext,
+  ctx: SessionContext,
   origin: RerunOrigin<T>,
   options: RerunOptions<T> = {},
 ): Promise<Job<T>> {

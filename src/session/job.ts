@@ -9,7 +9,7 @@ import { JobAddress } from "./job-address.js";
 import { noFittedState, withFittedState } from "./fitted-reader.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
-import { Blob, type BlobContext } from "./blob.js";
+import { Blob, type SessionContext } from "./blob.js";
 import {
   followLogMessages,
   pollUntilTerminal,
@@ -84,7 +84,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   readonly type: T | undefined;
   /** The input blob, when the job was sent from this session. */
   readonly input: Blob | undefined;
-  readonly #ctx: BlobContext;
+  readonly #ctx: SessionContext;
   readonly #outputKeys: ReadonlyArray<Secret | undefined>;
   readonly #inputShape: FrameShape | undefined;
   readonly #outputRecordTypes: readonly RecordType[];
@@ -97,7 +97,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   #result: JobResult | undefined;
   #outputs: Blob[] | undefined;
 
-  constructor(ctx: BlobContext, id: string, init: JobInit<T> = {}) {
+  constructor(ctx: SessionContext, id: string, init: JobInit<T> = {}) {
     this.#ctx = ctx;
     this.id = id;
     // A job listed by session.jobs() knows its transform from the record's request.

@@ -21,7 +21,7 @@ import {
   TimeoutError,
 } from "../client/errors.js";
 import type { TransportOptions, CallOptions } from "../client/transport.js";
-import { Blob, keyOf, type BlobContext, type UploadOptions } from "./blob.js";
+import { Blob, keyOf, type SessionContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
 import { journaledJob, resolveJobId } from "./job-lookup.js";
 import { readBaseOf } from "../client/jobs.js";
@@ -121,7 +121,7 @@ export class Session {
   readonly #blobs: Blob[] = [];
   /** Jobs this session sent, oldest first (for `jobs()` on a service without `job-list`). */
   readonly #jobs: Job[] = [];
-  readonly #ctx: BlobContext;
+  readonly #ctx: SessionContext;
   readonly #jobListeners = new Set<SessionJobListener>();
   readonly #noticeListeners = new Set<SessionNoticeListener>();
   /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */

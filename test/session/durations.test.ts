@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { TimeoutError, ValidationError, type JobExecutionLogDetails, type JobRecord } from "../../src/index.js";
 import { watch, type WatchWaitOptions } from "../../src/notebook/job-progress.js";
-import type { BlobContext } from "../../src/session/blob.js";
+import type { SessionContext } from "../../src/session/blob.js";
 import { Job } from "../../src/session/job.js";
 import { followLogMessages, pollUntilTerminal, waitDurations } from "../../src/session/job-polling.js";
 import {
@@ -153,7 +153,7 @@ function fakeJob(status: string) {
       },
     },
   };
-  const ctx = { client, wireFormat: "csv", pollIntervalMs: 1000, track: () => undefined } as unknown as BlobContext;
+  const ctx = { client, wireFormat: "csv", pollIntervalMs: 1000, track: () => undefined } as unknown as SessionContext;
   return { job: new Job(ctx, JOB_ID), gets, downloads };
 }
 
