@@ -10,32 +10,19 @@ import { noFittedState, withFittedState } from "./fitted-reader.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Secret } from "../client/secret.js";
 import { Blob, type SessionContext } from "./blob.js";
-import {
-  followLogMessages,
-  pollUntilTerminal,
-  waitDurations,
-  type FollowOptions,
-  type WaitOptions,
-} from "./job-polling.js";
+import { followLogMessages, type FollowOptions, type WaitOptions } from "./job-polling.js";
+import { followToEnd } from "./job-wait.js";
 import type { RequestOptions } from "./request-options.js";
-import { loadDanfo, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
+import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
 import { Transformer } from "./transformer.js";
 import { rerunJob, type RerunOptions } from "./job-rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { stoppableByKernel } from "./kernel-stoppable.js";
 import { jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
-import {
-  JUPYTER_DISPLAY,
-  inspectRich,
-  jupyterBundle,
-  withJupyterDisplay,
-  type MimeBundle,
-} from "../notebook/rich-inspect.js";
-import { jobHtml, resultHtml, resultText } from "../notebook/render-records.js";
-import { fittedHtml } from "../notebook/render-fitted.js";
+import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { displayableResult, jobHtml } from "../notebook/render-records.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
@@ -201,43 +188,15 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     );
     let record: JobRecord;
     try {
-      record = await stoppableByKernel(
-        {
-          doing: `waiting for job ${this.id}`,
-          then: "The job goes on: `await job.wait()` follows it again, `await job.cancel()` stops it.",
-        },
-        options.signal,
-        async (signal) => {
-          const changeWait = (await this.#ctx.declares?.("wait")) === true;
-          const seen = this.#record;
-          return pollUntilTerminal(
-            this.id,
-            async (callSignal, change) => {
-              // A few events are enough to replay what happened between two reads.
-              this.#record = readRecord(
-                await this.#address.call((r) => r.get(this.id, { limit: 32, signal: callSignal, ...change })),
-                vocabularyOf(this.#ctx),
-              );
-              return this.#record;
-            },
-            {
-              ...options,
-              signal,
-              changeWait,
-              // The send's record is already a read: wait for the next change at once,
-              // unless it ended (then one plain read fetches its final record).
-              since: seen && !vocabularyOf(this.#ctx).isTerminal(seen.status) ? seen.revision : undefined,
-              initial: seen,
-              isTerminal: (status) => vocabularyOf(this.#ctx).isTerminal(status),
-              pollIntervalMs: waitDurations(options).pollIntervalMs ?? this.#ctx.pollIntervalMs,
-              onUpdate: (r) => {
-                options.onUpdate?.(r);
-                progress?.onUpdate(r);
-              },
-            },
-          );
-        },
-      );
+      record = await followToEnd({
+        ctx: this.#ctx,
+        id: this.id,
+        address: this.#address,
+        seen: this.#record,
+        options,
+        onRead: (r) => (this.#record = r),
+        onUpdate: (r) => progress?.onUpdate(r),
+      });
     } catch (error) {
       progress?.stopped(error instanceof Error ? error.message : String(error));
       throw error;
@@ -293,7 +252,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   async outputs(options: WaitOptions = {}): Promise<Blob[]> {
     const result = await this.result(options);
     // Blob records when the service gives them; else blob ids, else download URLs.
-    const shape = this.#outputShape(result);
+    const shape = outputShape(this.#inputShape, this.#features(result));
     const handle = (record: { id: string }, i: number, downloadUrl?: string) =>
       new Blob(this.#ctx, { tags: [], ...record }, this.#outputKeys[i], shape, {
         recordType: this.#outputRecordTypes[i],
@@ -395,14 +354,6 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return result.feature_columns ?? result.fitted?.feature_names_in_ ?? this.#featureColumns;
   }
 
-  #outputShape(result: JobResult): FrameShape | undefined {
-    const shape = this.#inputShape;
-    if (shape === undefined) return undefined;
-    const features = new Set(this.#features(result));
-    const dtypes = Object.fromEntries(Object.entries(shape.dtypes).filter(([name]) => !features.has(name)));
-    return { columns: shape.columns, dtypes };
-  }
-
   toJSON(): Record<string, unknown> {
     const r = this.#record;
     return {
@@ -433,10 +384,4 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   [JUPYTER_DISPLAY](): MimeBundle {
     return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
-}
-
-/** The result, and its fitted state, render as a Deno notebook cell's value as `show()` draws them. */
-function displayableResult(result: JobResult): JobResult {
-  if (result.fitted) withJupyterDisplay(result.fitted, fittedHtml, (fitted) => `${fitted.type} fitted state`);
-  return withJupyterDisplay(result, resultHtml, resultText);
 }

@@ -36,6 +36,14 @@ export interface FrameShape {
   readonly dtypes: Readonly<Record<string, string>>;
 }
 
+/** The shape of a job's output: the input's columns, with the dtypes of those not transformed (features become float64). */
+export function outputShape(input: FrameShape | undefined, features: readonly string[]): FrameShape | undefined {
+  if (input === undefined) return undefined;
+  const transformed = new Set(features);
+  const dtypes = Object.fromEntries(Object.entries(input.dtypes).filter(([name]) => !transformed.has(name)));
+  return { columns: input.columns, dtypes };
+}
+
 /** Bytes to send, as a factory so a retry can produce them again. */
 export interface UploadSource {
   readonly recordType: RecordType;
