@@ -31,7 +31,7 @@ export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export { PreflightError, type PreflightProblem } from "./session/preflight-error.js";
 export { ServiceProfile, CONTRACT_CAPABILITIES, type Capability, type Assumption } from "./session/service-profile.js";
 export type { ServiceSettings } from "./client/service-settings.js";
-export type { PreprocessOptions, OutputOptions } from "./session/preprocess-request.js";
+export type { PreprocessOptions, OutputOptions } from "./session/preprocess/options.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
 export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
 export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/auto-inputs.js";

@@ -39,10 +39,14 @@ export function shouldRetryStatus(status: number, idempotent: boolean): boolean 
 /** Socket error codes that mean the request never reached the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
+/** Whether a transport failure's socket error code says the request never reached the service. */
+export function neverSent(code: string | undefined): boolean {
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
 /** Whether a transport failure (no response) may be retried. */
 export function shouldRetryConnectionError(code: string | undefined, idempotent: boolean): boolean {
-  if (idempotent) return true;
-  return code !== undefined && NOT_SENT_CODES.has(code);
+  return idempotent || neverSent(code);
 }
 
 /**

@@ -42,7 +42,11 @@ export const preprocessingOutputRequest = z.strictObject({
 });
 export type PreprocessingOutputRequest = z.input<typeof preprocessingOutputRequest>;
 
-const createPreprocessingRequestShape = z.strictObject({
+/**
+ * The request's fields, with `preprocessing_params` only a record: checking them against
+ * their transform's schema is `createPreprocessingRequest`'s (and the client's checkParams').
+ */
+export const preprocessingRequestFields = z.strictObject({
   model_id: uuid,
   input_blob_id: uuid,
   input_encryption_key: z.string().optional(),
@@ -64,7 +68,7 @@ const createPreprocessingRequestShape = z.strictObject({
  * CreatePreprocessingRequest, with `preprocessing_params` checked against the schema of
  * its `preprocessing_type` and replaced by the parsed (defaults filled) parameters.
  */
-export const createPreprocessingRequest = createPreprocessingRequestShape.transform((req, ctx) => {
+export const createPreprocessingRequest = preprocessingRequestFields.transform((req, ctx) => {
   const schema = paramsSchemas[req.preprocessing_type];
   const parsed = schema.safeParse(req.preprocessing_params);
   if (!parsed.success) {
@@ -75,7 +79,7 @@ export const createPreprocessingRequest = createPreprocessingRequestShape.transf
   }
   return { ...req, preprocessing_params: parsed.data };
 });
-export type CreatePreprocessingRequest = z.input<typeof createPreprocessingRequestShape>;
+export type CreatePreprocessingRequest = z.input<typeof preprocessingRequestFields>;
 export type ParsedPreprocessingRequest = z.output<typeof createPreprocessingRequest>;
 
 export const sendJobRequest = z.strictObject({

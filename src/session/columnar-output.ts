@@ -7,7 +7,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import type { CallOptions } from "../client/transport.js";
 import type { Blob } from "./blob.js";
-import { localValidationError } from "./local-validation.js";
+import { validationBeforeSending } from "./validation-before-sending.js";
 import { loadFormats, recordTypeOfPath, writeFileAtomically, type DecodeOptions } from "./table-io.js";
 
 /** What `job.download(path)` wrote. */
@@ -45,7 +45,7 @@ export async function writeBlobFile(
 ): Promise<DownloadedFile> {
   const recordType = recordTypeOfPath(path);
   if (recordType === undefined) {
-    throw localValidationError({
+    throw validationBeforeSending({
       path: [
         `cannot tell the format to write from the extension of ${path}: use .csv, .json, .arrow, .feather or .parquet`,
       ],

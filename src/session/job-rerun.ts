@@ -9,7 +9,7 @@ import type { ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import type { Blob, SessionContext } from "./blob.js";
 import type { Job } from "./job.js";
-import type { PreprocessOptions } from "./preprocess-request.js";
+import type { PreprocessOptions } from "./preprocess/options.js";
 
 /** What a rerun may change; everything else is the original job's. */
 export type RerunOptions<T extends PreprocessingType> = Omit<

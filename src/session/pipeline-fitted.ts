@@ -20,7 +20,7 @@ import { pipelineFittedHtml } from "../notebook/pipeline-card.js";
 import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { formatFieldErrors } from "../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../client/errors.js";
-import { fieldErrorsOf } from "./local-validation.js";
+import { fieldErrorsOf } from "./validation-before-sending.js";
 import { describeStep } from "./pipeline-steps.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
 import { Transformer } from "./transformer.js";

@@ -17,11 +17,11 @@ import { combine } from "./job-polling.js";
 import { PipelineStepError } from "./pipeline-errors.js";
 import { describeStep, preflightSteps, type PipelineStep } from "./pipeline-steps.js";
 import { prepareUpload, type PreparedUpload } from "./prepared-input.js";
-import type { PreprocessOptions } from "./preprocess-request.js";
+import type { PreprocessOptions } from "./preprocess/options.js";
 import type { RequestOptions } from "./request-options.js";
 import { loadDanfo, type Uploadable } from "./table-io.js";
 import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./pipeline-fitted.js";
-import { outputFormat } from "./format-cost.js";
+import { outputFormat } from "./preprocess/output-format.js";
 
 /** What a pipeline needs of its Session. */
 export interface PipelineHost {

@@ -148,18 +148,29 @@ function quantileWarning(params: Readonly<Record<string, unknown>>, rows: number
  * if (report.problems.length > 0) console.log(report.problems);
  */
 export function preflight(table: Table, options: PreflightOptions = {}): PreflightReport {
+  const paramProblems: ParamProblem[] =
+    options.type === undefined ? [] : checkParams(options.type, options.params ?? {});
+  const type = PREPROCESSING_TYPES.find((t) => t === options.type);
+  const report = checkColumns(table, { type, params: options.params ?? {}, columns: options.columns ?? [] });
+  return { ...report, problems: [...paramProblems, ...report.problems] };
+}
+
+/** What `checkColumns` needs of a job whose transform and params are already checked (a preprocess plan). */
+export interface CheckedJob {
+  readonly type: PreprocessingType | undefined;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly columns: readonly string[];
+}
+
+/** `preflight` but for the params, which the caller has checked: the columns and the data. */
+export function checkColumns(table: Table, options: CheckedJob): PreflightReport {
   const problems: PreflightProblem[] = [];
   const warnings: PreflightWarning[] = [];
-  let type: PreprocessingType | undefined;
-  if (options.type !== undefined) {
-    const paramProblems: ParamProblem[] = checkParams(options.type, options.params ?? {});
-    problems.push(...paramProblems);
-    type = PREPROCESSING_TYPES.find((t) => t === options.type);
-  }
+  const { type } = options;
 
   const names = table.columns.map((c) => c.name);
   const numericNames = table.columns.filter((c) => c.kind === "number").map((c) => c.name);
-  const given = options.columns ?? [];
+  const given = options.columns;
   const chosen = new Set<string>();
   for (const name of given) {
     const column = table.columns.find((c) => c.name === name);
@@ -206,7 +217,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
   }
   const featureSet = new Set(features);
   const missingOk = type === undefined ? undefined : allowsMissing(type);
-  const boxCox = type === "PowerTransformer" && options.params?.["method"] === "box-cox";
+  const boxCox = type === "PowerTransformer" && options.params["method"] === "box-cox";
 
   const columns = table.columns.map((column): ColumnReport => {
     if (column.kind !== "number") {
@@ -267,7 +278,7 @@ export function preflight(table: Table, options: PreflightOptions = {}): Preflig
     };
   });
   if (type === "QuantileTransformer" && features.length > 0) {
-    const warning = quantileWarning(options.params ?? {}, table.rowCount);
+    const warning = quantileWarning(options.params, table.rowCount);
     if (warning) warnings.push(warning);
   }
   return { rows: table.rowCount, type, features, columns, warnings, problems };

@@ -1,103 +1,47 @@
-import { randomUUID } from "node:crypto";
-import { shownUrl } from "../errors/shown-url.js";
 import { inspect } from "node:util";
-import { blobRecord, type BlobRecord, type RecordType } from "../contract/blob.js";
+import { shownUrl } from "../errors/shown-url.js";
+import type { BlobRecord, RecordType } from "../contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
-import { JobStatusVocabulary, type JobStatusVocabularyOptions } from "../contract/job-status.js";
-import { uuid } from "../contract/common.js";
+import { JobStatusVocabulary } from "../contract/job-status.js";
 import type { Health } from "../contract/health.js";
-import type { CreatePreprocessingRequest, JobRecord } from "../contract/job.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
-import { MdpsClient, type ClientOptions } from "../client/client.js";
-import { resolveConfig, type ClientConfig } from "../client/config.js";
-import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
-import {
-  APIError,
-  ConfigError,
-  ConnectionError,
-  OAuthError,
-  PermissionDeniedError,
-  SendOutcomeUnknownError,
-  TimeoutError,
-} from "../client/errors.js";
-import type { TransportOptions, CallOptions } from "../client/transport.js";
-import { Blob, keyOf, type SessionContext, type UploadOptions } from "./blob.js";
+import type { MdpsClient } from "../client/client.js";
+import { mergeServiceSettings } from "../client/service-settings.js";
+import { ConfigError } from "../client/errors.js";
+import type { CallOptions } from "../client/transport.js";
+import { Blob, type SessionContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
 import { journaledJob, resolveJobId } from "./job-lookup.js";
-import { readBaseOf } from "../client/jobs.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
-import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
 import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
 import { PortalLink } from "../notebook/portal-link.js";
 import { sessionHtml } from "../notebook/render-records.js";
-import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
-import { localValidationError } from "./local-validation.js";
-import { keepLocalToken } from "./local-token.js";
-import {
-  buildPreprocessingRequest,
-  checkPreprocessOptions,
-  requestTimeoutOf,
-  type PreprocessOptions,
-} from "./preprocess-request.js";
-import type { FrameShape, Uploadable } from "./table-io.js";
-import { checkParams } from "../contract/param-issues.js";
+import type { LocalService } from "./local-service.js";
+import type { PreprocessOptions } from "./preprocess/options.js";
+import { assertEnvelope } from "./preprocess/plan.js";
+import { sendJob, sendPreprocessing, type Sender, type SendJobOptions, type SentJob } from "./preprocess/send.js";
+import type { Uploadable } from "./table-io.js";
 import { CheckReport } from "./check-report.js";
 import { showNotice } from "../notebook/notice.js";
-import { preprocessOutputFormat, type OutputFormat } from "./format-cost.js";
-import { PreflightError } from "./preflight-error.js";
-import { assertPreflight, preflight, type PreflightOptions } from "./preflight.js";
+import { preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import { Pipeline } from "./pipeline.js";
 import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
-import { configDirOf, Journal, journalPath, type JournalBlob } from "./journal.js";
+import type { Journal } from "./journal.js";
+import { allPages, knownBlobRecords, knownBlobs, knownJobs, type Known } from "./listings.js";
+import { openConnected, openLocal, type ConnectOptions, type LocalOptions, type SessionParts } from "./session-open.js";
+
+export type { ConnectOptions, LocalOptions, SessionOptions } from "./session-open.js";
+export type { SendJobOptions } from "./preprocess/send.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
 export type SessionNoticeListener = (message: string) => void;
 
-/**
- * What the Session may assume of the service (./service-profile.ts): `wireFormat`
- * (default `arrow` where the service declares it, else `csv`), `capabilities` to rely
- * on beyond those declared, and the service's words for record types and access tiers.
- */
-export interface SessionOptions extends JobStatusVocabularyOptions, ServiceSettings {}
-
-export interface ConnectOptions extends ClientOptions, SessionOptions {
-  /** Check the service's health (and region) while connecting. Default true. */
-  readonly verify?: boolean | undefined;
-  /**
-   * The client journal (./journal.ts): where this session records the jobs and blobs it
-   * makes, so `jobs()`, `blobs()` and `modelBlobs()` find them after a restart. Default
-   * `<config dir>/journal/<service>.jsonl` (none with `configFile: false`); a path to
-   * choose the file; `false` for none.
-   */
-  readonly journal?: boolean | string | undefined;
-}
-
-interface SessionParts {
-  readonly client: MdpsClient;
-  readonly options: SessionOptions;
-  readonly region: string | undefined;
-  readonly local?: LocalService | undefined;
-  /** Health's capabilities; undefined when health was not read. */
-  readonly capabilities?: readonly string[] | undefined;
-  readonly journal?: Journal | undefined;
-}
-
-export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
-
 /** Hears about each job this session creates (see `Session.onJob`). */
 export type SessionJobListener = (job: Job) => void;
-
-export interface SendJobOptions extends CallOptions {
-  /** Your own job id (UUID); sending it again with the same body returns the same job. */
-  readonly jobId?: string | undefined;
-  readonly type: "preprocessing";
-  /** A CreatePreprocessingRequest; `model_id` defaults to the session's model. */
-  readonly payload: Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string };
-}
 
 /**
  * One connection to a preprocessing service: uploads, jobs, results as danfo
@@ -127,16 +71,19 @@ export class Session {
   /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */
   readonly #capabilities: readonly string[] | undefined;
   #closed = false;
-  /** Handles on blobs the journal remembers from earlier sessions. */
-  readonly #earlierBlobs = new Map<string, Blob>();
   /** Where this session records its jobs and blobs; none for a local session (its service lists them). */
   readonly #journal: Journal | undefined;
   /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
-  #connectOptions: ConnectOptions | undefined;
+  readonly #connectOptions: ConnectOptions | undefined;
+  /** What the listings read of this session. */
+  readonly #known: Known;
+  /** What sending jobs needs of this session. */
+  readonly #sender: Sender;
 
-  private constructor({ client, options, region, local, capabilities, journal }: SessionParts) {
+  private constructor({ client, options, region, local, capabilities, journal, connectOptions }: SessionParts) {
     this.client = client;
     this.#journal = journal;
+    this.#connectOptions = connectOptions;
     this.#capabilities = local ? local.capabilities : capabilities;
     this.profile = new ServiceProfile({
       declared: this.#capabilities,
@@ -161,8 +108,18 @@ export class Session {
       declares: async (extension) =>
         this.#capabilities === undefined
           ? (await client.capabilities.check(extension)) === "declared"
-          : this.#declares(extension),
+          : this.profile.capabilities.has(extension),
       sender: this,
+    };
+    this.#known = { ctx: this.#ctx, blobs: this.#blobs, jobs: this.#jobs, journal, earlierBlobs: new Map() };
+    this.#sender = {
+      ctx: { ...this.#ctx, profile: this.profile },
+      modelId: this.modelId,
+      baseUrl: this.baseUrl,
+      reads: this.#reads,
+      upload: (data, uploadOptions) => this.upload(data, uploadOptions),
+      notify: (message) => this.#notify(message),
+      sent: (job, sent) => this.#sent(job, sent),
     };
   }
 
@@ -173,43 +130,7 @@ export class Session {
    * the service is in that region.
    */
   static async connect(options: ConnectOptions = {}): Promise<Session> {
-    const config = resolveConfig(options);
-    const client = new MdpsClient(config, options);
-    let region: string | undefined;
-    let capabilities: readonly string[] | undefined;
-    if (options.verify !== false) {
-      try {
-        const health = await client.health.get();
-        region = health.region;
-        capabilities = health.capabilities ?? [];
-      } catch (error) {
-        if (!(error instanceof PermissionDeniedError) || config.region !== undefined) {
-          await client.close();
-          if (error instanceof PermissionDeniedError) {
-            throw new ConfigError(
-              `Cannot check that the service is in region ${config.region}: it refused the health check with 403` +
-                `${error.detail ? ` ("${error.detail}")` : ""}. The token was asked for ${client.auth.requestedScopes.join(" ")}; ` +
-                `mdps assumes health needs shared.health.read (the interface does not say). Give the application the scope ` +
-                `the service names, or unset MDPS_REGION to skip the check.`,
-              [],
-              { cause: error },
-            );
-          }
-          throw error;
-        }
-      }
-      if (config.region !== undefined && region !== undefined && region !== config.region) {
-        await client.close();
-        throw new ConfigError(
-          `Region mismatch: MDPS_REGION (or the region option) is "${config.region}" but the service at ${config.baseUrl} ` +
-            `reports region "${region}". The portal, authentication API and model API must be of one region: ` +
-            `fix MDPS_BASE_URL / MDPS_AUTH_URL or MDPS_REGION.`,
-        );
-      }
-    }
-    const session = new Session({ client, options, region, capabilities, journal: openJournal(options, config) });
-    session.#connectOptions = options;
-    return session;
+    return new Session(await openConnected(options));
   }
 
   /**
@@ -218,26 +139,7 @@ export class Session {
    * with its own model and application: no credentials needed. `close()` stops it.
    */
   static async local(options: LocalOptions = {}): Promise<Session> {
-    const local = await startLocalService(options);
-    try {
-      let client = clientFor(local, local.credentials, options);
-      // A token kept by an earlier run skips the exchange (./local-token.ts); one read checks the service knows it.
-      const kept = keepLocalToken(client, local.dataDir);
-      try {
-        if (kept) await client.health.get();
-        else await client.tokens.get();
-      } catch (error) {
-        // The credentials file outlived its database (reset, copied dir): make new ones.
-        if (!(error instanceof OAuthError && error.code === "invalid_client")) throw error;
-        await client.close();
-        client = clientFor(local, local.renewCredentials(), options);
-        keepLocalToken(client, local.dataDir);
-      }
-      return new Session({ client, options, region: local.service.region, local });
-    } catch (error) {
-      await local.service.close();
-      throw error;
-    }
+    return new Session(await openLocal(options));
   }
 
   get modelId(): string {
@@ -309,7 +211,7 @@ export class Session {
    * is uploaded and a notice says so (`onNotice`).
    */
   async upload(data: Uploadable | PreparedUpload, options: UploadOptions = {}): Promise<Blob> {
-    this.#assertEnvelope(options);
+    assertEnvelope(this, [options.encrypt]);
     // Bytes go exactly as given; a file or DataFrame is read first (./prepared-input.ts).
     const prepared =
       data instanceof Uint8Array
@@ -323,24 +225,7 @@ export class Session {
 
   /** Blobs made in this session, oldest first: uploads, and job outputs once read (deleted ones left out). */
   blobs(): Blob[] {
-    const own = this.#blobs.filter((b) => !b.deleted);
-    const ownIds = new Set(this.#blobs.map((b) => b.id));
-    const earlier = (this.#journal?.blobs() ?? [])
-      .filter((r) => !ownIds.has(r.id))
-      .reverse()
-      .map((r) => this.#journaledBlob(r))
-      .filter((b) => !b.deleted);
-    return [...earlier, ...own];
-  }
-
-  /** One handle per journaled blob, made when first listed. */
-  #journaledBlob(entry: JournalBlob): Blob {
-    let blob = this.#earlierBlobs.get(entry.id);
-    if (blob === undefined) {
-      blob = new Blob(this.#ctx, blobRecord.parse(entry));
-      this.#earlierBlobs.set(entry.id, blob);
-    }
-    return blob;
+    return knownBlobs(this.#known);
   }
 
   /**
@@ -350,31 +235,9 @@ export class Session {
    * exactly.
    */
   async modelBlobs(options: BlobListOptions & CallOptions = {}): Promise<BlobRecord[]> {
-    if (!this.#declares("blob-list")) {
-      // This session's blobs and, from the journal, the earlier sessions' ones.
-      return this.blobs()
-        .map((b) => b.record)
-        .filter(
-          (r) =>
-            (options.name === undefined || r.name === options.name) &&
-            (options.tag === undefined || r.tags.includes(options.tag)),
-        )
-        .reverse()
-        .slice(0, options.limit);
-    }
-    const { limit, ...rest } = options;
-    const out: BlobRecord[] = [];
-    let cursor = options.cursor;
-    do {
-      const page = await this.client.blobs.list({
-        ...rest,
-        cursor,
-        limit: limit === undefined ? 1000 : Math.min(1000, limit - out.length),
-      });
-      out.push(...page.items);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor && (limit === undefined || out.length < limit));
-    return out;
+    if (!this.profile.declares("blob-list")) return knownBlobRecords(this.#known, options);
+    const { limit, cursor, ...filters } = options;
+    return allPages((page) => this.client.blobs.list({ ...filters, ...page }), { limit, cursor });
   }
 
   /**
@@ -384,40 +247,10 @@ export class Session {
    * status read once. `status` filters exactly. The records carry no events.
    */
   async jobs(options: JobListOptions & CallOptions = {}): Promise<Job[]> {
-    if (!this.#declares("job-list")) return this.#journaledJobs(options);
-    const { limit, ...rest } = options;
-    const out: Job[] = [];
-    let cursor = options.cursor;
-    do {
-      const page = await this.client.jobs.list({
-        ...rest,
-        cursor,
-        limit: limit === undefined ? 1000 : Math.min(1000, limit - out.length),
-      });
-      out.push(...page.items.map((record) => new Job(this.#ctx, record.id, { record })));
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor && (limit === undefined || out.length < limit));
-    return out;
-  }
-
-  async #journaledJobs(options: JobListOptions & CallOptions): Promise<Job[]> {
-    const own = [...this.#jobs].reverse();
-    const ownIds = new Set(own.map((j) => j.id));
-    // Without a status filter, only the jobs within `limit` need their status read.
-    const wanted = options.status === undefined && options.limit !== undefined ? options.limit - own.length : undefined;
-    const earlier = (this.#journal?.jobs() ?? [])
-      .filter((entry) => !ownIds.has(entry.id))
-      .slice(0, wanted === undefined ? undefined : Math.max(0, wanted))
-      .map((entry) => journaledJob(this.#ctx, entry.id, entry));
-    const { signal, timeoutMs } = options;
-    // Earlier jobs' status is read once; one the service no longer knows keeps no record. This
-    // session's jobs not seen to end are read again: the record of their send is not their status now.
-    const unended = own.filter((job) => !(job.record && this.#ctx.statuses?.isTerminal(job.record.status)));
-    await Promise.all([...unended, ...earlier].map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
-    const jobs = [...own, ...earlier].filter(
-      (job) => options.status === undefined || job.record?.status === options.status,
-    );
-    return jobs.slice(0, options.limit);
+    if (!this.profile.declares("job-list")) return knownJobs(this.#known, options);
+    const { limit, cursor, ...filters } = options;
+    const records = await allPages((page) => this.client.jobs.list({ ...filters, ...page }), { limit, cursor });
+    return records.map((record) => new Job(this.#ctx, record.id, { record }));
   }
 
   /**
@@ -442,11 +275,7 @@ export class Session {
   }
 
   /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */
-  readonly #reads = (recordType: RecordType): boolean => recordType !== "parquet" || this.#declares("parquet");
-
-  #declares(extension: string): boolean {
-    return this.profile.capabilities.has(extension);
-  }
+  readonly #reads = (recordType: RecordType): boolean => recordType !== "parquet" || this.profile.declares("parquet");
 
   /**
    * Uploads `input` if needed and sends a preprocessing job. Resolves once the job
@@ -457,86 +286,7 @@ export class Session {
     input: Uploadable | Blob,
     options: PreprocessOptions<T>,
   ): Promise<Job<T>> {
-    // Names first, with "did you mean": a typo is a local error, never a 400 from the service.
-    const paramProblems = checkParams(options.type, options.params ?? {});
-    if (paramProblems.length > 0) throw new PreflightError(paramProblems);
-    checkPreprocessOptions(options, this.modelId);
-    if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
-      throw localValidationError({ jobId: ["must be a lower-case UUID"] });
-    }
-    const inputKey = input instanceof Blob ? input.encryptionKey : keyOf(options.encrypt);
-    if (inputKey !== undefined || options.outputs !== undefined) this.#assertEnvelope(options);
-    const timeoutMs = requestTimeoutOf(options);
-    // Read the input once and check it before any byte is sent (./preflight.ts).
-    const prepared =
-      input instanceof Blob
-        ? undefined
-        : await prepareUpload(input, options.upload?.recordType, this.wireFormat, options.upload ?? {}, this.#reads);
-    let features: readonly string[] | undefined;
-    let format: OutputFormat | undefined;
-    if (prepared !== undefined) {
-      const report = assertPreflight(preflight(await prepared.table(), options));
-      for (const warning of report.warnings) this.#notify(warning.message);
-      features = report.features;
-      format = preprocessOutputFormat({ source: prepared.source, report, options, wireFormat: this.wireFormat });
-      if (format.notice !== undefined) this.#notify(format.notice);
-    }
-    const blob =
-      prepared === undefined
-        ? (input as Blob)
-        : await this.upload(prepared, {
-            ...options.upload,
-            // Uploaded on its own: kept for a while, then pruned (./auto-inputs.ts).
-            tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
-            encrypt: inputKey,
-            signal: options.signal,
-            timeoutMs,
-          });
-    const built = buildPreprocessingRequest(
-      { ...options, columns: this.#featureColumns({ given: options.columns, read: features, input: blob }) },
-      {
-        modelId: this.modelId,
-        blobId: blob.id,
-        name: blob.name,
-        recordType: blob.recordType,
-        outputRecordType: format?.recordType,
-        key: blob.encrypted ? blob.encryptionKey : undefined,
-        profile: this.profile,
-      },
-    );
-    // The generic endpoint with our own id, where the service declares it idempotent: a
-    // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
-    // Either way the job's id is the one the service answers with.
-    const generic = this.profile.declares("idempotent-job-send");
-    let location: string | undefined;
-    const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
-    const record = generic
-      ? await this.client.jobs.send(
-          {
-            job_id: options.jobId ?? randomUUID(),
-            model_id: this.modelId,
-            job_type: "preprocessing",
-            payload: built.request,
-          },
-          sendOptions,
-        )
-      : await this.#sendOnce(() => this.client.preprocessing.send(built.request, sendOptions));
-    const readBase = location === undefined ? undefined : readBaseOf(location, record.id, this.baseUrl);
-    this.#journalJob({ record, request: built.request, endpoint: generic ? "job" : "preprocessing", readBase });
-    return this.#announce(
-      new Job<T>(this.#ctx, record.id, {
-        type: options.type,
-        record,
-        outputKeys: built.outputKeys,
-        inputShape: blob.shape,
-        input: blob,
-        outputRecordTypes: built.outputRecordTypes,
-        featureColumns: built.featureColumns,
-        params: built.request.preprocessing_params,
-        endpoint: generic ? "job" : "preprocessing",
-        readBase,
-      }),
-    );
+    return sendPreprocessing(this.#sender, input, options);
   }
 
   /**
@@ -559,91 +309,13 @@ export class Session {
     );
   }
 
-  /**
-   * A send that is not idempotent there is made once: when its answer is lost the job
-   * may exist, and a second send could start a duplicate, so the caller is told instead.
-   */
-  async #sendOnce<R>(send: () => Promise<R>): Promise<R> {
-    try {
-      return await send();
-    } catch (error) {
-      const lost =
-        (error instanceof APIError && error.status >= 500) ||
-        // Refused: the request never reached the service.
-        (error instanceof ConnectionError &&
-          !/ECONNREFUSED/.test(String((error.cause as { code?: unknown } | undefined)?.code))) ||
-        error instanceof TimeoutError;
-      if (!lost) throw error;
-      const where = this.#declares("job-list") ? "session.jobs()" : "the service's portal";
-      throw new SendOutcomeUnknownError(
-        `The job send to ${this.baseUrl} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
-          `so the service may have made the job. mdps did not send it again: this service does not declare an ` +
-          `idempotent send, and a second send could start a duplicate. Look for the job in ${where} before sending again.`,
-        { cause: error },
-      );
-    }
-  }
-
-  /**
-   * The feature columns to send: the caller's, else (where the service has not said that
-   * an empty list means every numeric column) the numeric columns read from the input.
-   */
-  #featureColumns(from: {
-    readonly given: readonly string[] | undefined;
-    readonly read: readonly string[] | undefined;
-    readonly input: Blob;
-  }): readonly string[] | undefined {
-    if (from.given !== undefined && from.given.length > 0) return from.given;
-    if (this.profile.emptyFeatureColumnsMeanAll) return from.given;
-    const known = from.read ?? numericColumnsOf(from.input.shape);
-    if (known !== undefined) return known;
-    throw new PreflightError([
-      {
-        field: "columns",
-        message:
-          `name the feature columns (columns: [...]): the service at ${this.baseUrl} does not declare that an empty ` +
-          `list means every numeric column, and this session has not read blob ${from.input.id} to find them`,
-      },
-    ]);
-  }
-
-  /** Encryption uses mdps's envelope, which only a service that declares `envelope-v1` (or is said to) can read. */
-  #assertEnvelope(options: { readonly encrypt?: unknown; readonly outputs?: unknown }): void {
-    const outputs =
-      options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
-    const asks = (encrypt: unknown): boolean => encrypt !== undefined && encrypt !== false;
-    const asked = asks(options.encrypt) || outputs.some((o) => asks((o as { encrypt?: unknown }).encrypt));
-    if (!asked || this.profile.declares("envelope-v1")) return;
-    throw new ConfigError(
-      `The service at ${this.baseUrl} does not declare mdps's encryption envelope (envelope-v1) in health's capabilities, ` +
-        `so it could not read what this session encrypts. Leave out encrypt, or, if the service does read the envelope, ` +
-        `add "envelope-v1" to the capabilities option or the profile's "capabilities".`,
-    );
-  }
-
   /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
   async sendJob(options: SendJobOptions): Promise<Job> {
-    const jobId = options.jobId ?? randomUUID();
-    const payload = { model_id: this.modelId, ...options.payload };
-    let location: string | undefined;
-    const record = await this.client.jobs.send(
-      { job_id: jobId, model_id: this.modelId, job_type: options.type, payload },
-      { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
-    );
-    const readBase = location === undefined ? undefined : readBaseOf(location, record.id, this.baseUrl);
-    this.#journalJob({ record, request: { model_id: this.modelId, ...options.payload }, endpoint: "job", readBase });
-    return this.#announce(
-      new Job(this.#ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase }),
-    );
+    return sendJob(this.#sender, options);
   }
 
-  /** Records a sent job in the journal: ids, type, params, input, outputs; never a key. */
-  #journalJob(sent: {
-    readonly record: JobRecord;
-    readonly request: CreatePreprocessingRequest;
-    readonly endpoint: "job" | "preprocessing";
-    readonly readBase?: string | undefined;
-  }): void {
+  /** Records a sent job in the journal (ids, type, params, input, outputs; never a key) and announces it. */
+  #sent<J extends Job>(job: J, sent: SentJob): J {
     const { record, request } = sent;
     this.#journal?.recordJob({
       id: record.id,
@@ -656,6 +328,7 @@ export class Session {
       outputs: request.output.map((o) => o.name),
       created_at: record.created_at ?? new Date().toISOString(),
     });
+    return this.#announce(job);
   }
 
   /**
@@ -793,42 +466,4 @@ export class Session {
   [JUPYTER_DISPLAY](): MimeBundle {
     return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
-}
-
-function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {
-  // The URL is this process's own: MDPS_BASE_URL has nothing to do with it.
-  const connectionHint =
-    options.connectionHint ??
-    `This session's local service (data dir ${local.dataDir}) is no longer running: it stops with session.close() or when its process ends. ` +
-      `Open a new session with Session.local() on the same data dir; its blobs and jobs are kept there.`;
-  const config = resolveConfig({
-    env: {},
-    configFile: false,
-    baseUrl: local.service.url,
-    clientId: creds.clientId,
-    clientSecret: creds.clientSecret,
-    modelId: creds.modelId,
-  });
-  // The embedded service is this process's own loopback: never through a proxy.
-  return new MdpsClient(config, { ...options, proxy: false, connectionHint });
-}
-
-/** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */
-function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
-  return shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
-}
-
-/** The journal a connected session keeps (ConnectOptions.journal). */
-function openJournal(options: ConnectOptions, config: ClientConfig): Journal | undefined {
-  const choice = options.journal ?? options.configFile !== false;
-  if (choice === false) return undefined;
-  const path =
-    typeof choice === "string"
-      ? choice
-      : journalPath({
-          configDir: configDirOf(options.env ?? process.env),
-          baseUrl: config.baseUrl,
-          modelId: config.modelId,
-        });
-  return Journal.open(path);
 }

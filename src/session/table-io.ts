@@ -13,7 +13,7 @@ import type { RecordType } from "../contract/blob.js";
 import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../crypto/index.js";
 import type { Table } from "../formats/table.js";
 import type { Secret } from "../client/secret.js";
-import { localValidationError } from "./local-validation.js";
+import { validationBeforeSending } from "./validation-before-sending.js";
 import { assertFrameFits } from "./frame-size.js";
 import { frameOriginName } from "./frame-origin.js";
 
@@ -106,7 +106,7 @@ export async function uploadSource(
     const fromExt = recordTypeOfPath(data);
     const type = recordType ?? fromExt;
     if (type === undefined) {
-      throw localValidationError({
+      throw validationBeforeSending({
         recordType: [
           `cannot tell the format of ${data} from its extension: pass recordType ("csv", "json", "arrow" or "parquet")`,
         ],
@@ -115,9 +115,9 @@ export async function uploadSource(
     const info = await stat(data).catch((error: unknown) => {
       const { code, message } = error as NodeJS.ErrnoException;
       const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? message);
-      throw localValidationError({ path: [`cannot read ${data}: ${why}`] });
+      throw validationBeforeSending({ path: [`cannot read ${data}: ${why}`] });
     });
-    if (!info.isFile()) throw localValidationError({ path: [`${data} is not a file`] });
+    if (!info.isFile()) throw validationBeforeSending({ path: [`${data} is not a file`] });
     const base = data.split(/[\\/]/).pop() ?? data;
     return {
       recordType: type,
@@ -145,7 +145,7 @@ export async function uploadSource(
       suggestedName: frameOriginName(data, type),
     };
   }
-  throw localValidationError({ data: ["must be a danfo DataFrame, a file path or a Buffer/Uint8Array"] });
+  throw validationBeforeSending({ data: ["must be a danfo DataFrame, a file path or a Buffer/Uint8Array"] });
 }
 
 /** Wraps a byte source in the AES-256-GCM envelope (a fresh nonce prefix each time). */

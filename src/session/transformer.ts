@@ -3,7 +3,7 @@ import type { FittedStateJson } from "../contract/job.js";
 import { inverseTransformWith, transformWith } from "../engine/index.js";
 import type { FeatureMatrix } from "../engine/types.js";
 import type { Column, Table } from "../formats/table.js";
-import { localValidationError } from "./local-validation.js";
+import { validationBeforeSending } from "./validation-before-sending.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
 
 /**
@@ -77,7 +77,7 @@ export class Transformer {
       else if (column.kind !== "number") (errors[name] ??= []).push(`must be numeric, got ${column.kind}`);
       return column?.kind === "number" ? column.values : new Float64Array(0);
     });
-    if (Object.keys(errors).length > 0) throw localValidationError(errors, "The DataFrame");
+    if (Object.keys(errors).length > 0) throw validationBeforeSending(errors, "The DataFrame");
     const out = apply(this.fitted, { names, columns });
     const replaced = new Map(names.map((name, i) => [name, out[i]!]));
     return {

@@ -10,11 +10,9 @@ import { watch, type WatchWaitOptions } from "../../src/notebook/job-progress.js
 import type { SessionContext } from "../../src/session/blob.js";
 import { Job } from "../../src/session/job.js";
 import { followLogMessages, pollUntilTerminal, waitDurations } from "../../src/session/job-polling.js";
-import {
-  buildPreprocessingRequest,
-  requestTimeoutOf,
-  type PreprocessOptions,
-} from "../../src/session/preprocess-request.js";
+import { requestTimeoutOf, type PreprocessOptions } from "../../src/session/preprocess/options.js";
+import { planPreprocess, requestFor } from "../../src/session/preprocess/plan.js";
+import { ServiceProfile } from "../../src/session/service-profile.js";
 import { sampleFrame, useLocalSession } from "./session-fixture.js";
 
 const JOB_ID = "5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50";
@@ -205,9 +203,12 @@ describe("watch(job, { timeoutMs })", () => {
 });
 
 describe("session.preprocess: jobTimeoutMs and requestTimeoutMs", () => {
-  const input = { modelId: MODEL_ID, blobId: BLOB_ID, name: "in.csv", recordType: "csv" as const, key: undefined };
-  const seconds = (options: Omit<PreprocessOptions, "type">) =>
-    buildPreprocessingRequest({ type: "MaxAbsScaler", ...options }, input).request.request_timeout_seconds;
+  const profile = new ServiceProfile({ declared: undefined, settings: {} });
+  const input = { blobId: BLOB_ID, name: "in.csv", recordType: "csv" as const };
+  const seconds = (options: Omit<PreprocessOptions, "type">) => {
+    const plan = planPreprocess({ type: "MaxAbsScaler", ...options }, { modelId: MODEL_ID, profile, baseUrl: "" });
+    return requestFor(plan, input, profile).request.request_timeout_seconds;
+  };
   const invalid = (options: Omit<PreprocessOptions, "type">) => {
     try {
       seconds(options);

@@ -1,6 +1,6 @@
 /** The outputs' format of a job on data read here, and the notice when the caller's own choice costs them. */
 import { describe, expect, it } from "vitest";
-import { LARGE_CSV_CELLS, outputFormat } from "../../src/session/format-cost.js";
+import { LARGE_CSV_CELLS, outputFormat } from "../../src/session/preprocess/output-format.js";
 
 const large = {
   inputRecordType: "csv",

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LARGE_CSV_CELLS } from "../../src/session/format-cost.js";
+import { LARGE_CSV_CELLS } from "../../src/session/preprocess/output-format.js";
 import { column, isMissing, tempDir, useLocalSession } from "./session-fixture.js";
 
 const session = useLocalSession();

@@ -9,9 +9,8 @@
  * writes the file in the format its extension names. A format the caller named is always
  * kept, with a notice when it costs them. A blob the caller hands in keeps its own format.
  */
-import type { RecordType } from "../contract/blob.js";
-import type { OutputOptions, PreprocessOptions } from "./preprocess-request.js";
-import type { UploadSource } from "./table-io.js";
+import type { RecordType } from "../../contract/blob.js";
+import type { UploadSource } from "../table-io.js";
 
 /** Cells (rows x columns) from which a text output is worth a notice: about 10 MB of text. */
 export const LARGE_CSV_CELLS = 1_000_000;
@@ -61,24 +60,18 @@ function costNotice(choice: OutputFormatChoice, chosen: RecordType, faster: Reco
   );
 }
 
-/** The format the caller named: the first output's that names one, else the upload's; undefined when none. */
-function chosenRecordType(options: PreprocessOptions): RecordType | undefined {
-  const outputs: readonly OutputOptions[] =
-    options.outputs === undefined ? [] : Array.isArray(options.outputs) ? options.outputs : [options.outputs];
-  return outputs.find((o) => o.recordType !== undefined)?.recordType ?? options.upload?.recordType;
-}
-
 /** `outputFormat` for `session.preprocess` on an input it read here and checked. */
 export function preprocessOutputFormat(job: {
   readonly source: UploadSource;
   readonly report: { readonly rows: number; readonly columns: readonly unknown[] };
-  readonly options: PreprocessOptions;
+  /** The format the caller named (the plan's `chosenRecordType`). */
+  readonly chosen: RecordType | undefined;
   readonly wireFormat: RecordType;
 }): OutputFormat {
   return outputFormat({
     inputRecordType: job.source.recordType,
     wireFormat: job.wireFormat,
-    chosen: chosenRecordType(job.options),
+    chosen: job.chosen,
     rows: job.report.rows,
     columns: job.report.columns.length,
     name: job.source.suggestedName ?? "The input",

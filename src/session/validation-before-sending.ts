@@ -6,7 +6,7 @@ import { ValidationError, type FieldErrors } from "../client/errors.js";
  * A ValidationError raised before anything is sent, so callers catch one class for
  * bad input whether the client or the service found it. `requestId` is undefined.
  */
-export function localValidationError(errors: FieldErrors, what = "The request"): ValidationError {
+export function validationBeforeSending(errors: FieldErrors, what = "The request"): ValidationError {
   return new ValidationError({
     status: 400,
     code: "validation_failed",

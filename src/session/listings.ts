@@ -1,0 +1,106 @@
+/**
+ * The Session's listings: every page of the service's blob and job lists where it
+ * declares them, else what this session and its journal know.
+ */
+import { blobRecord, type BlobRecord } from "../contract/blob.js";
+import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
+import type { CallOptions } from "../client/transport.js";
+import { Blob, type SessionContext } from "./blob.js";
+import { Job } from "./job.js";
+import { journaledJob } from "./job-lookup.js";
+import type { Journal } from "./journal.js";
+
+/** The largest page asked for. */
+const PAGE_LIMIT = 1000;
+
+interface Page<T> {
+  readonly items: readonly T[];
+  readonly next_cursor?: string | null | undefined;
+}
+
+/** Every page from `cursor` on, newest first as the service lists them, or the first `limit` items. */
+export async function allPages<T>(
+  list: (page: { cursor: string | undefined; limit: number }) => Promise<Page<T>>,
+  options: { readonly cursor?: string | undefined; readonly limit?: number | undefined },
+): Promise<T[]> {
+  const { limit } = options;
+  const out: T[] = [];
+  let cursor = options.cursor;
+  do {
+    const page = await list({
+      cursor,
+      limit: limit === undefined ? PAGE_LIMIT : Math.min(PAGE_LIMIT, limit - out.length),
+    });
+    out.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && (limit === undefined || out.length < limit));
+  return out;
+}
+
+/** What the listings read of their Session. */
+export interface Known {
+  readonly ctx: SessionContext;
+  /** Blobs made in this session, oldest first. */
+  readonly blobs: readonly Blob[];
+  /** Jobs this session sent, oldest first. */
+  readonly jobs: readonly Job[];
+  readonly journal: Journal | undefined;
+  /** Handles on blobs the journal remembers from earlier sessions, made when first listed. */
+  readonly earlierBlobs: Map<string, Blob>;
+}
+
+/** Blobs made in this session and, from the journal, earlier ones: oldest first, deleted ones left out. */
+export function knownBlobs(known: Known): Blob[] {
+  const own = known.blobs.filter((b) => !b.deleted);
+  const ownIds = new Set(known.blobs.map((b) => b.id));
+  const earlier = (known.journal?.blobs() ?? [])
+    .filter((r) => !ownIds.has(r.id))
+    .reverse()
+    .map((entry) => {
+      let blob = known.earlierBlobs.get(entry.id);
+      if (blob === undefined) {
+        blob = new Blob(known.ctx, blobRecord.parse(entry));
+        known.earlierBlobs.set(entry.id, blob);
+      }
+      return blob;
+    })
+    .filter((b) => !b.deleted);
+  return [...earlier, ...own];
+}
+
+/** The records of `knownBlobs`, newest first, filtered as the service's list filters (`name`, `tag` exactly). */
+export function knownBlobRecords(known: Known, options: BlobListOptions): BlobRecord[] {
+  return knownBlobs(known)
+    .map((b) => b.record)
+    .filter(
+      (r) =>
+        (options.name === undefined || r.name === options.name) &&
+        (options.tag === undefined || r.tags.includes(options.tag)),
+    )
+    .reverse()
+    .slice(0, options.limit);
+}
+
+/**
+ * The jobs this session sent and, from the journal, those earlier sessions sent, newest
+ * first, each with its status read once; `status` filters exactly.
+ */
+export async function knownJobs(known: Known, options: JobListOptions & CallOptions): Promise<Job[]> {
+  const own = [...known.jobs].reverse();
+  const ownIds = new Set(own.map((j) => j.id));
+  // Without a status filter, only the jobs within `limit` need their status read.
+  const wanted = options.status === undefined && options.limit !== undefined ? options.limit - own.length : undefined;
+  const earlier = (known.journal?.jobs() ?? [])
+    .filter((entry) => !ownIds.has(entry.id))
+    .slice(0, wanted === undefined ? undefined : Math.max(0, wanted))
+    .map((entry) => journaledJob(known.ctx, entry.id, entry));
+  const { signal, timeoutMs } = options;
+  // Earlier jobs' status is read once; one the service no longer knows keeps no record. This
+  // session's jobs not seen to end are read again: the record of their send is not their status now.
+  const unended = own.filter((job) => !(job.record && known.ctx.statuses?.isTerminal(job.record.status)));
+  await Promise.all([...unended, ...earlier].map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
+  const jobs = [...own, ...earlier].filter(
+    (job) => options.status === undefined || job.record?.status === options.status,
+  );
+  return jobs.slice(0, options.limit);
+}

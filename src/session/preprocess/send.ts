@@ -1,0 +1,207 @@
+/**
+ * `session.preprocess` and `session.sendJob`: plan, read and check the input, upload it,
+ * send the job, and hand back its handle. The Session supplies what it owns (uploads,
+ * notices, the journal and `onJob`) through `Sender`.
+ */
+import { randomUUID } from "node:crypto";
+import type { CreatePreprocessingRequest, JobRecord } from "../../contract/job.js";
+import type { PreprocessingType } from "../../contract/transform-types.js";
+import { readBaseOf } from "../../client/jobs.js";
+import { neverSent } from "../../client/retry-timing.js";
+import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from "../../client/errors.js";
+import type { CallOptions } from "../../client/transport.js";
+import { AUTO_INPUT_TAG } from "../auto-inputs.js";
+import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
+import { Job } from "../job.js";
+import { assertPreflight, checkColumns } from "../preflight.js";
+import { PreflightError } from "../preflight-error.js";
+import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
+import type { FrameShape, Uploadable } from "../table-io.js";
+import type { PreprocessOptions } from "./options.js";
+import { preprocessOutputFormat, type OutputFormat } from "./output-format.js";
+import { planPreprocess, requestFor, type PreprocessPlan } from "./plan.js";
+
+/** A job the service accepted, for the journal and `onJob`. */
+export interface SentJob {
+  readonly record: JobRecord;
+  readonly request: CreatePreprocessingRequest;
+  readonly endpoint: "job" | "preprocessing";
+  readonly readBase: string | undefined;
+}
+
+/** What sending needs from its Session. */
+export interface Sender {
+  readonly ctx: SessionContext & { readonly profile: NonNullable<SessionContext["profile"]> };
+  readonly modelId: string;
+  readonly baseUrl: string;
+  /** Whether the service reads files of a record type as they are. */
+  readonly reads: (recordType: Blob["recordType"]) => boolean;
+  readonly upload: (data: PreparedUpload, options: UploadOptions) => Promise<Blob>;
+  readonly notify: (message: string) => void;
+  /** Records and announces an accepted job; returns it. */
+  readonly sent: <J extends Job>(job: J, sent: SentJob) => J;
+}
+
+/** The body of `POST /api/job/send`: its type and payload; the job id is generated when absent. */
+export interface SendJobOptions extends CallOptions {
+  /** Your own job id (UUID); sending it again with the same body returns the same job. */
+  readonly jobId?: string | undefined;
+  readonly type: "preprocessing";
+  /** A CreatePreprocessingRequest; `model_id` defaults to the session's model. */
+  readonly payload: Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string };
+}
+
+/** Uploads `input` if needed and sends a preprocessing job planned from `options`. */
+export async function sendPreprocessing<T extends PreprocessingType>(
+  sender: Sender,
+  input: Uploadable | Blob,
+  options: PreprocessOptions<T>,
+): Promise<Job<T>> {
+  const { ctx } = sender;
+  const plan = planPreprocess(options, {
+    modelId: sender.modelId,
+    profile: ctx.profile,
+    baseUrl: sender.baseUrl,
+    blobKey: input instanceof Blob ? { key: input.encryptionKey } : undefined,
+  });
+  const timeoutMs = plan.requestTimeoutMs;
+  const { blob, features, format } =
+    input instanceof Blob
+      ? { blob: input, features: undefined, format: undefined }
+      : await uploadChecked(sender, input, plan);
+  const built = requestFor(
+    { ...plan, columns: featureColumns(sender, { given: plan.columns, read: features, input: blob }) },
+    { blobId: blob.id, name: blob.name, recordType: blob.recordType, outputRecordType: format?.recordType },
+    ctx.profile,
+  );
+  // The generic endpoint with our own id, where the service declares it idempotent: a
+  // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
+  // Either way the job's id is the one the service answers with.
+  const generic = ctx.profile.declares("idempotent-job-send");
+  const endpoint = generic ? "job" : "preprocessing";
+  let location: string | undefined;
+  const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
+  const record = generic
+    ? await ctx.client.jobs.send(
+        {
+          job_id: plan.jobId ?? randomUUID(),
+          model_id: sender.modelId,
+          job_type: "preprocessing",
+          payload: built.request,
+        },
+        sendOptions,
+      )
+    : await sendOnce(sender, () => ctx.client.preprocessing.send(built.request, sendOptions));
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, sender.baseUrl);
+  const job = new Job<T>(ctx, record.id, {
+    type: plan.type,
+    record,
+    outputKeys: plan.outputKeys,
+    inputShape: blob.shape,
+    input: blob,
+    outputRecordTypes: built.outputRecordTypes,
+    featureColumns: built.request.feature_columns ?? [],
+    params: built.request.preprocessing_params,
+    endpoint,
+    readBase,
+  });
+  return sender.sent(job, { record, request: built.request, endpoint, readBase });
+}
+
+/** Reads the input once, checks it before any byte is sent (../preflight.ts), and uploads it. */
+async function uploadChecked(
+  sender: Sender,
+  input: Uploadable,
+  plan: PreprocessPlan,
+): Promise<{ blob: Blob; features: readonly string[]; format: OutputFormat }> {
+  const { options } = plan;
+  const prepared = await prepareUpload(
+    input,
+    options.upload?.recordType,
+    sender.ctx.wireFormat,
+    options.upload ?? {},
+    sender.reads,
+  );
+  const report = assertPreflight(checkColumns(await prepared.table(), plan));
+  for (const warning of report.warnings) sender.notify(warning.message);
+  const format = preprocessOutputFormat({
+    source: prepared.source,
+    report,
+    chosen: plan.chosenRecordType,
+    wireFormat: sender.ctx.wireFormat,
+  });
+  if (format.notice !== undefined) sender.notify(format.notice);
+  const blob = await sender.upload(prepared, {
+    ...options.upload,
+    // Uploaded on its own: kept for a while, then pruned (../auto-inputs.ts).
+    tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
+    encrypt: plan.inputKey,
+    signal: options.signal,
+    timeoutMs: plan.requestTimeoutMs,
+  });
+  return { blob, features: report.features, format };
+}
+
+/** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
+export async function sendJob(sender: Sender, options: SendJobOptions): Promise<Job> {
+  const { ctx, modelId } = sender;
+  const jobId = options.jobId ?? randomUUID();
+  const payload = { model_id: modelId, ...options.payload };
+  let location: string | undefined;
+  const record = await ctx.client.jobs.send(
+    { job_id: jobId, model_id: modelId, job_type: options.type, payload },
+    { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
+  );
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, sender.baseUrl);
+  const job = new Job(ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase });
+  return sender.sent(job, { record, request: payload, endpoint: "job", readBase });
+}
+
+/**
+ * A send that is not idempotent there is made once: when its answer is lost the job
+ * may exist, and a second send could start a duplicate, so the caller is told instead.
+ */
+async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
+  try {
+    return await send();
+  } catch (error) {
+    const lost =
+      (error instanceof APIError && error.status >= 500) ||
+      (error instanceof ConnectionError && !neverSent((error.cause as { code?: string } | undefined)?.code)) ||
+      error instanceof TimeoutError;
+    if (!lost) throw error;
+    const where = sender.ctx.profile.declares("job-list") ? "session.jobs()" : "the service's portal";
+    throw new SendOutcomeUnknownError(
+      `The job send to ${sender.baseUrl} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
+        `so the service may have made the job. mdps did not send it again: this service does not declare an ` +
+        `idempotent send, and a second send could start a duplicate. Look for the job in ${where} before sending again.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The feature columns to send: the caller's, else (where the service has not said that
+ * an empty list means every numeric column) the numeric columns read from the input.
+ */
+function featureColumns(
+  sender: Sender,
+  from: { readonly given: readonly string[]; readonly read: readonly string[] | undefined; readonly input: Blob },
+): readonly string[] {
+  if (from.given.length > 0 || sender.ctx.profile.emptyFeatureColumnsMeanAll) return from.given;
+  const known = from.read ?? numericColumnsOf(from.input.shape);
+  if (known !== undefined) return known;
+  throw new PreflightError([
+    {
+      field: "columns",
+      message:
+        `name the feature columns (columns: [...]): the service at ${sender.baseUrl} does not declare that an empty ` +
+        `list means every numeric column, and this session has not read blob ${from.input.id} to find them`,
+    },
+  ]);
+}
+
+/** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */
+function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
+  return shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
+}

@@ -1,0 +1,143 @@
+/**
+ * How a Session comes to be: `connect` resolves its settings and reads health (region,
+ * capabilities); `local` starts the reference service in this process with its own
+ * application. Both hand the Session its parts.
+ */
+import type { JobStatusVocabularyOptions } from "../contract/job-status.js";
+import { MdpsClient, type ClientOptions } from "../client/client.js";
+import { resolveConfig, type ClientConfig } from "../client/config.js";
+import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
+import type { ServiceSettings } from "../client/service-settings.js";
+import type { TransportOptions } from "../client/transport.js";
+import { configDirOf, Journal, journalPath } from "./journal.js";
+import { keepLocalToken } from "./local-token.js";
+import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
+
+/**
+ * What the Session may assume of the service (./service-profile.ts): `wireFormat`
+ * (default `arrow` where the service declares it, else `csv`), `capabilities` to rely
+ * on beyond those declared, and the service's words for record types and access tiers.
+ */
+export interface SessionOptions extends JobStatusVocabularyOptions, ServiceSettings {}
+
+export interface ConnectOptions extends ClientOptions, SessionOptions {
+  /** Check the service's health (and region) while connecting. Default true. */
+  readonly verify?: boolean | undefined;
+  /**
+   * The client journal (./journal.ts): where this session records the jobs and blobs it
+   * makes, so `jobs()`, `blobs()` and `modelBlobs()` find them after a restart. Default
+   * `<config dir>/journal/<service>.jsonl` (none with `configFile: false`); a path to
+   * choose the file; `false` for none.
+   */
+  readonly journal?: boolean | string | undefined;
+}
+
+export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
+
+export interface SessionParts {
+  readonly client: MdpsClient;
+  readonly options: SessionOptions;
+  readonly region: string | undefined;
+  readonly local?: LocalService | undefined;
+  /** Health's capabilities; undefined when health was not read. */
+  readonly capabilities?: readonly string[] | undefined;
+  readonly journal?: Journal | undefined;
+  /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
+  readonly connectOptions?: ConnectOptions | undefined;
+}
+
+/** A connected session's parts: the client, and health's region and capabilities unless `verify: false`. */
+export async function openConnected(options: ConnectOptions): Promise<SessionParts> {
+  const config = resolveConfig(options);
+  const client = new MdpsClient(config, options);
+  let region: string | undefined;
+  let capabilities: readonly string[] | undefined;
+  if (options.verify !== false) {
+    try {
+      const health = await client.health.get();
+      region = health.region;
+      capabilities = health.capabilities ?? [];
+    } catch (error) {
+      if (!(error instanceof PermissionDeniedError) || config.region !== undefined) {
+        await client.close();
+        if (error instanceof PermissionDeniedError) {
+          throw new ConfigError(
+            `Cannot check that the service is in region ${config.region}: it refused the health check with 403` +
+              `${error.detail ? ` ("${error.detail}")` : ""}. The token was asked for ${client.auth.requestedScopes.join(" ")}; ` +
+              `mdps assumes health needs shared.health.read (the interface does not say). Give the application the scope ` +
+              `the service names, or unset MDPS_REGION to skip the check.`,
+            [],
+            { cause: error },
+          );
+        }
+        throw error;
+      }
+    }
+    if (config.region !== undefined && region !== undefined && region !== config.region) {
+      await client.close();
+      throw new ConfigError(
+        `Region mismatch: MDPS_REGION (or the region option) is "${config.region}" but the service at ${config.baseUrl} ` +
+          `reports region "${region}". The portal, authentication API and model API must be of one region: ` +
+          `fix MDPS_BASE_URL / MDPS_AUTH_URL or MDPS_REGION.`,
+      );
+    }
+  }
+  return { client, options, region, capabilities, journal: openJournal(options, config), connectOptions: options };
+}
+
+/** A local session's parts: the reference service started in this process, and a client with its credentials. */
+export async function openLocal(options: LocalOptions): Promise<SessionParts> {
+  const local = await startLocalService(options);
+  try {
+    let client = clientFor(local, local.credentials, options);
+    // A token kept by an earlier run skips the exchange (./local-token.ts); one read checks the service knows it.
+    const kept = keepLocalToken(client, local.dataDir);
+    try {
+      if (kept) await client.health.get();
+      else await client.tokens.get();
+    } catch (error) {
+      // The credentials file outlived its database (reset, copied dir): make new ones.
+      if (!(error instanceof OAuthError && error.code === "invalid_client")) throw error;
+      await client.close();
+      client = clientFor(local, local.renewCredentials(), options);
+      keepLocalToken(client, local.dataDir);
+    }
+    return { client, options, region: local.service.region, local };
+  } catch (error) {
+    await local.service.close();
+    throw error;
+  }
+}
+
+function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {
+  // The URL is this process's own: MDPS_BASE_URL has nothing to do with it.
+  const connectionHint =
+    options.connectionHint ??
+    `This session's local service (data dir ${local.dataDir}) is no longer running: it stops with session.close() or when its process ends. ` +
+      `Open a new session with Session.local() on the same data dir; its blobs and jobs are kept there.`;
+  const config = resolveConfig({
+    env: {},
+    configFile: false,
+    baseUrl: local.service.url,
+    clientId: creds.clientId,
+    clientSecret: creds.clientSecret,
+    modelId: creds.modelId,
+  });
+  // The embedded service is this process's own loopback: never through a proxy.
+  return new MdpsClient(config, { ...options, proxy: false, connectionHint });
+}
+
+/** The journal a connected session keeps (ConnectOptions.journal). */
+function openJournal(options: ConnectOptions, config: ClientConfig): Journal | undefined {
+  const choice = options.journal ?? options.configFile !== false;
+  if (choice === false) return undefined;
+  const path =
+    typeof choice === "string"
+      ? choice
+      : journalPath({
+          configDir: configDirOf(options.env ?? process.env),
+          baseUrl: config.baseUrl,
+          modelId: config.modelId,
+        });
+  return Journal.open(path);
+}
