@@ -7,8 +7,7 @@ import { labelledSources, type PlotInput } from "./joint-plot.js";
 import { numericColumn, type ColumnSource } from "./histogram.js";
 import { percentiles } from "./plot-data.js";
 import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "./html.js";
-import { findKernel } from "./kernel-display.js";
-import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
+import { RichValue } from "./rich-value.js";
 
 export interface RangeRow {
   /** The data set: a job's transform and non-default parameters, a blob's name, or the key given. */
@@ -25,11 +24,13 @@ export interface RangeRow {
 const FIELDS = ["min", "p1", "p50", "p99", "max"] as const;
 
 /** The rows, with an HTML table in notebooks and aligned text elsewhere. */
-export class RangeTable {
+export class RangeTable extends RichValue {
   constructor(
     readonly column: string,
     readonly rows: readonly RangeRow[],
-  ) {}
+  ) {
+    super();
+  }
 
   toHTML(): string {
     const head = ["", ...FIELDS].map((f) => `<th style="${HEAD_STYLE}">${f}</th>`).join("");
@@ -53,14 +54,8 @@ export class RangeTable {
     ].join("\n");
   }
 
-  [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
-    // In a notebook the table is displayed; the text left as the cell's value is then one line.
-    const text = findKernel() ? `RangeTable(${this.column}, ${this.rows.length} rows)` : this.toString();
-    return inspectRich(() => ({ html: this.toHTML() }), text, depth, options);
-  }
-
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+  protected override shownText(): string {
+    return `RangeTable(${this.column}, ${this.rows.length} rows)`;
   }
 }
 

@@ -1,13 +1,14 @@
-import { inspect } from "node:util";
 import { escapeHtml } from "./html.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
+import { RichValue } from "./rich-value.js";
 
 /**
  * A one-time portal login link (`session.portalLink()`): a link in a notebook, the URL
  * as text elsewhere (`String(link)`, template strings, `console.log`).
  */
-export class PortalLink {
-  constructor(readonly url: string) {}
+export class PortalLink extends RichValue {
+  constructor(readonly url: string) {
+    super();
+  }
 
   toString(): string {
     return this.url;
@@ -22,11 +23,11 @@ export class PortalLink {
     return `<p><a href="${url}" target="_blank" rel="noopener noreferrer">Open the portal</a> (works once, while this session runs: ask <code>session.portalLink()</code> again for another)</p>`;
   }
 
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), `PortalLink ${this.url}`, depth, options);
+  protected override inspectedText(): string {
+    return `PortalLink ${this.url}`;
   }
 
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), `PortalLink ${this.url}`);
+  protected override shownText(): string {
+    return `PortalLink ${this.url}`;
   }
 }

@@ -91,7 +91,7 @@ function hasToHtml(value: unknown): value is { toHTML(): string } {
 
 /** The rich form of a value, or undefined when mdps does not know how to draw it. */
 export function richOutput(value: unknown, options: TableHtmlOptions = {}): RichOutput | undefined {
-  if (value instanceof SvgChart) return { html: value.html() };
+  if (value instanceof SvgChart) return { html: value.toHTML() };
   if (hasToHtml(value)) return { html: value.toHTML() };
   if (isDataFrameLike(value)) return { html: dataFrameHtml(value, options) };
   if (isTable(value)) return { html: tableHtml(value, options) };

@@ -1,13 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { escapeHtml } from "./html.js";
-import {
-  INSPECT_CUSTOM,
-  JUPYTER_DISPLAY,
-  displayRich,
-  inspectRich,
-  jupyterBundle,
-  type MimeBundle,
-} from "./rich-inspect.js";
+import { displayRich } from "./rich-inspect.js";
+import { RichValue } from "./rich-value.js";
 import type { VegaLiteSpec } from "./vega-svg.js";
 
 /**
@@ -18,7 +12,7 @@ import type { VegaLiteSpec } from "./vega-svg.js";
  * export, GitHub's renderer) strip or blacken its elements, while an image cannot run
  * anything and so passes intact, still sharp at any zoom.
  */
-export class SvgChart {
+export class SvgChart extends RichValue {
   constructor(
     /** The picture as SVG markup. */
     readonly svg: string,
@@ -26,7 +20,9 @@ export class SvgChart {
     readonly spec: VegaLiteSpec,
     /** A sentence saying what the chart shows, for screen readers and broken images. */
     readonly alt = "chart",
-  ) {}
+  ) {
+    super();
+  }
 
   /** Width × height from the SVG's own attributes. */
   get size(): { width: number; height: number } {
@@ -36,7 +32,7 @@ export class SvgChart {
   }
 
   /** The chart as one `<img>` element with the SVG inlined as a data URI. */
-  html(): string {
+  toHTML(): string {
     const { width } = this.size;
     const data = Buffer.from(this.svg, "utf8").toString("base64");
     const size = Number.isFinite(width) ? ` width="${width}"` : "";
@@ -48,7 +44,7 @@ export class SvgChart {
    * Returns nothing, so it prints nothing as the last line of a cell.
    */
   show(): void {
-    displayRich({ html: this.html() });
+    displayRich({ html: this.toHTML() });
   }
 
   /** Writes the SVG to a file, e.g. for a report or outside notebooks. */
@@ -60,14 +56,7 @@ export class SvgChart {
     return this.svg;
   }
 
-  [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
-    const { width, height } = this.size;
-    return inspectRich(() => ({ html: this.html() }), `SvgChart(${width}×${height})`, depth, options);
-  }
-
-  /** A Deno notebook cell's value: the picture, as the same `<img>` tslab shows. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    const { width, height } = this.size;
-    return jupyterBundle(() => ({ html: this.html() }), `SvgChart(${width}×${height})`);
+  protected override shownText(): string {
+    return `SvgChart(${this.size.width}×${this.size.height})`;
   }
 }

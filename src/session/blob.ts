@@ -31,7 +31,7 @@ import {
   type Uploadable,
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import { blobHtml } from "../notebook/render-records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -104,7 +104,7 @@ export interface BlobSource {
  * A handle on one stored blob: its record, the key when it was encrypted here, and
  * the shape of the DataFrame it came from (to restore dtypes after a job).
  */
-export class Blob {
+export class Blob extends RichValue {
   readonly #ctx: SessionContext;
   #record: BlobRecord;
   #key: Secret | undefined;
@@ -113,6 +113,7 @@ export class Blob {
   readonly #source: BlobSource;
 
   constructor(ctx: SessionContext, record: BlobRecord, key?: Secret, shape?: FrameShape, source: BlobSource = {}) {
+    super();
     this.#ctx = ctx;
     this.#record = record;
     this.#key = key;
@@ -348,19 +349,8 @@ export class Blob {
     return blobHtml(this.#record);
   }
 
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(
-      () => ({ html: this.toHTML() }),
-      `Blob ${inspect(this.toJSON())}`,
-      depth,
-      options,
-      this.toString(),
-    );
-  }
-
-  /** A Deno notebook cell's value: the same card as `show(blob)`. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+  protected override inspectedText(): string {
+    return `Blob ${inspect(this.toJSON())}`;
   }
 }
 

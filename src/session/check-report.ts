@@ -1,5 +1,4 @@
-import { inspect } from "node:util";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import { preflightHtml } from "../notebook/render-preflight.js";
 import {
   formatPreflight,
@@ -14,7 +13,7 @@ import type { PreprocessingType } from "../contract/transform-types.js";
  * What `session.check(df, options)` returns: the pre-flight report, shown as an HTML
  * table in a notebook and as a text table by `console.log` and the REPL.
  */
-export class CheckReport implements PreflightReport {
+export class CheckReport extends RichValue implements PreflightReport {
   readonly rows: number;
   readonly type: PreprocessingType | undefined;
   readonly features: readonly string[];
@@ -23,6 +22,7 @@ export class CheckReport implements PreflightReport {
   readonly problems: readonly PreflightProblem[];
 
   constructor(report: PreflightReport) {
+    super();
     this.rows = report.rows;
     this.type = report.type;
     this.features = report.features;
@@ -42,14 +42,5 @@ export class CheckReport implements PreflightReport {
 
   toHTML(): string {
     return preflightHtml(this);
-  }
-
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
-  }
-
-  /** A Deno notebook cell's value: the same table as in tslab. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

@@ -21,7 +21,7 @@ import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
 import { jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import { displayableResult, jobHtml } from "../notebook/render-records.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
 
@@ -66,7 +66,7 @@ export interface JobInit<T extends PreprocessingType> {
  * await job.wait({ onUpdate: (r) => console.log(r.status, r.phase, r.progress) });
  * const out = await job.dataframe();
  */
-export class Job<T extends PreprocessingType = PreprocessingType> {
+export class Job<T extends PreprocessingType = PreprocessingType> extends RichValue {
   readonly id: string;
   readonly type: T | undefined;
   /** The input blob, when the job was sent from this session. */
@@ -85,6 +85,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
   #outputs: Blob[] | undefined;
 
   constructor(ctx: SessionContext, id: string, init: JobInit<T> = {}) {
+    super();
     this.#ctx = ctx;
     this.id = id;
     // A job listed by session.jobs() knows its transform from the record's request.
@@ -370,18 +371,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> {
     return `Job(${this.id}${this.#record ? `, ${this.#record.status}` : ""})`;
   }
 
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(
-      () => ({ html: this.toHTML() }),
-      `Job ${inspect(this.toJSON())}`,
-      depth,
-      options,
-      this.toString(),
-    );
-  }
-
-  /** A Deno notebook cell's value: the same card as `show(job)`. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+  protected override inspectedText(): string {
+    return `Job ${inspect(this.toJSON())}`;
   }
 }

@@ -9,7 +9,6 @@
  * each step `{type, params, columns, job_id, fitted}` with the fitted state exactly as
  * the job result carries it (numbers in shortest round-trip form, so a reload is exact).
  */
-import { inspect } from "node:util";
 import { z } from "zod";
 import { fittedState, type FittedStateJson } from "../contract/job.js";
 import { EngineError, engineFitted } from "../engine/index.js";
@@ -17,7 +16,7 @@ import { transforms } from "../engine/registry.js";
 import type { Table } from "../formats/table.js";
 import { fittedHtml } from "../notebook/render-fitted.js";
 import { pipelineFittedHtml } from "../notebook/pipeline-card.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import { formatFieldErrors } from "../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../client/errors.js";
 import { fieldErrorsOf } from "./validation-before-sending.js";
@@ -102,7 +101,7 @@ function invalidFile(errors: FieldErrors): ValidationError {
   });
 }
 
-export class FittedPipeline {
+export class FittedPipeline extends RichValue {
   /** Each step's fitted transform, in order. */
   readonly transformers: readonly Transformer[];
   /** The input's columns, in order, when it was fitted. */
@@ -117,6 +116,7 @@ export class FittedPipeline {
 
   /** Made by `pipeline.fit()` and `Pipeline.fromJSON()`, which load danfo first. */
   constructor(json: FittedPipelineJson, danfo: DanfoModule, origin?: { jobs: readonly Job[]; output: Blob }) {
+    super();
     this.#danfo = danfo;
     this.jobs = origin?.jobs ?? [];
     this.output = origin?.output;
@@ -218,14 +218,5 @@ export class FittedPipeline {
         fittedHtml: fittedHtml(t.fitted),
       })),
     );
-  }
-
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
-  }
-
-  /** A Deno notebook cell's value: the fitted pipeline card, as `show(fitted)`. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

@@ -7,11 +7,10 @@
  * order (each job does), where a ColumnTransformer puts the transformed columns first,
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
-import { inspect } from "node:util";
 import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../notebook/html.js";
 import { PipelineCard } from "../notebook/pipeline-card.js";
 import type { ProgressMode } from "../notebook/live-status.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import type { Blob } from "./blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
@@ -47,12 +46,13 @@ export interface PipelineFitOptions extends PipelineRunOptions {
  * const testScaled = fitted.transform(test);
  * writeFileSync("pipeline.json", JSON.stringify(fitted));
  */
-export class Pipeline {
+export class Pipeline extends RichValue {
   readonly steps: readonly PipelineStep[];
   readonly #host: PipelineHost;
 
   /** Made by `session.pipeline(steps)`. */
   constructor(host: PipelineHost, steps: readonly AnyPipelineStep[]) {
+    super();
     checkSteps(steps);
     this.#host = host;
     this.steps = steps.map((s) => ({
@@ -136,14 +136,5 @@ export class Pipeline {
       )
       .join("");
     return `<div style="${BOX_STYLE}"><b>mdps Pipeline</b> <span style="${MUTED_STYLE}">not fitted yet: await pipeline.fit(df)</span><ol style="margin:2px 0">${items}</ol></div>`;
-  }
-
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), this.toString(), depth, options);
-  }
-
-  /** A Deno notebook cell's value: the pipeline card, as `show(pipeline)`. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
   }
 }

@@ -15,7 +15,7 @@ import { journaledJob, resolveJobId } from "./job-lookup.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
-import { JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "../notebook/rich-inspect.js";
+import { RichValue } from "../notebook/rich-value.js";
 import { PortalLink } from "../notebook/portal-link.js";
 import { sessionHtml } from "../notebook/render-records.js";
 import type { LocalService } from "./local-service.js";
@@ -54,7 +54,7 @@ export type SessionJobListener = (job: Job) => void;
  * const scaled = await job.dataframe();
  * await session.close();
  */
-export class Session {
+export class Session extends RichValue {
   readonly client: MdpsClient;
   readonly wireFormat: RecordType;
   /** What this session assumes of its service: declared capabilities, settings, defaults. */
@@ -81,6 +81,7 @@ export class Session {
   readonly #sender: Sender;
 
   private constructor({ client, options, region, local, capabilities, journal, connectOptions }: SessionParts) {
+    super();
     this.client = client;
     this.#journal = journal;
     this.#connectOptions = connectOptions;
@@ -452,18 +453,7 @@ export class Session {
     });
   }
 
-  [inspect.custom](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(
-      () => ({ html: this.toHTML() }),
-      `Session ${inspect(this.toJSON())}`,
-      depth,
-      options,
-      this.toString(),
-    );
-  }
-
-  /** A Deno notebook cell's value: the same card as `show(session)`; never a secret. */
-  [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.toString());
+  protected override inspectedText(): string {
+    return `Session ${inspect(this.toJSON())}`;
   }
 }

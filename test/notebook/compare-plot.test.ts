@@ -142,7 +142,7 @@ describe("overlay", () => {
 describe("SvgChart in a notebook", () => {
   it("is an <img> with the SVG as a data URI, sized, with alt text", async () => {
     const chart = await compareDistributions({ a: [1, 2, 3] }, { a: [0, 0.5, 1] }, { title: "MinMaxScaler" });
-    const html = chart.html();
+    const html = chart.toHTML();
     const match = /^<img src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)" width="(\d+)" alt="([^"]*)">$/.exec(html);
     expect(match).not.toBeNull();
     expect(Buffer.from(match![1]!, "base64").toString("utf8")).toBe(chart.svg);

@@ -126,7 +126,7 @@ describe('Symbol.for("Jupyter.display")', () => {
 
   it("gives the same HTML as show(), with a text fallback", () => {
     const chart = new SvgChart('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="5"></svg>', {}, "a chart");
-    expect(chart[JUPYTER_DISPLAY]()).toEqual({ "text/html": chart.html(), "text/plain": "SvgChart(10×5)" });
+    expect(chart[JUPYTER_DISPLAY]()).toEqual({ "text/html": chart.toHTML(), "text/plain": "SvgChart(10×5)" });
     const report = new CheckReport({ rows: 3, type: undefined, features: [], columns: [], warnings: [], problems: [] });
     expect(report[JUPYTER_DISPLAY]()).toEqual({ "text/html": report.toHTML(), "text/plain": report.toString() });
   });

@@ -131,7 +131,7 @@ describe("plot helpers", () => {
     });
     expect(chartMarks(chart.svg).points).toBe(2);
     expect(chart.alt).toBe("mine");
-    expect(chart.html()).toMatch(/^<img src="data:image\/svg\+xml;base64,/);
+    expect(chart.toHTML()).toMatch(/^<img src="data:image\/svg\+xml;base64,/);
     await expect(renderVegaLite("nope" as never)).rejects.toThrow(/takes a Vega-Lite spec as an object/);
   });
 

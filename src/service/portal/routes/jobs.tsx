@@ -121,7 +121,7 @@ async function beforeAfterChart(
         ? (payload.feature_columns as string[]).slice(0, 6)
         : undefined;
     const chart = await compareDistributions(before, after, columns ? { columns } : {});
-    return { html: chart.html() };
+    return { html: chart.toHTML() };
   } catch (err) {
     return { missing: `No chart: ${(err as Error).message}` };
   }

@@ -1,0 +1,31 @@
+import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
+
+/**
+ * A value that shows itself richly as a notebook cell's value, on both kernels: tslab
+ * through `util.inspect` (./rich-inspect.ts), Deno through its display symbol. A class
+ * gives its HTML and its text; the kernel plumbing is here, once.
+ */
+export abstract class RichValue {
+  /** What a notebook shows. */
+  abstract toHTML(): string;
+  abstract toString(): string;
+
+  /** What `console.log` prints where nothing rich is shown; default `toString()`. */
+  protected inspectedText(): string {
+    return this.toString();
+  }
+
+  /** The line printed under the HTML in tslab, and a Deno bundle's text; default `toString()`. */
+  protected shownText(): string {
+    return this.toString();
+  }
+
+  [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
+    return inspectRich(() => ({ html: this.toHTML() }), this.inspectedText(), depth, options, this.shownText());
+  }
+
+  /** A Deno notebook cell's value: the same HTML tslab shows. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return jupyterBundle(() => ({ html: this.toHTML() }), this.shownText());
+  }
+}
