@@ -76,7 +76,12 @@ async function upload(member: Member, client: Client, bytes: Buffer): Promise<{ 
 }
 
 let sent = 0;
-async function send(member: Member, client: Client, blobId: string, key?: string): Promise<AcceptedJob> {
+async function send(
+  member: Member,
+  client: Client,
+  job: { blobId: string; key?: string; type?: string },
+): Promise<AcceptedJob> {
+  const { blobId, key, type = "StandardScaler" } = job;
   const outputName = `lag-out-${sent++}.csv`;
   const body = await call(member, client, "/api/ml/preprocessing/job/send", {
     method: "POST",
@@ -84,7 +89,7 @@ async function send(member: Member, client: Client, blobId: string, key?: string
     body: JSON.stringify({
       model_id: client.modelId,
       input_blob_id: blobId,
-      preprocessing_type: "StandardScaler",
+      preprocessing_type: type,
       output: [{ name: outputName }],
       ...(key ? { input_encryption_key: key } : {}),
     }),
@@ -101,22 +106,29 @@ describeWithTool(faketimeTool(), "a service process whose clock lags 30 s", () =
     const normal = await f.start(1);
     const app = registerApp(dataDir);
     const client = { token: await tokenOf(lagging.url, app), modelId: app.modelId };
-    const big = await upload(lagging, client, numericCsv(600_000));
+    const big = await upload(lagging, client, numericCsv(900_000));
     const small = await upload(lagging, client, Buffer.from("a,b\n1,2\n3,5\n4,9\n"));
     const key = generateEncryptionKey();
     const secret = await upload(lagging, client, encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n3\n")));
 
     // The lagging process's one worker runs the big job; its keyed job waits behind it.
-    const busy = await send(lagging, client, big.id);
+    // Yeo-Johnson's lambda search makes it outlast two leases on an idle machine too (about 3.5 s).
+    const busy = await send(lagging, client, { blobId: big.id, type: "PowerTransformer" });
     await waitFor("the big job to start", () =>
       withDb(dataDir!, (db) => db.prepare("SELECT status FROM jobs WHERE id = ?").get(busy.id) as { status: string })
         .status === "running"
         ? true
         : undefined,
     );
-    const keyed = await send(lagging, client, secret.id, key);
-    const plainOnLagging = [await send(lagging, client, small.id), await send(lagging, client, small.id)];
-    const plainOnNormal = [await send(normal, client, small.id), await send(normal, client, small.id)];
+    const keyed = await send(lagging, client, { blobId: secret.id, key });
+    const plainOnLagging = [
+      await send(lagging, client, { blobId: small.id }),
+      await send(lagging, client, { blobId: small.id }),
+    ];
+    const plainOnNormal = [
+      await send(normal, client, { blobId: small.id }),
+      await send(normal, client, { blobId: small.id }),
+    ];
 
     // The lagging process's temp folder survived the sweep: it still takes uploads.
     const later = await upload(lagging, client, Buffer.from("a\n7\n"));
@@ -151,6 +163,9 @@ describeWithTool(faketimeTool(), "a service process whose clock lags 30 s", () =
     // The window was real: the big job ran longer than the lease, so the normal process
     // polled several times while the lagging one's lease on it looked 30 s expired.
     const big1 = byId.get(busy.id)!;
+    console.log(
+      `the big job ran ${Date.parse(big1.finished_at) - Date.parse(big1.started_at)} ms (lease ${LEASE_MS} ms)`,
+    );
     expect(Date.parse(big1.finished_at) - Date.parse(big1.started_at)).toBeGreaterThan(LEASE_MS);
     for (const job of jobs)
       expect(byId.get(job.id), `job ${job.id}`).toMatchObject({ status: "succeeded", attempts: 1, claims: 1 });
