@@ -86,8 +86,6 @@ export interface SessionContext {
   readonly forget?: ((blob: Blob) => void) | undefined;
   /** The service's job status words read by meaning; default the built-in synonyms. */
   readonly statuses?: JobStatusVocabulary | undefined;
-  /** Whether the service offers an extension (docs/contract.md#extensions); absent: the interface alone. */
-  readonly declares?: ((extension: string) => Promise<boolean>) | undefined;
   /** The Session that made the handles, for `job.rerun()` (./job-rerun.ts). */
   readonly sender?: RerunSender | undefined;
 }

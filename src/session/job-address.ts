@@ -9,6 +9,7 @@
  */
 import { NotFoundError } from "../client/errors.js";
 import type { JobFamily, JobReads } from "../client/jobs.js";
+import type { ServiceProfile } from "./service-profile.js";
 import type { MdpsClient } from "../client/client.js";
 
 export interface JobPlace {
@@ -20,15 +21,15 @@ export interface JobPlace {
 
 export class JobAddress {
   readonly #client: MdpsClient;
-  readonly #declares: ((extension: string) => Promise<boolean>) | undefined;
+  readonly #profile: ServiceProfile | undefined;
   #family: JobFamily | undefined;
   readonly #readBase: string | undefined;
 
-  constructor(client: MdpsClient, place: JobPlace, declares: ((extension: string) => Promise<boolean>) | undefined) {
+  constructor(client: MdpsClient, place: JobPlace, profile: ServiceProfile | undefined) {
     this.#client = client;
     this.#family = place.family;
     this.#readBase = place.readBase;
-    this.#declares = declares;
+    this.#profile = profile;
   }
 
   /** The family reads go to: the one the job was sent to, else (not known yet) the generic one. */
@@ -52,7 +53,7 @@ export class JobAddress {
       return await op(this.reads());
     } catch (error) {
       if (this.#family !== undefined || this.#readBase !== undefined || !(error instanceof NotFoundError)) throw error;
-      if ((await this.#declares?.("shared-job-reads")) === true) throw error;
+      if ((await this.#profile?.offers("shared-job-reads")) === true) throw error;
       let value: T;
       try {
         value = await op(this.reads("preprocessing"));

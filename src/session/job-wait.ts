@@ -42,7 +42,7 @@ export async function followToEnd({
     },
     options.signal,
     async (signal) => {
-      const changeWait = (await ctx.declares?.("wait")) === true;
+      const changeWait = (await ctx.profile?.offers("wait")) === true;
       return pollUntilTerminal(
         id,
         async (callSignal, change) => {

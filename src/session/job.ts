@@ -97,7 +97,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
     this.#outputRecordTypes = init.outputRecordTypes ?? [];
     this.#featureColumns = init.featureColumns ?? [];
     this.#params = init.params ?? {};
-    this.#address = new JobAddress(ctx.client, { family: init.endpoint, readBase: init.readBase }, ctx.declares);
+    this.#address = new JobAddress(ctx.client, { family: init.endpoint, readBase: init.readBase }, ctx.profile);
   }
 
   /** The record as last seen (from send, status or wait); `status()` refreshes it. */

@@ -10,6 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { BlobRecord } from "../contract/blob.js";
+import type { CreatePreprocessingRequest, JobRecord } from "../contract/job.js";
 import { defaultConfigPath } from "../client/config.js";
 
 const jobEntry = z.object({
@@ -61,6 +62,14 @@ export function journalPath(place: JournalPlace): string {
   return join(place.configDir, "journal", `${key}.jsonl`);
 }
 
+/** A job the service accepted, as the Session sent it. */
+export interface SentJob {
+  readonly record: JobRecord;
+  readonly request: CreatePreprocessingRequest;
+  readonly endpoint: "job" | "preprocessing";
+  readonly readBase: string | undefined;
+}
+
 /** The config dir of `env` (MDPS_CONFIG's dir, else XDG_CONFIG_HOME/mdps, else ~/.config/mdps). */
 export function configDirOf(env: Readonly<Record<string, string | undefined>>): string {
   return dirname(defaultConfigPath(env));
@@ -110,9 +119,22 @@ export class Journal {
     }));
   }
 
-  recordJob(job: JournalJob): void {
-    if (this.#jobs.has(job.id)) return;
-    this.#append({ kind: "job", ...job });
+  /** Records a job the service accepted: ids, type, params, input, outputs; never a key. */
+  recordSent(sent: SentJob): void {
+    const { record, request } = sent;
+    if (this.#jobs.has(record.id)) return;
+    this.#append({
+      kind: "job",
+      id: record.id,
+      type: request.preprocessing_type,
+      params: request.preprocessing_params ?? {},
+      input_blob_id: request.input_blob_id,
+      feature_columns: [...(request.feature_columns ?? [])],
+      endpoint: sent.endpoint,
+      ...(sent.readBase === undefined ? {} : { read_base: sent.readBase }),
+      outputs: request.output.map((o) => o.name),
+      created_at: record.created_at ?? new Date().toISOString(),
+    });
   }
 
   recordBlob(record: BlobRecord): void {

@@ -15,6 +15,8 @@ export interface ServiceProfileInput {
   /** Health's `capabilities`; undefined when health was not read (no scope, or `verify: false`). */
   readonly declared: readonly string[] | undefined;
   readonly settings?: ServiceSettings | undefined;
+  /** Reads health's capabilities when first asked where `declared` is undefined (`offers`). */
+  readonly ask?: ((capability: string) => Promise<boolean>) | undefined;
 }
 
 /** Where an assumption came from, for `describe()`. */
@@ -31,10 +33,12 @@ export class ServiceProfile {
   readonly capabilities: ReadonlySet<string>;
   readonly wireFormat: RecordType;
   readonly #declared: ReadonlySet<string>;
+  readonly #ask: ((capability: string) => Promise<boolean>) | undefined;
   #settings: ServiceSettings;
 
   constructor(input: ServiceProfileInput) {
     this.#settings = input.settings ?? {};
+    this.#ask = input.declared === undefined ? input.ask : undefined;
     this.#declared = new Set(input.declared ?? []);
     this.capabilities = new Set([...this.#declared, ...(this.#settings.capabilities ?? [])]);
     this.wireFormat = this.#settings.wireFormat ?? (this.declares("arrow") ? "arrow" : "csv");
@@ -56,6 +60,16 @@ export class ServiceProfile {
 
   declares(capability: Capability): boolean {
     return this.capabilities.has(capability);
+  }
+
+  /**
+   * Whether the service offers an extension (docs/contract.md#extensions): as health
+   * declared it at connect or the settings add it; where health was not read then, it is
+   * read when first asked.
+   */
+  async offers(capability: string): Promise<boolean> {
+    if (this.capabilities.has(capability)) return true;
+    return (await this.#ask?.(capability)) ?? false;
   }
 
   /**

@@ -21,27 +21,23 @@ import { sessionHtml } from "../notebook/render-records.js";
 import type { LocalService } from "./local-service.js";
 import type { PreprocessOptions } from "./preprocess/options.js";
 import { assertEnvelope } from "./preprocess/plan.js";
-import { sendJob, sendPreprocessing, type Sender, type SendJobOptions, type SentJob } from "./preprocess/send.js";
+import { sendJob, sendPreprocessing, type Sender, type SendJobOptions } from "./preprocess/send.js";
 import type { Uploadable } from "./table-io.js";
 import { CheckReport } from "./check-report.js";
-import { showNotice } from "../notebook/notice.js";
 import { preflight, type PreflightOptions } from "./preflight.js";
 import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import { Pipeline } from "./pipeline.js";
 import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
-import type { Journal } from "./journal.js";
+import type { Journal, SentJob } from "./journal.js";
+import { SessionEvents, type SessionJobListener, type SessionNoticeListener } from "./session-events.js";
 import { allPages, knownBlobRecords, knownBlobs, knownJobs, type Known } from "./listings.js";
 import { openConnected, openLocal, type ConnectOptions, type LocalOptions, type SessionParts } from "./session-open.js";
 
 export type { ConnectOptions, LocalOptions, SessionOptions } from "./session-open.js";
 export type { SendJobOptions } from "./preprocess/send.js";
 
-/** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
-export type SessionNoticeListener = (message: string) => void;
-
-/** Hears about each job this session creates (see `Session.onJob`). */
-export type SessionJobListener = (job: Job) => void;
+export type { SessionJobListener, SessionNoticeListener } from "./session-events.js";
 
 /**
  * One connection to a preprocessing service: uploads, jobs, results as danfo
@@ -66,10 +62,7 @@ export class Session extends RichValue {
   /** Jobs this session sent, oldest first (for `jobs()` on a service without `job-list`). */
   readonly #jobs: Job[] = [];
   readonly #ctx: SessionContext;
-  readonly #jobListeners = new Set<SessionJobListener>();
-  readonly #noticeListeners = new Set<SessionNoticeListener>();
-  /** Health's `capabilities` when read; undefined: not read, so only the interface is used. */
-  readonly #capabilities: readonly string[] | undefined;
+  readonly #events = new SessionEvents();
   #closed = false;
   /** Where this session records its jobs and blobs; none for a local session (its service lists them). */
   readonly #journal: Journal | undefined;
@@ -85,10 +78,12 @@ export class Session extends RichValue {
     this.client = client;
     this.#journal = journal;
     this.#connectOptions = connectOptions;
-    this.#capabilities = local ? local.capabilities : capabilities;
     this.profile = new ServiceProfile({
-      declared: this.#capabilities,
+      // Health's capabilities when read; undefined: not read, so only the interface is used.
+      declared: local ? local.capabilities : capabilities,
       settings: mergeServiceSettings(options, client.config.service),
+      // Health not read at connect (verify: false): asked once, when first needed.
+      ask: async (capability) => (await client.capabilities.check(capability)) === "declared",
     });
     this.wireFormat = this.profile.wireFormat;
     this.region = region;
@@ -105,11 +100,6 @@ export class Session extends RichValue {
       },
       forget: (blob) => this.#journal?.recordBlobDeleted(blob.id),
       statuses: new JobStatusVocabulary(options),
-      // Health as read at connect; not read (verify: false): asked once, when first needed.
-      declares: async (extension) =>
-        this.#capabilities === undefined
-          ? (await client.capabilities.check(extension)) === "declared"
-          : this.profile.capabilities.has(extension),
       sender: this,
     };
     this.#known = { ctx: this.#ctx, blobs: this.#blobs, jobs: this.#jobs, journal, earlierBlobs: new Map() };
@@ -119,7 +109,7 @@ export class Session extends RichValue {
       baseUrl: this.baseUrl,
       reads: this.#reads,
       upload: (data, uploadOptions) => this.upload(data, uploadOptions),
-      notify: (message) => this.#notify(message),
+      notify: (message) => this.#events.notify(message),
       sent: (job, sent) => this.#sent(job, sent),
     };
   }
@@ -218,7 +208,7 @@ export class Session extends RichValue {
       data instanceof Uint8Array
         ? data
         : await prepareUpload(data, options.recordType, this.wireFormat, options, this.#reads);
-    if (prepared instanceof PreparedUpload && prepared.notice !== undefined) this.#notify(prepared.notice);
+    if (prepared instanceof PreparedUpload && prepared.notice !== undefined) this.#events.notify(prepared.notice);
     const blob = await Blob.upload(this.#ctx, prepared, options);
     this.#ctx.track(blob);
     return blob;
@@ -304,7 +294,7 @@ export class Session extends RichValue {
         reads: this.#reads,
         upload: (data, options) => this.upload(data, options),
         preprocess: (input, options) => this.preprocess(input, options),
-        notify: (message) => this.#notify(message),
+        notify: (message) => this.#events.notify(message),
       },
       steps,
     );
@@ -315,21 +305,12 @@ export class Session extends RichValue {
     return sendJob(this.#sender, options);
   }
 
-  /** Records a sent job in the journal (ids, type, params, input, outputs; never a key) and announces it. */
+  /** Records a sent job in the journal and announces it. */
   #sent<J extends Job>(job: J, sent: SentJob): J {
-    const { record, request } = sent;
-    this.#journal?.recordJob({
-      id: record.id,
-      type: request.preprocessing_type,
-      params: request.preprocessing_params ?? {},
-      input_blob_id: request.input_blob_id,
-      feature_columns: [...(request.feature_columns ?? [])],
-      endpoint: sent.endpoint,
-      ...(sent.readBase === undefined ? {} : { read_base: sent.readBase }),
-      outputs: request.output.map((o) => o.name),
-      created_at: record.created_at ?? new Date().toISOString(),
-    });
-    return this.#announce(job);
+    this.#journal?.recordSent(sent);
+    this.#jobs.push(job);
+    this.#events.announce(job);
+    return job;
   }
 
   /**
@@ -344,10 +325,7 @@ export class Session extends RichValue {
    * const stop = session.onJob((job) => console.log("sent", job.type, job.id));
    */
   onJob(listener: SessionJobListener): () => void {
-    this.#jobListeners.add(listener);
-    return () => {
-      this.#jobListeners.delete(listener);
-    };
+    return this.#events.onJob(listener);
   }
 
   /**
@@ -387,34 +365,7 @@ export class Session extends RichValue {
    * to `process.emitWarning` (type MdpsWarning). Returns a function that unsubscribes.
    */
   onNotice(listener: SessionNoticeListener): () => void {
-    this.#noticeListeners.add(listener);
-    return () => {
-      this.#noticeListeners.delete(listener);
-    };
-  }
-
-  #notify(message: string): void {
-    if (this.#noticeListeners.size === 0) {
-      // In a notebook the notice shows in the cell; elsewhere it is a process warning.
-      if (!showNotice(message)) process.emitWarning(message, "MdpsWarning");
-      return;
-    }
-    for (const listener of [...this.#noticeListeners]) listener(message);
-  }
-
-  #announce<J extends Job>(job: J): J {
-    this.#jobs.push(job);
-    for (const listener of [...this.#jobListeners]) {
-      try {
-        listener(job);
-      } catch (error) {
-        process.emitWarning(
-          `A Session.onJob listener threw: ${error instanceof Error ? error.message : String(error)}`,
-          "MdpsWarning",
-        );
-      }
-    }
-    return job;
+    return this.#events.onNotice(listener);
   }
 
   /** Closes connections; a local session also stops its service. Safe to call twice. */

@@ -88,3 +88,24 @@ describe("planPreprocess", () => {
     expect(requestFor(plan, input, vendor).request.output[0]).toMatchObject({ record_type: "Csv", access_tier: "Hot" });
   });
 });
+
+describe("ServiceProfile.offers: one answer to 'does the service offer X'", () => {
+  it("health as read at connect, plus the settings; health read later only where it was not read", async () => {
+    const asked: string[] = [];
+    const ask = (capability: string) => (asked.push(capability), Promise.resolve(capability === "wait"));
+    const read = new ServiceProfile({ declared: ["job-list"], settings: { capabilities: ["envelope-v1"] }, ask });
+    expect([await read.offers("job-list"), await read.offers("envelope-v1"), await read.offers("wait")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(asked).toEqual([]);
+    const unread = new ServiceProfile({ declared: undefined, settings: { capabilities: ["envelope-v1"] }, ask });
+    expect([await unread.offers("envelope-v1"), await unread.offers("wait"), await unread.offers("cancel")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(asked).toEqual(["wait", "cancel"]);
+  });
+});

@@ -4,7 +4,7 @@
  * notices, the journal and `onJob`) through `Sender`.
  */
 import { randomUUID } from "node:crypto";
-import type { CreatePreprocessingRequest, JobRecord } from "../../contract/job.js";
+import type { CreatePreprocessingRequest } from "../../contract/job.js";
 import type { PreprocessingType } from "../../contract/transform-types.js";
 import { readBaseOf } from "../../client/jobs.js";
 import { neverSent } from "../../client/retry-timing.js";
@@ -13,6 +13,7 @@ import type { CallOptions } from "../../client/transport.js";
 import { AUTO_INPUT_TAG } from "../auto-inputs.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
 import { Job } from "../job.js";
+import type { SentJob } from "../journal.js";
 import { assertPreflight, checkColumns } from "../preflight.js";
 import { PreflightError } from "../preflight-error.js";
 import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
@@ -20,14 +21,6 @@ import type { FrameShape, Uploadable } from "../table-io.js";
 import type { PreprocessOptions } from "./options.js";
 import { preprocessOutputFormat, type OutputFormat } from "./output-format.js";
 import { planPreprocess, requestFor, type PreprocessPlan } from "./plan.js";
-
-/** A job the service accepted, for the journal and `onJob`. */
-export interface SentJob {
-  readonly record: JobRecord;
-  readonly request: CreatePreprocessingRequest;
-  readonly endpoint: "job" | "preprocessing";
-  readonly readBase: string | undefined;
-}
 
 /** What sending needs from its Session. */
 export interface Sender {
