@@ -7,7 +7,7 @@ import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob, type SessionContext } from "./blob.js";
 import { Job } from "./job.js";
-import { journaledJob } from "./job-lookup.js";
+import { journaledJob, resolveJobId } from "./job-lookup.js";
 import type { Journal } from "./journal.js";
 
 /** The largest page asked for. */
@@ -103,4 +103,15 @@ export async function knownJobs(known: Known, options: JobListOptions & CallOpti
     (job) => options.status === undefined || job.record?.status === options.status,
   );
   return jobs.slice(0, options.limit);
+}
+
+/** A handle on a job by id or by a unique prefix of one this session sent or its journal remembers. */
+export function knownJob(known: Known, idOrPrefix: string): Job {
+  const journaled = known.journal?.jobs() ?? [];
+  const id = resolveJobId(idOrPrefix, [...known.jobs, ...journaled]);
+  return journaledJob(
+    known.ctx,
+    id,
+    journaled.find((j) => j.id === id),
+  );
 }

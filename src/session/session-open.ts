@@ -7,10 +7,11 @@ import type { JobStatusVocabularyOptions } from "../contract/job-status.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
 import { resolveConfig, type ClientConfig } from "../client/config.js";
 import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
-import type { ServiceSettings } from "../client/service-settings.js";
+import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
 import type { TransportOptions } from "../client/transport.js";
 import { configDirOf, Journal, journalPath } from "./journal.js";
 import { keepLocalToken } from "./local-token.js";
+import { ServiceProfile } from "./service-profile.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
 
 /**
@@ -37,10 +38,9 @@ export interface LocalOptions extends LocalServiceOptions, SessionOptions, Trans
 export interface SessionParts {
   readonly client: MdpsClient;
   readonly options: SessionOptions;
+  readonly profile: ServiceProfile;
   readonly region: string | undefined;
   readonly local?: LocalService | undefined;
-  /** Health's capabilities; undefined when health was not read. */
-  readonly capabilities?: readonly string[] | undefined;
   readonly journal?: Journal | undefined;
   /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
   readonly connectOptions?: ConnectOptions | undefined;
@@ -82,7 +82,8 @@ export async function openConnected(options: ConnectOptions): Promise<SessionPar
       );
     }
   }
-  return { client, options, region, capabilities, journal: openJournal(options, config), connectOptions: options };
+  const profile = profileOf(client, options, capabilities);
+  return { client, options, profile, region, journal: openJournal(options, config), connectOptions: options };
 }
 
 /** A local session's parts: the reference service started in this process, and a client with its credentials. */
@@ -102,11 +103,31 @@ export async function openLocal(options: LocalOptions): Promise<SessionParts> {
       client = clientFor(local, local.renewCredentials(), options);
       keepLocalToken(client, local.dataDir);
     }
-    return { client, options, region: local.service.region, local };
+    return {
+      client,
+      options,
+      profile: profileOf(client, options, local.capabilities),
+      region: local.service.region,
+      local,
+    };
   } catch (error) {
     await local.service.close();
     throw error;
   }
+}
+
+/** What the session assumes of its service: health's capabilities (undefined: not read) and the settings. */
+function profileOf(
+  client: MdpsClient,
+  options: SessionOptions,
+  declared: readonly string[] | undefined,
+): ServiceProfile {
+  return new ServiceProfile({
+    declared,
+    settings: mergeServiceSettings(options, client.config.service),
+    // Health not read at connect (verify: false): asked once, when first needed.
+    ask: async (capability) => (await client.capabilities.check(capability)) === "declared",
+  });
 }
 
 function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {

@@ -11,7 +11,6 @@ import { ConfigError } from "../client/errors.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob, type SessionContext, type UploadOptions } from "./blob.js";
 import { Job } from "./job.js";
-import { journaledJob, resolveJobId } from "./job-lookup.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
@@ -31,7 +30,7 @@ import type { AnyPipelineStep } from "./pipeline-steps.js";
 import { ServiceProfile } from "./service-profile.js";
 import type { Journal, SentJob } from "./journal.js";
 import { SessionEvents, type SessionJobListener, type SessionNoticeListener } from "./session-events.js";
-import { allPages, knownBlobRecords, knownBlobs, knownJobs, type Known } from "./listings.js";
+import { allPages, knownBlobRecords, knownBlobs, knownJob, knownJobs, type Known } from "./listings.js";
 import { openConnected, openLocal, type ConnectOptions, type LocalOptions, type SessionParts } from "./session-open.js";
 
 export type { ConnectOptions, LocalOptions, SessionOptions } from "./session-open.js";
@@ -73,18 +72,12 @@ export class Session extends RichValue {
   /** What sending jobs needs of this session. */
   readonly #sender: Sender;
 
-  private constructor({ client, options, region, local, capabilities, journal, connectOptions }: SessionParts) {
+  private constructor({ client, options, profile, region, local, journal, connectOptions }: SessionParts) {
     super();
     this.client = client;
     this.#journal = journal;
     this.#connectOptions = connectOptions;
-    this.profile = new ServiceProfile({
-      // Health's capabilities when read; undefined: not read, so only the interface is used.
-      declared: local ? local.capabilities : capabilities,
-      settings: mergeServiceSettings(options, client.config.service),
-      // Health not read at connect (verify: false): asked once, when first needed.
-      ask: async (capability) => (await client.capabilities.check(capability)) === "declared",
-    });
+    this.profile = profile;
     this.wireFormat = this.profile.wireFormat;
     this.region = region;
     this.#local = local;
@@ -336,10 +329,7 @@ export class Session extends RichValue {
    * /api/job, and on a 404 through the other family.
    */
   job(idOrPrefix: string): Job {
-    const journaled = this.#journal?.jobs() ?? [];
-    const id = resolveJobId(idOrPrefix, [...this.#jobs, ...journaled]);
-    const entry = journaled.find((j) => j.id === id);
-    return journaledJob(this.#ctx, id, entry);
+    return knownJob(this.#known, idOrPrefix);
   }
 
   /**
