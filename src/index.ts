@@ -21,20 +21,20 @@ export type { DownloadedFile } from "./session/columnar-output.js";
 // refuses an inferred type it can reach only through mdps's own node_modules (TS2742).
 export type { DataFrame, Series } from "danfojs-node";
 export { Transformer } from "./session/transformer.js";
-export { Pipeline, type PipelineFitOptions } from "./session/pipeline.js";
-export { FittedPipeline, type FittedPipelineJson } from "./session/pipeline-fitted.js";
-export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./session/pipeline-run.js";
-export { PipelineStepError } from "./session/pipeline-errors.js";
-export type { PipelineStep, AnyPipelineStep } from "./session/pipeline-steps.js";
+export { Pipeline, type PipelineFitOptions } from "./session/pipeline/pipeline.js";
+export { FittedPipeline, type FittedPipelineJson } from "./session/pipeline/fitted.js";
+export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./session/pipeline/run.js";
+export { PipelineStepError } from "./session/pipeline/errors.js";
+export type { PipelineStep, AnyPipelineStep } from "./session/pipeline/steps.js";
 export type { PipelineStepView } from "./notebook/pipeline-card.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
-export { PreflightError, type PreflightProblem } from "./session/preflight-error.js";
+export { PreflightError, type PreflightProblem } from "./session/preflight/preflight-error.js";
 export { ServiceProfile, CONTRACT_CAPABILITIES, type Capability, type Assumption } from "./session/service-profile.js";
 export type { ServiceSettings } from "./client/service-settings.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess/options.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
-export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local-service.js";
-export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/auto-inputs.js";
+export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local/local-service.js";
+export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/local/auto-inputs.js";
 
 export { MdpsClient, type ClientOptions } from "./client/client.js";
 export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";

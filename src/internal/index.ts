@@ -15,7 +15,7 @@ export { readTable, writeTable } from "./lazy-formats.js";
 export { findColumn } from "../formats/table.js";
 export { seededRandom } from "../sample-data/seeded-random.js";
 export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
-export { dataDirUsage, parseAge, pruneDataDir } from "../session/data-dir-usage.js";
+export { dataDirUsage, parseAge, pruneDataDir } from "../session/local/data-dir-usage.js";
 export { didYouMean, nearestName } from "../contract/nearest-name.js";
 export { checkParams } from "../contract/param-issues.js";
 export { PANDAS_CSV, readCsv } from "../formats/csv.js";
@@ -28,5 +28,5 @@ export {
   PREFLIGHT_HEADER,
   PreflightError,
   type PreflightReport,
-} from "../session/preflight.js";
+} from "../session/preflight/preflight.js";
 export { summarize, type ColumnSummary } from "../danfo/summary-stats.js";

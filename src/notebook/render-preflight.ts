@@ -1,5 +1,5 @@
 /** `session.check(...)` in a notebook: one row per column, then the warnings and problems. */
-import type { PreflightReport } from "../session/preflight.js";
+import type { PreflightReport } from "../session/preflight/preflight.js";
 import { BOX_STYLE, CELL_STYLE, escapeHtml, formatNumber, HEAD_STYLE, MUTED_STYLE, TABLE_STYLE } from "./html.js";
 
 const WARNING_STYLE = "color:#a16207";

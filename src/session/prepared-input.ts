@@ -2,7 +2,7 @@
  * What the Session is about to upload, read once on this machine: a user's CSV is read
  * as pandas would read it (src/formats/csv-dialect.ts), and when it is not the
  * contract's CSV a normalised copy is uploaded instead, with one sentence saying so.
- * The Table it yields is what the pre-flight checks (./preflight.ts) look at.
+ * The Table it yields is what the pre-flight checks (./preflight/preflight.ts) look at.
  */
 import type { RecordType } from "../contract/blob.js";
 import type { CsvDelimiter } from "../formats/csv-dialect.js";

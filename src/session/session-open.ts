@@ -10,9 +10,9 @@ import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors
 import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
 import type { TransportOptions } from "../client/transport.js";
 import { configDirOf, Journal, journalPath } from "./journal.js";
-import { keepLocalToken } from "./local-token.js";
+import { keepLocalToken } from "./local/local-token.js";
 import { ServiceProfile } from "./service-profile.js";
-import { startLocalService, type LocalService, type LocalServiceOptions } from "./local-service.js";
+import { startLocalService, type LocalService, type LocalServiceOptions } from "./local/local-service.js";
 
 /**
  * What the Session may assume of the service (./service-profile.ts): `wireFormat`
@@ -91,7 +91,7 @@ export async function openLocal(options: LocalOptions): Promise<SessionParts> {
   const local = await startLocalService(options);
   try {
     let client = clientFor(local, local.credentials, options);
-    // A token kept by an earlier run skips the exchange (./local-token.ts); one read checks the service knows it.
+    // A token kept by an earlier run skips the exchange (./local/local-token.ts); one read checks the service knows it.
     const kept = keepLocalToken(client, local.dataDir);
     try {
       if (kept) await client.health.get();

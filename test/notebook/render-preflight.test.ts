@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { preflightHtml } from "../../src/notebook/render-preflight.js";
-import { preflight } from "../../src/session/preflight.js";
+import { preflight } from "../../src/session/preflight/preflight.js";
 
 describe("preflightHtml", () => {
   it("shows one row per column, then the warnings and problems, escaped", () => {

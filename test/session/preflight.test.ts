@@ -10,7 +10,7 @@ import { DataFrame } from "danfojs-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session, ValidationError } from "../../src/index.js";
 import type { Table } from "../../src/formats/table.js";
-import { formatPreflight, preflight, PreflightError } from "../../src/session/preflight.js";
+import { formatPreflight, preflight, PreflightError } from "../../src/session/preflight/preflight.js";
 import { tempDir } from "./session-fixture.js";
 
 /** Counts every HTTP request the Session makes. */

@@ -15,7 +15,7 @@ import { ConfigError } from "../../client/errors.js";
 import type { Secret } from "../../client/secret.js";
 import { keyOf } from "../blob.js";
 import { fieldErrorsOf, validationBeforeSending } from "../validation-before-sending.js";
-import { PreflightError } from "../preflight-error.js";
+import { PreflightError } from "../preflight/preflight-error.js";
 import type { ServiceProfile } from "../service-profile.js";
 import { outputsOf, requestTimeoutOf, type OutputOptions, type PreprocessOptions } from "./options.js";
 

@@ -10,12 +10,12 @@ import { readBaseOf } from "../../client/jobs.js";
 import { neverSent } from "../../client/retry-timing.js";
 import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from "../../client/errors.js";
 import type { CallOptions } from "../../client/transport.js";
-import { AUTO_INPUT_TAG } from "../auto-inputs.js";
+import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
 import { Job } from "../job.js";
 import type { SentJob } from "../journal.js";
-import { assertPreflight, checkColumns } from "../preflight.js";
-import { PreflightError } from "../preflight-error.js";
+import { assertPreflight, checkColumns } from "../preflight/preflight.js";
+import { PreflightError } from "../preflight/preflight-error.js";
 import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
 import type { FrameShape, Uploadable } from "../table-io.js";
 import type { PreprocessOptions } from "./options.js";
@@ -101,7 +101,7 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   return sender.sent(job, { record, request: built.request, endpoint, readBase });
 }
 
-/** Reads the input once, checks it before any byte is sent (../preflight.ts), and uploads it. */
+/** Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and uploads it. */
 async function uploadChecked(
   sender: Sender,
   input: Uploadable,
@@ -126,7 +126,7 @@ async function uploadChecked(
   if (format.notice !== undefined) sender.notify(format.notice);
   const blob = await sender.upload(prepared, {
     ...options.upload,
-    // Uploaded on its own: kept for a while, then pruned (../auto-inputs.ts).
+    // Uploaded on its own: kept for a while, then pruned (../local/auto-inputs.ts).
     tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
     encrypt: plan.inputKey,
     signal: options.signal,

@@ -10,21 +10,21 @@
  * the job result carries it (numbers in shortest round-trip form, so a reload is exact).
  */
 import { z } from "zod";
-import { fittedState, type FittedStateJson } from "../contract/job.js";
-import { EngineError, engineFitted } from "../engine/index.js";
-import { transforms } from "../engine/registry.js";
-import type { Table } from "../formats/table.js";
-import { fittedHtml } from "../notebook/render-fitted.js";
-import { pipelineFittedHtml } from "../notebook/pipeline-card.js";
-import { RichValue } from "../notebook/rich-value.js";
-import { formatFieldErrors } from "../client/error-factory.js";
-import { ValidationError, type FieldErrors } from "../client/errors.js";
-import { fieldErrorsOf } from "./validation-before-sending.js";
-import { describeStep } from "./pipeline-steps.js";
-import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
-import { Transformer } from "./transformer.js";
-import type { Blob } from "./blob.js";
-import type { Job } from "./job.js";
+import { fittedState, type FittedStateJson } from "../../contract/job.js";
+import { EngineError, engineFitted } from "../../engine/index.js";
+import { transforms } from "../../engine/registry.js";
+import type { Table } from "../../formats/table.js";
+import { fittedHtml } from "../../notebook/render-fitted.js";
+import { pipelineFittedHtml } from "../../notebook/pipeline-card.js";
+import { RichValue } from "../../notebook/rich-value.js";
+import { formatFieldErrors } from "../../client/error-factory.js";
+import { ValidationError, type FieldErrors } from "../../client/errors.js";
+import { fieldErrorsOf } from "../validation-before-sending.js";
+import { describeStep } from "./steps.js";
+import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "../table-io.js";
+import { Transformer } from "../transformer.js";
+import type { Blob } from "../blob.js";
+import type { Job } from "../job.js";
 
 export const PIPELINE_FORMAT = "mdps-pipeline";
 export const PIPELINE_VERSION = 1;

@@ -5,23 +5,23 @@
  * notebook card and the REPL's panel render the same snapshots; `cancel()` cancels the
  * running job and starts no more.
  */
-import type { RecordType } from "../contract/blob.js";
-import type { JobRecord } from "../contract/job.js";
-import { AbortError, JobAlreadyEndedError, JobFailedError, MdpsError, jobEndedError } from "../client/errors.js";
-import type { Secret } from "../client/secret.js";
-import type { PipelineStepView } from "../notebook/pipeline-card.js";
-import { AUTO_INPUT_TAG } from "./auto-inputs.js";
-import { Blob, type UploadOptions } from "./blob.js";
-import type { Job } from "./job.js";
-import { combine } from "./job-polling.js";
-import { PipelineStepError } from "./pipeline-errors.js";
-import { describeStep, preflightSteps, type PipelineStep } from "./pipeline-steps.js";
-import { prepareUpload, type PreparedUpload } from "./prepared-input.js";
-import type { PreprocessOptions } from "./preprocess/options.js";
-import type { RequestOptions } from "./request-options.js";
-import { loadDanfo, type Uploadable } from "./table-io.js";
-import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./pipeline-fitted.js";
-import { outputFormat } from "./preprocess/output-format.js";
+import type { RecordType } from "../../contract/blob.js";
+import type { JobRecord } from "../../contract/job.js";
+import { AbortError, JobAlreadyEndedError, JobFailedError, MdpsError, jobEndedError } from "../../client/errors.js";
+import type { Secret } from "../../client/secret.js";
+import type { PipelineStepView } from "../../notebook/pipeline-card.js";
+import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
+import { Blob, type UploadOptions } from "../blob.js";
+import type { Job } from "../job.js";
+import { combine } from "../job-polling.js";
+import { PipelineStepError } from "./errors.js";
+import { describeStep, preflightSteps, type PipelineStep } from "./steps.js";
+import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
+import type { PreprocessOptions } from "../preprocess/options.js";
+import type { RequestOptions } from "../request-options.js";
+import { loadDanfo, type Uploadable } from "../table-io.js";
+import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./fitted.js";
+import { outputFormat } from "../preprocess/output-format.js";
 
 /** What a pipeline needs of its Session. */
 export interface PipelineHost {
@@ -222,7 +222,7 @@ export class PipelineRun {
     signal?.throwIfAborted();
     const blob = await this.#host.upload(prepared, {
       ...options.upload,
-      // Uploaded on its own: kept for a while, then pruned (./auto-inputs.ts).
+      // Uploaded on its own: kept for a while, then pruned (../local/auto-inputs.ts).
       tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
       encrypt: options.encrypt,
       signal,

@@ -7,7 +7,7 @@
  * `mdps admin prune --tag mdps:auto-input --older-than 1d` applies the same rule to any
  * data dir (docs/session.md, docs/service.md).
  */
-import type { openAdmin } from "../service/index.js";
+import type { openAdmin } from "../../service/index.js";
 
 export const AUTO_INPUT_TAG = "mdps:auto-input";
 

@@ -2,7 +2,7 @@
  * Usage and pruning of a local session's data dir, for the REPL's `/usage` and `/rm`
  * (the same as `mdps admin usage` and `prune`). The service loads only when asked.
  */
-import type { DataDirUsage, PruneReport } from "../service/index.js";
+import type { DataDirUsage, PruneReport } from "../../service/index.js";
 import { AUTO_INPUT_TAG } from "./auto-inputs.js";
 
 export type { DataDirUsage, PruneReport };
@@ -23,7 +23,7 @@ export function parseAge(text: string): number | undefined {
 
 /** Blobs, jobs and bytes in `dataDir`, counting the inputs preprocess() uploaded on its own. */
 export async function dataDirUsage(dataDir: string): Promise<DataDirUsage> {
-  const { openAdmin } = await import("../service/index.js");
+  const { openAdmin } = await import("../../service/index.js");
   const admin = openAdmin(dataDir);
   try {
     return admin.usage(AUTO_INPUT_TAG);
@@ -37,7 +37,7 @@ export async function pruneDataDir(
   dataDir: string,
   options: { olderThanMs: number; tag?: string | undefined; dryRun?: boolean | undefined },
 ): Promise<PruneReport> {
-  const { openAdmin } = await import("../service/index.js");
+  const { openAdmin } = await import("../../service/index.js");
   const admin = openAdmin(dataDir);
   try {
     return admin.prune(options);

@@ -8,15 +8,15 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { SCOPES } from "../contract/scopes.js";
-import { uuid } from "../contract/common.js";
-import { Secret } from "../client/secret.js";
-import type { RunningService, ServiceOptions } from "../service/index.js";
+import { SCOPES } from "../../contract/scopes.js";
+import { uuid } from "../../contract/common.js";
+import { Secret } from "../../client/secret.js";
+import type { RunningService, ServiceOptions } from "../../service/index.js";
 import { DEFAULT_AUTO_INPUT_RETENTION_MS, pruneAutoInputs } from "./auto-inputs.js";
 
 // The service (Fastify, SQLite, worker threads) loads only when a local session starts,
 // so `import "mdps"` stays light for Session.connect users, the CLI and the REPL.
-export type ServiceModule = typeof import("../service/index.js");
+export type ServiceModule = typeof import("../../service/index.js");
 
 export const CREDENTIALS_FILE = "local-session.json";
 
@@ -61,7 +61,7 @@ export function defaultLocalDataDir(env: Readonly<Record<string, string | undefi
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const dataDir = resolve(options.dataDir ?? defaultLocalDataDir(options.env ?? process.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const mod: ServiceModule = await import("../service/index.js");
+  const mod: ServiceModule = await import("../../service/index.js");
   const credentials = readCredentials(dataDir) ?? createCredentials(mod, dataDir);
   pruneAutoInputs(mod, dataDir, options.autoInputRetentionMs ?? DEFAULT_AUTO_INPUT_RETENTION_MS);
   const service = await startOrAttach(mod, dataDir, options);

@@ -7,21 +7,15 @@
  * order (each job does), where a ColumnTransformer puts the transformed columns first,
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
-import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../notebook/html.js";
-import { PipelineCard } from "../notebook/pipeline-card.js";
-import type { ProgressMode } from "../notebook/live-status.js";
-import { RichValue } from "../notebook/rich-value.js";
-import type { Blob } from "./blob.js";
-import { FittedPipeline, parseFittedPipeline } from "./pipeline-fitted.js";
-import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./pipeline-run.js";
-import {
-  checkSteps,
-  describeColumns,
-  describeStep,
-  type AnyPipelineStep,
-  type PipelineStep,
-} from "./pipeline-steps.js";
-import { loadDanfo, type DataFrame, type Uploadable } from "./table-io.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../notebook/html.js";
+import { PipelineCard } from "../../notebook/pipeline-card.js";
+import type { ProgressMode } from "../../notebook/live-status.js";
+import { RichValue } from "../../notebook/rich-value.js";
+import type { Blob } from "../blob.js";
+import { FittedPipeline, parseFittedPipeline } from "./fitted.js";
+import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./run.js";
+import { checkSteps, describeColumns, describeStep, type AnyPipelineStep, type PipelineStep } from "./steps.js";
+import { loadDanfo, type DataFrame, type Uploadable } from "../table-io.js";
 
 export interface PipelineFitOptions extends PipelineRunOptions {
   /**

@@ -1,4 +1,4 @@
-import { JobFailedError } from "../client/errors.js";
+import { JobFailedError } from "../../client/errors.js";
 
 /**
  * One job of a pipeline's chain ended without succeeding (failed, timed out, or was

@@ -1,5 +1,5 @@
-import { ValidationError } from "../client/errors.js";
-import { withoutFinalPeriod } from "../client/error-factory.js";
+import { ValidationError } from "../../client/errors.js";
+import { withoutFinalPeriod } from "../../client/error-factory.js";
 
 /** One reason a job would fail or is invalid, found before anything was sent. */
 export interface PreflightProblem {

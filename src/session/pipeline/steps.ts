@@ -1,7 +1,7 @@
 /**
  * The steps of a pipeline, checked before anything is uploaded: each step's transform
  * name and params (with "did you mean"), then, once the input is read, each step's
- * columns and data rules against what that step will see (./preflight.ts).
+ * columns and data rules against what that step will see (../preflight/preflight.ts).
  *
  * What a later step sees is known only in part before the chain runs: its columns are
  * the input's (a job keeps every column, in order), a column no earlier step touched
@@ -9,12 +9,12 @@
  * cells where they were (every transform keeps NaN as NaN) but its values are unknown.
  * So later steps are checked against a stand-in table with exactly that knowledge.
  */
-import type { ParamsInput } from "../contract/params.js";
-import { checkParams, checkTransformName } from "../contract/param-issues.js";
-import type { PreprocessingType } from "../contract/transform-types.js";
-import type { Column, Table } from "../formats/table.js";
-import { PreflightError, type PreflightProblem } from "./preflight-error.js";
-import { preflight, type PreflightWarning } from "./preflight.js";
+import type { ParamsInput } from "../../contract/params.js";
+import { checkParams, checkTransformName } from "../../contract/param-issues.js";
+import type { PreprocessingType } from "../../contract/transform-types.js";
+import type { Column, Table } from "../../formats/table.js";
+import { PreflightError, type PreflightProblem } from "../preflight/preflight-error.js";
+import { preflight, type PreflightWarning } from "../preflight/preflight.js";
 
 /**
  * One step: a transform, its params (scikit-learn's, snake_case) and its feature

@@ -3,8 +3,8 @@
  * data dir (0600, like it): a new session in another run skips the token exchange.
  */
 import { join } from "node:path";
-import type { MdpsClient } from "../client/client.js";
-import { credentialsFingerprint, persistTokens } from "../client/persisted-token.js";
+import type { MdpsClient } from "../../client/client.js";
+import { credentialsFingerprint, persistTokens } from "../../client/persisted-token.js";
 
 export const TOKEN_FILE = "local-session-token.json";
 
