@@ -11,7 +11,7 @@ import { ConfigError } from "../client/errors.js";
 import { shownUrl } from "../errors/shown-url.js";
 import { uuid } from "../contract/common.js";
 import { SCOPES, isScope } from "../contract/scopes.js";
-import { doctorText } from "../notebook/render-diagnostics.js";
+import { doctorText } from "../render/diagnostics.js";
 import { checkProfile } from "./configure-check.js";
 import { settleWords, wordsLine, type ConfiguredWords } from "./configure-words.js";
 import { afterFailedCheck } from "./configure-retry.js";

@@ -22,7 +22,7 @@ export function registerDiagnose(program: Command): void {
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
       const { whoami } = await import("../client/diagnostics.js");
-      const { whoamiText } = await import("../notebook/render-diagnostics.js");
+      const { whoamiText } = await import("../render/diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {
         const region = await client.health.get().then(
@@ -50,7 +50,7 @@ export function registerDiagnose(program: Command): void {
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
       const { doctorWithProbe: doctor } = await import("../client/word-probe.js");
-      const { doctorText } = await import("../notebook/render-diagnostics.js");
+      const { doctorText } = await import("../render/diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {
         const report = await doctor(client, { probe: flags.probe === true });

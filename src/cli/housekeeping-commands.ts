@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Admin, DataDirUsage, PruneReport } from "../service/index.js";
 import { parseDuration } from "./duration-option.js";
 import type { Common } from "./admin-flags.js";
-import { formatBytes } from "../notebook/html.js";
+import { formatBytes } from "../render/html.js";
 import { AUTO_INPUT_TAG } from "../session/local/auto-inputs.js";
 
 type WithAdmin = <T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string) => Promise<void>;

@@ -5,10 +5,10 @@
  * rendered to SVG headless by Vega in Node, so the notebook stores a picture that
  * GitHub shows as is.
  */
-import { classKey, colouring, NOMINAL_MAX, type Colouring } from "./colouring.js";
-import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "./histogram.js";
-import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
-import { percentiles } from "./plot-data.js";
+import { classKey, colouring, NOMINAL_MAX, type Colouring } from "../render/colouring.js";
+import { finiteRange, histogram, numericColumn, numericColumnNames, type ColumnSource } from "../render/histogram.js";
+import { renderVegaLiteSvg, type VegaLiteSpec } from "../render/vega-svg.js";
+import { percentiles } from "../render/plot-data.js";
 import { SvgChart } from "./svg-chart.js";
 
 export interface CompareOptions {

@@ -4,9 +4,9 @@
  * [-2, 4], outliers pull the scale to [-0.2, 0.2]") as numbers a student can check.
  */
 import { labelledSources, type PlotInput } from "./joint-plot.js";
-import { numericColumn, type ColumnSource } from "./histogram.js";
-import { percentiles } from "./plot-data.js";
-import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "./html.js";
+import { numericColumn, type ColumnSource } from "../render/histogram.js";
+import { percentiles } from "../render/plot-data.js";
+import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "../render/html.js";
 import { RichValue } from "./rich-value.js";
 
 export interface RangeRow {

@@ -25,26 +25,26 @@ export {
   resultText,
   sessionHtml,
   sessionText,
-} from "./render-records.js";
-export type { SessionInfo } from "./render-records.js";
-export { fittedHtml } from "./render-fitted.js";
-export { dataFrameHtml, tableHtml, tableText } from "./render-table.js";
-export type { DataFrameLike, TableHtmlOptions } from "./render-table.js";
+} from "../render/records.js";
+export type { SessionInfo } from "../render/records.js";
+export { fittedHtml } from "../render/fitted.js";
+export { dataFrameHtml, tableHtml, tableText } from "../render/table.js";
+export type { DataFrameLike, TableHtmlOptions } from "../render/table.js";
 export { LiveStatus, liveStatusHtml } from "./live-status.js";
 export type { JobSnapshot, LiveStatusOptions, LogLine, ProgressMode } from "./live-status.js";
 export { compareDistributions, comparisonSpec, distributionsSpec, plotDistributions } from "./compare-plot.js";
 export type { CompareOptions } from "./compare-plot.js";
-export { histogram } from "./histogram.js";
-export type { Bin, ColumnSource, Histogram } from "./histogram.js";
+export { histogram } from "../render/histogram.js";
+export type { Bin, ColumnSource, Histogram } from "../render/histogram.js";
 export { SvgChart } from "./svg-chart.js";
-export type { VegaLiteSpec } from "./vega-svg.js";
+export type { VegaLiteSpec } from "../render/vega-svg.js";
 export { JobProgress, jobProgress, watch } from "./job-progress.js";
 export type { LogFetcher, ProgressOptions, WatchableJob, WatchOptions, WatchWaitOptions } from "./job-progress.js";
 export { plotComparison } from "./job-plot.js";
 export { plotJoint } from "./joint-plot.js";
 export type { PlotInput, PlottableBlob, PlottableJob } from "./joint-plot.js";
-export { jointSpec } from "./joint-spec.js";
-export type { JointOptions } from "./joint-spec.js";
+export { jointSpec } from "../render/joint-spec.js";
+export type { JointOptions } from "../render/joint-spec.js";
 export { renderVegaLite } from "./render-vega-lite.js";
 export type { RenderOptions } from "./render-vega-lite.js";
 export { compareRanges } from "./compare-ranges.js";

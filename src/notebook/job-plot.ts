@@ -3,7 +3,7 @@
  * needs from the job handle (its input blob, its output DataFrame, its feature columns).
  */
 import { compareDistributions, type CompareOptions } from "./compare-plot.js";
-import type { ColumnSource } from "./histogram.js";
+import type { ColumnSource } from "../render/histogram.js";
 import type { SvgChart } from "./svg-chart.js";
 
 /** The part of a job handle the plot needs; the Session's Job is one. */

@@ -3,10 +3,10 @@
  * as data (a DataFrame, a Table, columns), as a Blob (downloaded) or as a Job (its output,
  * labelled by its transform and the parameters that differ from the defaults).
  */
-import type { ColumnSource } from "./histogram.js";
-import { jointSpec, type JointOptions } from "./joint-spec.js";
+import type { ColumnSource } from "../render/histogram.js";
+import { jointSpec, type JointOptions } from "../render/joint-spec.js";
 import { SvgChart } from "./svg-chart.js";
-import { renderVegaLiteSvg } from "./vega-svg.js";
+import { renderVegaLiteSvg } from "../render/vega-svg.js";
 import { jobLabel } from "../session/job-label.js";
 
 /** A job handle as plotJoint reads it; the Session's Job is one. */

@@ -6,10 +6,18 @@
  * it never polls, never throws, and never holds the process open.
  */
 import { isTerminalStatus } from "../contract/job-status.js";
-import { BOX_STYLE, MUTED_STYLE, escapeHtml, formatDuration, progressText, shortId, statusHtml } from "./html.js";
+import {
+  BOX_STYLE,
+  MUTED_STYLE,
+  escapeHtml,
+  formatDuration,
+  progressText,
+  shortId,
+  statusHtml,
+} from "../render/html.js";
 import { newKernelDisplay, settleWithin, type NotebookDisplay } from "./kernel-display.js";
-import { summarizeRequest } from "./render-records.js";
-import { logLinesHtml } from "./render-warnings.js";
+import { summarizeRequest } from "../render/records.js";
+import { logLinesHtml } from "../render/warnings.js";
 
 /** What a status update carries; a JobRecord from the wire is one. */
 export interface JobSnapshot {

@@ -4,9 +4,9 @@
  * `--trace-warnings` hint, and Deno's kernel sends stderr late enough that a headless run
  * can lose it.
  */
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../render/html.js";
 import { findKernel } from "./kernel-display.js";
-import { WARNING_STYLE } from "./render-warnings.js";
+import { WARNING_STYLE } from "../render/warnings.js";
 
 /** Shows `message` as a notice in the running cell; false outside a notebook or when the kernel cannot display. */
 export function showNotice(message: string): boolean {

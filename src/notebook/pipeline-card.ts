@@ -2,7 +2,7 @@
  * A pipeline's chain of jobs as one card: a row per step (transform, columns, status,
  * progress, job, time), replaced in place in a tslab notebook while the chain runs and
  * left in its final state in the saved notebook; plain lines in `text` mode. Built from
- * the job card's pieces (./html.ts), so a step's status reads as a job's does.
+ * the job card's pieces (../render/html.ts), so a step's status reads as a job's does.
  */
 import {
   BOX_STYLE,
@@ -15,7 +15,7 @@ import {
   idHtml,
   progressText,
   statusHtml,
-} from "./html.js";
+} from "../render/html.js";
 import { newKernelDisplay, OUTPUT_WAIT_MS, outputsSent, settleWithin, type NotebookDisplay } from "./kernel-display.js";
 import type { ProgressMode } from "./live-status.js";
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../render/html.js";
 import { RichValue } from "./rich-value.js";
 
 /**

@@ -3,7 +3,7 @@
  * user's chart shows in tslab and Deno (and saves as SVG) without importing vega by hand.
  */
 import { SvgChart } from "./svg-chart.js";
-import { renderVegaLiteSvg, type VegaLiteSpec } from "./vega-svg.js";
+import { renderVegaLiteSvg, type VegaLiteSpec } from "../render/vega-svg.js";
 
 export interface RenderOptions {
   /** A sentence saying what the chart shows (the image's alt text). Default: the spec's title, else "chart". */

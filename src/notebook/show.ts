@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import type { BlobRecord, FittedStateJson, JobRecord, JobResult } from "../contract/index.js";
 import { findKernel } from "./kernel-display.js";
 import { displayRich, type RichOutput } from "./rich-inspect.js";
-import { fittedHtml } from "./render-fitted.js";
+import { fittedHtml } from "../render/fitted.js";
 import {
   blobHtml,
   blobListHtml,
@@ -19,7 +19,7 @@ import {
   resultText,
   sessionHtml,
   type SessionInfo,
-} from "./render-records.js";
+} from "../render/records.js";
 import {
   dataFrameHtml,
   isDataFrameLike,
@@ -27,7 +27,7 @@ import {
   tableHtml,
   tableText,
   type TableHtmlOptions,
-} from "./render-table.js";
+} from "../render/table.js";
 import { SvgChart } from "./svg-chart.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../render/html.js";
 import { displayRich } from "./rich-inspect.js";
 import { RichValue } from "./rich-value.js";
-import type { VegaLiteSpec } from "./vega-svg.js";
+import type { VegaLiteSpec } from "../render/vega-svg.js";
 
 /**
  * A rendered chart: the SVG text plus the Vega-Lite spec it came from.

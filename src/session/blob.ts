@@ -32,7 +32,7 @@ import {
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
 import { RichValue } from "../notebook/rich-value.js";
-import { blobHtml } from "../notebook/render-records.js";
+import { blobHtml } from "../render/records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import type { ServiceProfile } from "./service-profile.js";

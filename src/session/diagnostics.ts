@@ -5,7 +5,7 @@
 import type { MdpsClient } from "../client/client.js";
 import { whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
 import { doctorWithProbe } from "../client/word-probe.js";
-import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../notebook/render-diagnostics.js";
+import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../render/diagnostics.js";
 import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../notebook/rich-inspect.js";
 
 /** A report that prints as its table and renders as HTML in a notebook. */

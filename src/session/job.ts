@@ -22,7 +22,8 @@ import type { Table as ArrowTable } from "apache-arrow";
 import { jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
 import { RichValue } from "../notebook/rich-value.js";
-import { displayableResult, jobHtml } from "../notebook/render-records.js";
+import { jobHtml } from "../render/records.js";
+import { displayableResult } from "../notebook/displayable-result.js";
 import type { SvgChart } from "../notebook/svg-chart.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */

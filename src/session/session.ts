@@ -16,7 +16,7 @@ import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
 import { RichValue } from "../notebook/rich-value.js";
 import { PortalLink } from "../notebook/portal-link.js";
-import { sessionHtml } from "../notebook/render-records.js";
+import { sessionHtml } from "../render/records.js";
 import type { LocalService } from "./local/local-service.js";
 import type { PreprocessOptions } from "./preprocess/options.js";
 import { assertEnvelope } from "./preprocess/plan.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chartLabels } from "./chart-labels.js";
 import * as dfd from "danfojs-node";
-import { histogram, numericColumn, numericColumnNames } from "../../src/notebook/histogram.js";
+import { histogram, numericColumn, numericColumnNames } from "../../src/render/histogram.js";
 import { compareDistributions, comparisonSpec } from "../../src/notebook/compare-plot.js";
 import type { Table } from "../../src/formats/table.js";
 
@@ -153,7 +153,7 @@ describe("SvgChart in a notebook", () => {
 
 describe("roundAttributes", () => {
   it("rounds coordinates in attributes and leaves text alone", async () => {
-    const { roundAttributes } = await import("../../src/notebook/vega-svg.js");
+    const { roundAttributes } = await import("../../src/render/vega-svg.js");
     expect(
       roundAttributes('<path d="M8.499999999999993,0h8.000000000000007v90Z"/><text x="1.23456">0.00512</text>'),
     ).toBe('<path d="M8.49,0h8.00v90Z"/><text x="1.23">0.00512</text>');

@@ -9,7 +9,7 @@ import { LiveStatus } from "../../src/notebook/live-status.js";
 import { show } from "../../src/notebook/show.js";
 import { SvgChart } from "../../src/notebook/svg-chart.js";
 import { CheckReport } from "../../src/session/preflight/check-report.js";
-import { resultHtml } from "../../src/notebook/render-records.js";
+import { resultHtml } from "../../src/render/records.js";
 import type { JobResult } from "../../src/contract/index.js";
 
 interface Sent {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chartLabels } from "./chart-labels.js";
 import { chartMarks } from "./chart-marks.js";
-import { histogram } from "../../src/notebook/histogram.js";
+import { histogram } from "../../src/render/histogram.js";
 import { distributionsSpec, plotDistributions } from "../../src/notebook/compare-plot.js";
 
 interface ClassBin {

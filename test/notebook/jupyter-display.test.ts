@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { JUPYTER_DISPLAY, type MimeBundle } from "../../src/notebook/rich-inspect.js";
 import { toHTML } from "../../src/notebook/show.js";
-import { fittedHtml } from "../../src/notebook/render-fitted.js";
+import { fittedHtml } from "../../src/render/fitted.js";
 import { sampleFrame, useLocalSession } from "../session/session-fixture.js";
 
 const session = useLocalSession();

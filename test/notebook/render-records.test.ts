@@ -8,8 +8,8 @@ import {
   resultHtml,
   sessionHtml,
   sessionText,
-} from "../../src/notebook/render-records.js";
-import { fittedHtml } from "../../src/notebook/render-fitted.js";
+} from "../../src/render/records.js";
+import { fittedHtml } from "../../src/render/fitted.js";
 
 const MODEL = "0b8f1a3e-5c2d-4e6f-8a9b-1c2d3e4f5a6b";
 const BLOB = "7d1e2f3a-4b5c-4d6e-9f0a-1b2c3d4e5f60";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as dfd from "danfojs-node";
-import { dataFrameHtml, tableHtml, tableText, visiblePositions } from "../../src/notebook/render-table.js";
+import { dataFrameHtml, tableHtml, tableText, visiblePositions } from "../../src/render/table.js";
 import type { Table } from "../../src/formats/table.js";
 
 describe("visiblePositions", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { JobResult, JobWarning } from "../../src/contract/index.js";
 import { fitTransform } from "../../src/engine/index.js";
 import { liveStatusHtml } from "../../src/notebook/live-status.js";
-import { resultHtml } from "../../src/notebook/render-records.js";
-import { logLinesHtml, WARNING_STYLE, warningsHtml } from "../../src/notebook/render-warnings.js";
+import { resultHtml } from "../../src/render/records.js";
+import { logLinesHtml, WARNING_STYLE, warningsHtml } from "../../src/render/warnings.js";
 
 const result = (warnings: JobWarning[]): JobResult => ({
   job_id: "00000000-0000-4000-8000-000000000001",

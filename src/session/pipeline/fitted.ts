@@ -14,7 +14,7 @@ import { fittedState, type FittedStateJson } from "../../contract/job.js";
 import { EngineError, engineFitted } from "../../engine/index.js";
 import { transforms } from "../../engine/registry.js";
 import type { Table } from "../../formats/table.js";
-import { fittedHtml } from "../../notebook/render-fitted.js";
+import { fittedHtml } from "../../render/fitted.js";
 import { pipelineFittedHtml } from "../../notebook/pipeline-card.js";
 import { RichValue } from "../../notebook/rich-value.js";
 import { formatFieldErrors } from "../../client/error-factory.js";

@@ -7,7 +7,7 @@
  * order (each job does), where a ColumnTransformer puts the transformed columns first,
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
-import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../notebook/html.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../render/html.js";
 import { PipelineCard } from "../../notebook/pipeline-card.js";
 import type { ProgressMode } from "../../notebook/live-status.js";
 import { RichValue } from "../../notebook/rich-value.js";

@@ -1,5 +1,5 @@
 import { RichValue } from "../../notebook/rich-value.js";
-import { preflightHtml } from "../../notebook/render-preflight.js";
+import { preflightHtml } from "../../render/preflight.js";
 import {
   formatPreflight,
   type ColumnReport,

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatBytes, formatNumber } from "../../../notebook/html.js";
+import { formatBytes, formatNumber } from "../../../render/html.js";
 import type { Table } from "../../../formats/table.js";
 import type { BlobRow } from "../../store/blobs.js";
 import type { BlobListing, ModelRow } from "../../store/portal.js";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { JOB_STATUSES } from "../../../contract/index.js";
-import { formatBytes, formatDuration } from "../../../notebook/html.js";
+import { formatBytes, formatDuration } from "../../../render/html.js";
 import type { ModelRow } from "../../store/portal.js";
 import { ModelTabs } from "../components.js";
 import { Layout, type Frame } from "../layout.js";

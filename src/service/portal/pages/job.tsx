@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import type { FittedStateJson, JobExecutionLogDetails, JobRecord, JobWarning } from "../../../contract/index.js";
 import { isTerminalStatus } from "../../../contract/index.js";
-import { formatBytes, formatDuration, formatNumber, formatValue } from "../../../notebook/html.js";
-import { fittedColumns } from "../../../notebook/render-fitted.js";
+import { formatBytes, formatDuration, formatNumber, formatValue } from "../../../render/html.js";
+import { fittedColumns } from "../../../render/fitted.js";
 import type { ModelRow } from "../../store/portal.js";
 import { ModelTabs, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";

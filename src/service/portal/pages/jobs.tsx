@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { isTerminalStatus } from "../../../contract/index.js";
-import { formatDuration } from "../../../notebook/html.js";
+import { formatDuration } from "../../../render/html.js";
 import type { JobListing, ModelRow } from "../../store/portal.js";
 import { ModelTabs, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";

@@ -4,7 +4,7 @@
  * row sample (the same rows in every panel, the same picture on every run), any column's
  * raw values (for colour).
  */
-import { isDataFrameLike, isTable } from "./render-table.js";
+import { isDataFrameLike, isTable } from "./table.js";
 import { numericColumn, type ColumnSource } from "./histogram.js";
 import { seededRandom } from "../sample-data/seeded-random.js";
 

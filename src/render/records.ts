@@ -6,9 +6,8 @@
  */
 import { homedir } from "node:os";
 import type { BlobRecord, JobRecord, JobResult } from "../contract/index.js";
-import { fittedHtml } from "./render-fitted.js";
-import { withJupyterDisplay } from "./rich-inspect.js";
-import { warningsHtml } from "./render-warnings.js";
+import { fittedHtml } from "./fitted.js";
+import { warningsHtml } from "./warnings.js";
 import {
   BOX_STYLE,
   MUTED_STYLE,
@@ -206,10 +205,4 @@ export function resultText(result: JobResult): string {
   const shape =
     result.rows !== undefined && result.columns ? ` ${result.rows} rows × ${result.columns.length} columns` : "";
   return `JobResult(${shortId(result.job_id ?? "")} ${result.status ?? ""} ${result.fitted?.type ?? "no fitted state"}${shape})`;
-}
-
-/** The result, and its fitted state, render as a Deno notebook cell's value as `show()` draws them. */
-export function displayableResult(result: JobResult): JobResult {
-  if (result.fitted) withJupyterDisplay(result.fitted, fittedHtml, (fitted) => `${fitted.type} fitted state`);
-  return withJupyterDisplay(result, resultHtml, resultText);
 }

@@ -5,7 +5,7 @@
  * before any plotting library sees it.
  */
 import type { Table } from "../formats/table.js";
-import { isDataFrameLike, isTable, type DataFrameLike } from "./render-table.js";
+import { isDataFrameLike, isTable, type DataFrameLike } from "./table.js";
 
 /** Anything with named columns (numbers to plot; text too, e.g. a label to colour by). */
 export type ColumnSource =
