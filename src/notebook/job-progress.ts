@@ -152,18 +152,35 @@ async function watchOne(job: WatchableJob, options: WatchOptions): Promise<void>
   const { signal, timeoutMs: givenMs, timeout, ...progressOptions } = options;
   const timeoutMs = givenMs ?? (timeout === undefined ? undefined : timeout * 1000);
   const logs = job.logs ? (limit: number) => job.logs!({ limit }) : undefined;
-  const progress = jobProgress(progressOptions, logs);
-  const waitOptions: WatchWaitOptions = {
-    onUpdate: (record) => progress?.onUpdate(record),
-    progress: false,
-    ...(signal ? { signal } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-  };
+  await followWithStatus(
+    jobProgress(progressOptions, logs),
+    (onUpdate) =>
+      job.wait({
+        onUpdate,
+        progress: false,
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      }),
+    () => job.record,
+  );
+}
+
+/**
+ * Runs a wait with the live status driven by the wait's `onUpdate`: the status ends with
+ * the terminal record, also one a thrown error carries (a failed job), and otherwise
+ * says the wait stopped (an abort, a timeout). What the wait throws is rethrown.
+ */
+export async function followWithStatus<R extends JobSnapshot>(
+  progress: JobProgress | undefined,
+  wait: (onUpdate: (record: JobSnapshot) => void) => Promise<R>,
+  latest: () => JobSnapshot | undefined = () => undefined,
+): Promise<R> {
   try {
-    const record = await job.wait(waitOptions);
+    const record = await wait((record) => progress?.onUpdate(record));
     await progress?.finish(record);
+    return record;
   } catch (error) {
-    const record = (error as { record?: JobSnapshot }).record ?? job.record;
+    const record = (error as { record?: JobSnapshot }).record ?? latest();
     if (record && isTerminalStatus(record.status)) await progress?.finish(record);
     else progress?.stopped(error instanceof Error ? error.message : String(error));
     throw error;

@@ -19,7 +19,7 @@ import { rerunJob, type RerunOptions } from "./job-rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { jobProgress } from "../notebook/job-progress.js";
+import { followWithStatus, jobProgress } from "../notebook/job-progress.js";
 import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
 import { RichValue } from "../notebook/rich-value.js";
 import { jobHtml } from "../render/records.js";
@@ -188,31 +188,25 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
     const progress = jobProgress({ progress: options.progress, title: this.type }, (limit) =>
       this.logs({ limit, signal: options.signal }),
     );
-    let record: JobRecord;
-    try {
-      record = await followToEnd({
+    const record = await followWithStatus(progress, async (onUpdate) => {
+      const ended = await followToEnd({
         ctx: this.#ctx,
         id: this.id,
         address: this.#address,
         seen: this.#record,
         options,
         onRead: (r) => (this.#record = r),
-        onUpdate: (r) => progress?.onUpdate(r),
+        onUpdate,
       });
-    } catch (error) {
-      progress?.stopped(error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-    await progress?.finish(record);
-    if (record.status !== "succeeded") {
+      if (ended.status === "succeeded") return ended;
       throw jobEndedError({
         jobId: this.id,
-        status: record.status,
-        title: record.error?.title ?? record.status,
-        detail: record.error?.detail ?? endingMessage(record) ?? "no detail given",
-        record,
+        status: ended.status,
+        title: ended.error?.title ?? ended.status,
+        detail: ended.error?.detail ?? endingMessage(ended) ?? "no detail given",
+        record: ended,
       });
-    }
+    });
     this.#result ??= displayableResult(
       this.#withFitted(
         await this.#address.call((r) =>
