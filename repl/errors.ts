@@ -67,8 +67,8 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
       title: "Stopped.",
       hint: "Ctrl+C stopped the command here; anything it had already sent to the service (an upload, a job) stays there: /blobs and /jobs list them.",
     };
-  if (error instanceof ValidationError && error.call === undefined && error.status === 400) {
-    // Found on this machine (no call was made): not a response of the service, so no status to show.
+  if (error instanceof ValidationError && error.status === undefined) {
+    // Found on this machine (nothing was sent): not a response of the service, so no status to show.
     const fields = Object.entries(error.errors ?? {}).map(([path, messages]) => `${path}: ${messages.join("; ")}`);
     return {
       type: "error",
@@ -83,7 +83,7 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
       : undefined;
     return {
       type: "error",
-      title: `${error.status} ${error.title ?? error.name}`,
+      title: `${error.status ?? ""} ${error.title ?? error.name}`.trim(),
       detail:
         [error.detail, error.requestId ? `(request ${error.requestId})` : undefined].filter(Boolean).join(" ") ||
         undefined,
@@ -157,6 +157,6 @@ function apiHint(error: APIError): string {
   if (error instanceof ConflictError)
     return "The job has no result yet or failed: /jobs shows its state, /logs <job> its log.";
   if (error instanceof RateLimitError) return "The service is busy; wait a moment and try again.";
-  if (error.status >= 500) return "The service failed; try again, and quote the request id if it persists.";
+  if ((error.status ?? 0) >= 500) return "The service failed; try again, and quote the request id if it persists.";
   return "Check the command's arguments: /help <command>.";
 }

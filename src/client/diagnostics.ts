@@ -269,7 +269,7 @@ async function probeStatus(transport: Transport, url: string): Promise<number> {
     res.body.resume();
     return res.status;
   } catch (error) {
-    if (error instanceof APIError) return error.status;
+    if (error instanceof APIError && error.status !== undefined) return error.status;
     throw error;
   }
 }

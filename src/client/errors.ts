@@ -13,7 +13,8 @@ export { MdpsError, type MdpsErrorOptions };
 export type { FieldErrors };
 
 export interface APIErrorInit extends MdpsErrorOptions {
-  readonly status: number;
+  /** The HTTP status the service answered; undefined for a check made before sending. */
+  readonly status?: number | undefined;
   readonly code: string;
   readonly message: string;
   readonly title?: string | undefined;
@@ -33,7 +34,8 @@ export interface APIErrorInit extends MdpsErrorOptions {
 
 /** An HTTP response with a status >= 400 (or a request refused before sending). */
 export class APIError extends MdpsError {
-  readonly status: number;
+  /** The HTTP status the service answered; undefined for a check made before sending (no status was invented). */
+  readonly status: number | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
   readonly type: string | undefined;
@@ -68,8 +70,8 @@ export class APIError extends MdpsError {
 export class BadRequestError extends APIError {}
 /**
  * 400 with field errors: a field had a bad value. Also thrown before sending when the
- * client's own check (the same zod schema the service uses) fails; then `status` is 400
- * and `requestId` is undefined.
+ * client's own check (the same zod schema the service uses) fails; then `status`,
+ * `requestId` and `call` are undefined.
  */
 export class ValidationError extends BadRequestError {}
 /** 401: no valid token (bad credentials, expired or foreign token). */

@@ -69,7 +69,7 @@ const DEFAULT_RECONNECT_FOR_MS = 10 * 60_000;
 export function isUnreachable(error: unknown): error is Error {
   if (error instanceof ConnectionError) return true;
   if (error instanceof TimeoutError) return true;
-  return error instanceof APIError && [429, 502, 503, 504].includes(error.status);
+  return error instanceof APIError && [429, 502, 503, 504].includes(error.status ?? 0);
 }
 
 /** Longest single `wait` asked of the service: well under proxies' idle timeouts. */

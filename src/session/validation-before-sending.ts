@@ -8,7 +8,6 @@ import { ValidationError, type FieldErrors } from "../client/errors.js";
  */
 export function validationBeforeSending(errors: FieldErrors, what = "The request"): ValidationError {
   return new ValidationError({
-    status: 400,
     code: "validation_failed",
     message: `${what} is invalid (checked before sending): ${formatFieldErrors(errors)}. Correct the fields named above.`,
     title: "Validation failed",

@@ -162,6 +162,9 @@ describe("the Session checks before sending anything", () => {
       expect(error).toBeInstanceOf(PreflightError);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as PreflightError).code).toBe("preflight_failed");
+      // No response, so no HTTP status: none is invented.
+      expect((error as PreflightError).status).toBeUndefined();
+      expect((error as PreflightError).requestId).toBeUndefined();
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).toMatch(/^Checked before sending \(nothing was sent\)/);
       expect(agent.requests).toBe(before);

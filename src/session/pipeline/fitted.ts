@@ -90,7 +90,6 @@ function parseText(text: string): unknown {
 /** A ValidationError (code `invalid_pipeline_json`) naming each bad field of a saved pipeline. */
 function invalidFile(errors: FieldErrors): ValidationError {
   return new ValidationError({
-    status: 400,
     code: "invalid_pipeline_json",
     message:
       `The pipeline JSON is invalid, so nothing was applied: ${formatFieldErrors(errors)}. ` +

@@ -26,7 +26,6 @@ export class PreflightError extends ValidationError {
     const errors: Record<string, string[]> = {};
     for (const p of problems) (errors[p.field] ??= []).push(p.message);
     super({
-      status: 400,
       code: "preflight_failed",
       message: `Checked before sending (nothing was sent): ${problems.map((p) => `${p.field}: ${withoutFinalPeriod(p.message)}`).join("; ")}.`,
       title: "Checked before sending",

@@ -159,7 +159,7 @@ async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
     return await send();
   } catch (error) {
     const lost =
-      (error instanceof APIError && error.status >= 500) ||
+      (error instanceof APIError && (error.status ?? 0) >= 500) ||
       (error instanceof ConnectionError && !neverSent((error.cause as { code?: string } | undefined)?.code)) ||
       error instanceof TimeoutError;
     if (!lost) throw error;
