@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from "../src/index.js";
 import { types } from "node:util";
-import type { Output } from "./commands/types.js";
+import type { Output } from "./commands/outputs.js";
 
 /** A mistake in what was typed: wrong arguments, unknown frame or job. */
 export class ReplError extends Error {

@@ -3,7 +3,8 @@
  * command's flag declarations so `--columns a,b` takes a value and `--wait` does not.
  */
 import { ReplError } from "../errors.js";
-import type { FlagKind } from "./types.js";
+
+export type FlagKind = "value" | "boolean";
 
 export interface ParsedArgs {
   readonly positional: readonly string[];

@@ -1,6 +1,6 @@
 /** A frame's first rows as a table output, and the describe tables (dtypes, statistics). */
 import type { Column, Table } from "../../src/index.js";
-import type { TableOutput } from "../commands/types.js";
+import type { TableOutput } from "../commands/outputs.js";
 import { formatCell, formatNumberCell } from "./cells.js";
 import { summarize } from "../../src/internal/index.js";
 

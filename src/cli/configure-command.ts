@@ -4,21 +4,7 @@
  * ./configure-flow.ts, loaded when the command runs.
  */
 import type { Command } from "commander";
-
-export interface ConfigureFlags {
-  readonly profile?: string;
-  readonly baseUrl?: string;
-  readonly authUrl?: string;
-  readonly appUrl?: string;
-  readonly region?: string;
-  readonly modelId?: string;
-  readonly clientId?: string;
-  readonly scopes?: string;
-  readonly recordTypes?: string;
-  readonly accessTiers?: string;
-  readonly clientSecretStdin?: boolean;
-  readonly setDefault?: boolean;
-}
+import type { ConfigureFlags } from "./configure-flow.js";
 
 export function registerConfigure(program: Command): void {
   program

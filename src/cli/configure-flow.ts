@@ -15,8 +15,23 @@ import { doctorText } from "../render/diagnostics.js";
 import { checkProfile } from "./configure-check.js";
 import { settleWords, wordsLine, type ConfiguredWords } from "./configure-words.js";
 import { afterFailedCheck } from "./configure-retry.js";
-import type { ConfigureFlags } from "./configure-command.js";
 import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
+
+/** The flags of `mdps configure` (./configure-command.ts). */
+export interface ConfigureFlags {
+  readonly profile?: string;
+  readonly baseUrl?: string;
+  readonly authUrl?: string;
+  readonly appUrl?: string;
+  readonly region?: string;
+  readonly modelId?: string;
+  readonly clientId?: string;
+  readonly scopes?: string;
+  readonly recordTypes?: string;
+  readonly accessTiers?: string;
+  readonly clientSecretStdin?: boolean;
+  readonly setDefault?: boolean;
+}
 
 export interface ConfigureIO {
   readonly stdin: NodeJS.ReadStream;
