@@ -119,6 +119,8 @@ export interface ChildOptions {
   main?: string;
   /** The Node binary; default this process's. */
   node?: string;
+  /** Node flags before `main`, e.g. `["--import", "tsx"]` to run src/cli/main.ts itself. */
+  nodeArgs?: string[];
   /** A wrapper command before node, e.g. `["faketime", "-f", "-30s"]`. */
   prefix?: string[];
   /** Added to this process's environment (where MDPS_DATA_DIR is emptied). */
@@ -162,7 +164,7 @@ function launch(options: ChildOptions): {
   const { lease } = options;
   const nodeArgs = lease
     ? ["--import", "tsx", DRIVER, main, lease.dataDir, String(lease.leaseMs), String(lease.workers ?? 1)]
-    : [main, "serve", "--port", "0", ...(options.args ?? [])];
+    : [...(options.nodeArgs ?? []), main, "serve", "--port", "0", ...(options.args ?? [])];
   if (lease?.log) nodeArgs.push("log");
   const [command, ...args] = [...(options.prefix ?? []), options.node ?? process.execPath, ...nodeArgs];
   const child = spawn(command!, args, {
