@@ -8,10 +8,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session } from "../../src/index.js";
 import { SCOPES } from "../../src/contract/scopes.js";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { sampleFrame, tempDir } from "../session/session-fixture.js";
 import { connectTo, runWorkflow, SCALED_A, useForeignSessions } from "./foreign-helpers.js";
 
+const starter = new ServiceStarter();
 const { start, keep } = useForeignSessions({ jobDelayMs: 30 });
 
 describe("the journal at a service that cannot list jobs or blobs", () => {
@@ -68,7 +70,7 @@ describe("the journal at our reference service", () => {
 
   beforeAll(async () => {
     dir = tempDir("mdps-journal-ref-");
-    service = await startService({ dataDir: join(dir.path, "data"), jobWorkers: 1 });
+    service = await starter.start({ dataDir: join(dir.path, "data"), jobWorkers: 1 });
     const admin = openAdmin(join(dir.path, "data"));
     try {
       const { model_id } = admin.createModel("m");
@@ -79,7 +81,7 @@ describe("the journal at our reference service", () => {
     }
   });
   afterAll(async () => {
-    await service.close();
+    await starter.cleanup();
     dir.remove();
   });
 

@@ -1,13 +1,11 @@
 /**
  * Service processes on one data dir that a test kills (-9), freezes (SIGSTOP),
- * thaws (SIGCONT), stops (SIGTERM) and restarts. Each process is
- * multi-process-faults-serve.ts: the built service with a short lease.
+ * thaws (SIGCONT), stops (SIGTERM) and restarts. Each process is the built service with
+ * a short lease (`spawn({ lease })` of test/harness/service-starter.ts), logging.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { ensureBuilt } from "../cli/built-cli.js";
-
-const DRIVER = fileURLToPath(new URL("./multi-process-faults-serve.ts", import.meta.url));
+import type { ChildProcess } from "node:child_process";
+import { hardeningMain } from "../harness/built.js";
+import { spawnChild } from "../harness/service-starter.js";
 
 /** What the test did to a process: a frozen one is alive, a killed or stopped one gone for good. */
 export type Fate = "up" | "frozen" | "killed" | "terminated";
@@ -43,43 +41,19 @@ export class Fleet {
 
   /** Starts the process of `slot` (a new start of it when it had one); `faketime` is an offset such as "-30s". */
   async start(slot: number, faketime?: string): Promise<Member> {
-    if (!process.env["MDPS_HARDENING_MAIN"]) ensureBuilt();
     const { dataDir, leaseMs, workers = 1 } = this.options;
-    const node = [process.execPath, "--import", "tsx", DRIVER, dataDir, String(leaseMs), String(workers)];
-    const [command, ...args] = faketime ? ["faketime", "-f", faketime, ...node] : node;
-    const child = spawn(command!, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, MDPS_DATA_DIR: "" },
+    const { url, pid, child, exited, stderr } = await spawnChild({
+      lease: { dataDir, leaseMs, workers, log: true },
+      main: hardeningMain(),
+      ...(faketime ? { prefix: ["faketime", "-f", faketime] } : {}),
       // Its own process group: a start that times out is killed with its wrapper (faketime).
       detached: true,
-    });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once("exit", (code, signal) => resolve({ code, signal })),
-    );
-    const { url, pid } = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
-      let out = "";
-      const timer = setTimeout(() => {
-        // Not a member yet, so cleanup() would not find it: it goes now.
-        process.kill(-child.pid!, "SIGKILL");
-        reject(new Error(`slot ${slot} did not start within 120 s: ${stderr}`));
-      }, 120_000);
-      child.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-        const match = /listening on (\S+) pid (\d+)/.exec(out);
-        if (match) {
-          clearTimeout(timer);
-          resolve({ url: match[1]!, pid: Number(match[2]) });
-        }
-      });
-      void exited.then(({ code, signal }) => {
-        clearTimeout(timer);
-        reject(new Error(`slot ${slot} exited (${code ?? signal}) before listening: ${stderr}`));
-      });
+      timeoutMs: 120_000,
+    }).catch((err: unknown) => {
+      throw new Error(`slot ${slot}: ${(err as Error).message}`);
     });
     const starts = this.all.filter((m) => m.name.startsWith(`p${slot}.`)).length;
-    const member: Member = { name: `p${slot}.${starts}`, url, pid, fate: "up", child, exited, log: () => stderr };
+    const member: Member = { name: `p${slot}.${starts}`, url, pid, fate: "up", child, exited, log: stderr };
     this.all.push(member);
     this.slots[slot] = member;
     return member;

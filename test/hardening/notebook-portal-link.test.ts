@@ -11,7 +11,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openAdmin, startService } from "../../src/service/index.js";
+import { openAdmin } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
 import {
   executeNotebook,
@@ -21,6 +22,10 @@ import {
   problems,
   REPO,
 } from "../notebooks/jupyter.js";
+
+/** Every service here is closed by its test; cleanup() is the backstop. */
+const starter = new ServiceStarter();
+afterAll(() => starter.cleanup());
 
 const jupyter = findJupyterPython();
 
@@ -85,7 +90,7 @@ describeWithTool(
       // One link per call: the displayed link (HTML and text/plain), the URL as a value, three printed.
       expect(secrets.size).toBeGreaterThanOrEqual(5);
 
-      const service = await startService({ dataDir, host: "127.0.0.1", port: 0 });
+      const service = await starter.start({ dataDir, host: "127.0.0.1", port: 0 });
       try {
         const opens = async (query: string) =>
           (await fetch(`${service.url}/login?${query}`, { redirect: "manual" })).status === 303;

@@ -10,9 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { safeNext } from "../../src/service/portal/session-cookie.js";
 import { chromiumAvailable, launchChromium } from "../portal/portal-harness.js";
+
+/** Every service here is closed by its test; cleanup() is the backstop. */
+const starter = new ServiceStarter();
+afterAll(() => starter.cleanup());
 
 interface Portal {
   service: RunningService;
@@ -22,7 +27,7 @@ interface Portal {
 
 async function startPortal(): Promise<Portal> {
   const dir = mkdtempSync(join(tmpdir(), "mdps-portal-hostile-"));
-  const service = await startService({ dataDir: dir, host: "127.0.0.1", port: 0, jobWorkers: 1 });
+  const service = await starter.start({ dataDir: dir, host: "127.0.0.1", port: 0, jobWorkers: 1 });
   const link = () => {
     const admin = openAdmin(dir);
     try {

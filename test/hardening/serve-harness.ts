@@ -6,124 +6,35 @@
  * MDPS_HARDENING_MAIN=<path to another build's dist/src/cli/main.js> runs the same
  * tests against that build (how the defect tests were seen failing before their fixes).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SCOPES } from "../../src/contract/index.js";
-import { openAdmin } from "../../src/service/index.js";
-import { ensureBuilt, MAIN, ROOT } from "../cli/built-cli.js";
-import { exchange, granted, type AppCredentials } from "../service/service-harness.js";
+import { hardeningMain } from "../harness/built.js";
+import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
 
-export interface Served {
-  child: ChildProcessWithoutNullStreams;
-  pid: number;
-  url: string;
-  port: number;
+export { registerApp } from "../harness/service-starter.js";
+export { tokenFor as tokenOf } from "../service/service-harness.js";
+
+export interface Served extends ServiceChild {
   dataDir: string;
   /** Everything the process wrote to stderr (its request log with --log). */
   log(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 const DEFAULT_ARGS = ["--log", "--api-rate-limit", "0", "--token-rate-limit", "0", "--token-address-rate-limit", "0"];
 
-export class ServeHarness {
-  private readonly dirs: string[] = [];
-  private readonly children: Served[] = [];
-  /** Logs of every process started, including killed ones, for the secret scan. */
-  readonly logs: string[] = [];
-
-  async tempDir(prefix = "mdps-hardening-"): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), prefix));
-    this.dirs.push(dir);
-    return dir;
+/** A `ServiceStarter` whose `serve` is `mdps serve` as the hardening tests run it. */
+export class ServeHarness extends ServiceStarter {
+  constructor() {
+    super("mdps-hardening-");
   }
 
   /** `mdps serve --data-dir <dataDir> --log` with rate limits off, plus `args`. */
   async serve(dataDir?: string, args: string[] = []): Promise<Served> {
-    const main = process.env.MDPS_HARDENING_MAIN ?? MAIN;
-    if (!process.env.MDPS_HARDENING_MAIN) ensureBuilt();
     const dir = dataDir ?? (await this.tempDir());
-    const child = spawn(process.execPath, [main, "serve", "--port", "0", "--data-dir", dir, ...DEFAULT_ARGS, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, MDPS_DATA_DIR: "" },
-    });
-    let stdout = "";
-    let stderr = "";
-    const index = this.logs.push("") - 1;
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-      this.logs[index] = stderr;
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-      child.on("exit", (code, signal) => r({ code, signal })),
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`mdps serve printed nothing in 60 s\n${stderr}`)), 60_000);
-      child.stdout.on("data", (d: Buffer) => {
-        stdout += d.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(stdout);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      void exited.then(({ code }) => {
-        clearTimeout(timer);
-        reject(new Error(`mdps serve exited with ${code} before listening\n${stderr}`));
-      });
-    });
-    const served: Served = {
-      child,
-      pid: child.pid ?? -1,
-      url,
-      port: Number(new URL(url).port),
-      dataDir: dir,
-      log: () => stderr,
-      exited,
-      async kill(signal) {
-        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-        await exited;
-      },
-    };
-    this.children.push(served);
-    return served;
+    const served = await this.spawn({ main: hardeningMain(), args: ["--data-dir", dir, ...DEFAULT_ARGS, ...args] });
+    return { ...served, dataDir: dir, log: served.stderr };
   }
-
-  async cleanup(): Promise<void> {
-    await Promise.all(this.children.map((c) => c.kill("SIGTERM")));
-    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
-  }
-}
-
-/** A model with one application holding every scope, registered straight in the data dir. */
-export function registerApp(dataDir: string, scopes?: string[]): AppCredentials {
-  const admin = openAdmin(dataDir);
-  try {
-    const model = admin.createModel("hardening-model").model_id;
-    const { client_id, client_secret } = admin.addApp({
-      modelId: model,
-      name: "hardening-app",
-      scopes: scopes ?? [...SCOPES],
-    });
-    return { modelId: model, clientId: client_id, clientSecret: client_secret };
-  } finally {
-    admin.close();
-  }
-}
-
-export async function tokenOf(url: string, app: AppCredentials): Promise<string> {
-  return granted(
-    await exchange(url, {
-      grant_type: "client_credentials",
-      client_id: app.clientId,
-      client_secret: app.clientSecret,
-    }),
-  ).access_token;
 }
 
 export interface RawReply {

@@ -5,6 +5,7 @@
  * so adding a markdown cell does not break these.
  */
 import { expect } from "vitest";
+import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
 import { joinText, type Cell, type ExecutedNotebook } from "./jupyter.js";
 import { chartLabels } from "../notebook/chart-labels.js";
 import { chartMarks } from "../notebook/chart-marks.js";
@@ -39,10 +40,8 @@ function chartTitles(svg: string): string[] {
   return chartLabels(svg);
 }
 
-const TYPES = [
-  "Binarizer", "MaxAbsScaler", "MinMaxScaler", "Normalizer",
-  "PowerTransformer", "QuantileTransformer", "RobustScaler", "StandardScaler",
-];
+/** The notebook fits every transform of the contract's list, as this one. */
+const TYPES = PREPROCESSING_TYPES;
 
 export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
   smoke: (run) => {

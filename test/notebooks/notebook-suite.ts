@@ -29,8 +29,12 @@ import { EXPECTATIONS } from "./expectations.js";
 import { checkNotebookRun } from "./run-checks.js";
 import { installTestEnabled } from "../install/enabled.js";
 import { describeWithTool, type RequiredTool } from "../required-tool.js";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { SCOPES } from "../../src/contract/index.js";
+
+/** Starts the regional service of a connected suite; its afterAll stops it. */
+const starter = new ServiceStarter();
 
 const NOTEBOOKS = join(REPO, "notebooks");
 const FIXTURES = join(REPO, "test/notebooks/fixtures");
@@ -116,7 +120,7 @@ export async function notebookSuite(suite: NotebookSuite): Promise<void> {
             const { model_id } = admin.createModel("notebooks");
             const app = admin.addApp({ modelId: model_id, name: "notebook test", scopes: [...SCOPES] });
             clientSecret = app.client_secret;
-            service = await startService({ dataDir, host: "127.0.0.1", port: 0, region: REGION });
+            service = await starter.start({ dataDir, host: "127.0.0.1", port: 0, region: REGION });
             connected.env = {
               MDPS_BASE_URL: service.url,
               MDPS_REGION: REGION,
@@ -163,7 +167,7 @@ export async function notebookSuite(suite: NotebookSuite): Promise<void> {
       }, 120_000);
 
       afterAll(async () => {
-        await service?.close();
+        await starter.cleanup();
         if (work && !process.env.MDPS_KEEP_NOTEBOOK_RUNS) await rm(work, { recursive: true, force: true });
       });
 

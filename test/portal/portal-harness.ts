@@ -4,11 +4,12 @@
  * downloaded: without /usr/bin/chromium the tests are skipped locally and fail in CI
  * (CI=true), where .ci/run installs it.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { MAIN, ROOT } from "../cli/built-cli.js";
+import { ROOT } from "../harness/built.js";
+import { spawnChild, type ServiceChild } from "../harness/service-starter.js";
+import { exchange } from "../service/service-harness.js";
 
 export const CHROMIUM = process.env.MDPS_CHROMIUM ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(ROOT, "test", "portal", "screenshots");
@@ -29,45 +30,16 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export interface PortalServer {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
+export interface PortalServer extends ServiceChild {
   /** The printed one-time login link. */
   loginLink: string;
-  stdout: () => string;
-  stderr: () => string;
   stop: () => Promise<void>;
 }
 
 /** Starts `mdps serve --port 0 ...args` and resolves once it printed both its lines. */
-export function startPortalServer(args: string[]): Promise<PortalServer> {
-  const child = spawn(process.execPath, [MAIN, "serve", "--port", "0", ...args], { cwd: ROOT });
-  let stdout = "";
-  let stderr = "";
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`mdps serve printed no portal line in 30 s\n${stdout}\n${stderr}`)),
-      30_000,
-    );
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-      const match = /^listening on (http:\/\/\S+)\nportal: (\S+)\n/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, loginLink: match[2]!, stdout: () => stdout, stderr: () => stderr, stop });
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`mdps serve exited before printing its lines\n${stderr}`));
-    });
-  });
+export async function startPortalServer(args: string[]): Promise<PortalServer> {
+  const served = await spawnChild({ args, ready: /^listening on (http:\/\/\S+)\nportal: (\S+)\n/, timeoutMs: 30_000 });
+  return { ...served, loginLink: served.match[2]!, stop: () => served.kill("SIGTERM") };
 }
 
 /** Saves a full-page screenshot as test/portal/screenshots/<name>.png (ignored by git). */
@@ -82,12 +54,12 @@ export async function requestToken(
   clientId: string,
   clientSecret: string,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${url}/api/authorization/exchange`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
+  const reply = await exchange(url, {
+    grant_type: "client_credentials",
+    client_id: clientId,
+    client_secret: clientSecret,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return { status: reply.status, body: reply.body as Record<string, unknown> };
 }
 
 /** GET health with a bearer token; the status. */

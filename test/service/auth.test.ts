@@ -11,10 +11,11 @@ import {
   tokenFor,
   type AppCredentials,
   type Reply,
+  type InjectedService,
 } from "./service-harness.js";
 
 const h = new Harness();
-let url: string;
+let service: InjectedService;
 let mine: AppCredentials;
 let theirs: AppCredentials;
 let api: Api;
@@ -24,12 +25,11 @@ let theirBlobId: string;
 let theirJobId: string;
 
 beforeAll(async () => {
-  const service = await h.start();
-  url = service.url;
+  service = await h.inject();
   mine = h.app(service.dataDir);
   theirs = h.app(service.dataDir);
-  api = new Api(url, await tokenFor(url, mine), mine.modelId);
-  theirApi = new Api(url, await tokenFor(url, theirs), theirs.modelId);
+  api = new Api(service, await tokenFor(service, mine), mine.modelId);
+  theirApi = new Api(service, await tokenFor(service, theirs), theirs.modelId);
   blobId = json(blobRecord, await api.upload("a,b\n1,2\n")).id;
   theirBlobId = json(blobRecord, await theirApi.upload("a,b\n1,2\n")).id;
   theirJobId = json(
@@ -92,7 +92,7 @@ describe("model API authentication", () => {
     "%s: 401 with WWW-Authenticate without a valid token",
     async (_name, endpoint) => {
       for (const token of [undefined, "not-a-real-token"]) {
-        const reply = await endpoint.call(new Api(url, token, mine.modelId));
+        const reply = await endpoint.call(new Api(service, token, mine.modelId));
         const problem = expectProblem(reply, 401);
         expect(reply.headers.get("www-authenticate")).toMatch(/^Bearer/);
         expect(problem.detail).toMatch(/token|Authorization/);
@@ -101,7 +101,9 @@ describe("model API authentication", () => {
   );
 
   it("a malformed Authorization header is a 401", async () => {
-    const response = await fetch(`${url}/api/shared/health`, { headers: { authorization: "Basic abc" } });
+    const response = await service.fetch(`${service.url}/api/shared/health`, {
+      headers: { authorization: "Basic abc" },
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
@@ -110,10 +112,10 @@ describe("model API authentication", () => {
     "%s: 403 naming the scope when the token lacks it",
     async (_name, endpoint) => {
       const others = ALL_SCOPES.filter((s) => s !== endpoint.scope);
-      const lacking = new Api(url, await tokenFor(url, mine, others.join(" ")), mine.modelId);
+      const lacking = new Api(service, await tokenFor(service, mine, others.join(" ")), mine.modelId);
       const problem = expectProblem(await endpoint.call(lacking), 403);
       expect(problem.detail).toContain(endpoint.scope);
-      const only = new Api(url, await tokenFor(url, mine, endpoint.scope), mine.modelId);
+      const only = new Api(service, await tokenFor(service, mine, endpoint.scope), mine.modelId);
       expect([401, 403]).not.toContain((await endpoint.call(only)).status);
     },
   );

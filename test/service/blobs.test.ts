@@ -19,10 +19,10 @@ const tempFiles = async () =>
 const upload = async (bytes: string): Promise<ReferenceBlob> => json(referenceBlob, await api.upload(bytes));
 
 beforeAll(async () => {
-  const service = await h.start({ maxBlobBytes: 64 * 1024 });
+  const service = await h.inject({ maxBlobBytes: 64 * 1024 });
   dataDir = service.dataDir;
   const app = h.app(dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
 });
 afterAll(() => h.cleanup());
 
@@ -60,7 +60,7 @@ describe("blob upload", () => {
     form.append("RecordType", "json");
     form.append("Name", "first.json");
     form.append("AccessTier", "archive");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+    const response = await api.fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
       method: "POST",
       headers: { authorization: `Bearer ${api.token}` },
       body: form,
@@ -92,7 +92,7 @@ describe("blob upload", () => {
     form.append("RecordType", "xml");
     form.append("AccessTier", "lukewarm");
     form.append("Colour", "blue");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+    const response = await api.fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
       method: "POST",
       headers: { authorization: `Bearer ${api.token}` },
       body: form,
@@ -109,7 +109,7 @@ describe("blob upload", () => {
   it("reports every missing required part", async () => {
     const form = new FormData();
     form.append("Description", "only this");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+    const response = await api.fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
       method: "POST",
       headers: { authorization: `Bearer ${api.token}` },
       body: form,
@@ -126,7 +126,7 @@ describe("blob upload", () => {
     for (const [k, v] of Object.entries({ Name: "two", RecordType: "csv", AccessTier: "hot" })) form.append(k, v);
     form.append("File", new Blob(["a\n1\n"]), "one.csv");
     form.append("File", new Blob(["a\n2\n"]), "two.csv");
-    const response = await fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
+    const response = await api.fetch(`${api.url}${api.blobPath(undefined, "upload")}`, {
       method: "POST",
       headers: { authorization: `Bearer ${api.token}` },
       body: form,

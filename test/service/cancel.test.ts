@@ -23,9 +23,9 @@ afterAll(async () => {
 });
 
 async function setup() {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  const api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  const api = new Api(service, await tokenFor(service, app), app.modelId);
   return { service, app, api };
 }
 
@@ -118,10 +118,10 @@ describe("cancel", () => {
     expect(cancelled.events.filter((e) => e.status === "cancelled")).toHaveLength(1);
 
     const stranger = h.app(service.dataDir);
-    const other = new Api(service.url, await tokenFor(service.url, stranger), stranger.modelId);
+    const other = new Api(service, await tokenFor(service, stranger), stranger.modelId);
     expectProblem(await other.call("POST", `/api/job/${job.id}/cancel`), 404);
     const noScope = h.app(service.dataDir, ["ml.preprocessing.read"], api.modelId);
-    const reader = new Api(service.url, await tokenFor(service.url, noScope), api.modelId);
+    const reader = new Api(service, await tokenFor(service, noScope), api.modelId);
     expect(expectProblem(await reader.call("POST", `/api/job/${job.id}/cancel`), 403).detail).toContain(
       "ml.preprocessing.execute",
     );

@@ -7,9 +7,9 @@ let api: Api;
 let blobId: string;
 
 beforeAll(async () => {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   blobId = json(blobRecord, await api.upload("x\n1\n2\n")).id;
 });
 afterAll(() => h.cleanup());

@@ -19,9 +19,9 @@ let blobId: string;
 const csv = "id,city,x,y\nr1,Leeds,1,10\nr2,York,2,20\nr3,Hull,3,\nr4,Bath,6,50\n";
 
 beforeAll(async () => {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   blobId = json(blobRecord, await api.upload(csv, { Name: "cities.csv", RecordType: "csv", AccessTier: "hot" })).id;
 });
 afterAll(() => h.cleanup());

@@ -12,9 +12,9 @@ let blobId: string;
 const csv = "id,x,empty\nr1,1,\nr2,2,\nr3,3,\nr4,6,\nr5,9,\n";
 
 beforeAll(async () => {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   blobId = json(blobRecord, await api.upload(csv, { Name: "w.csv", RecordType: "csv", AccessTier: "hot" })).id;
 });
 afterAll(() => h.cleanup());

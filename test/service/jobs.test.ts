@@ -45,9 +45,9 @@ function parseCsv(text: string): string[][] {
 }
 
 beforeAll(async () => {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   blobId = json(blobRecord, await api.upload(csv, { Name: "cities.csv", RecordType: "csv", AccessTier: "hot" })).id;
 });
 afterAll(() => h.cleanup());

@@ -3,11 +3,11 @@
  * paging with cursors, filters, errors, and another model's blobs and jobs invisible.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/service/index.js";
+import type { InjectedService } from "./service-harness.js";
 import { Api, expectProblem, Harness, preprocessingBody, tokenFor, type AppCredentials } from "./service-harness.js";
 
 const h = new Harness();
-let service: RunningService;
+let service: InjectedService;
 let app: AppCredentials;
 let api: Api;
 let other: Api;
@@ -44,11 +44,11 @@ const blobIds: string[] = [];
 let otherBlob: string;
 
 beforeAll(async () => {
-  service = await h.start();
+  service = await h.inject();
   app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   const otherApp = h.app(service.dataDir);
-  other = new Api(service.url, await tokenFor(service.url, otherApp), otherApp.modelId);
+  other = new Api(service, await tokenFor(service, otherApp), otherApp.modelId);
   for (let i = 0; i < 5; i++) {
     const tags = i % 2 === 0 ? ["even", `n=${i}`] : ["odd"];
     const reply = await api.upload(`a,b\n${i},1\n${i + 1},2\n`, {
@@ -145,14 +145,14 @@ describe("blob metadata", () => {
 
   it("needs shared.blob.read", async () => {
     const limited = h.app(service.dataDir, ["shared.blob.upload", "shared.blob.download"], app.modelId);
-    const client = new Api(service.url, await tokenFor(service.url, limited), app.modelId);
+    const client = new Api(service, await tokenFor(service, limited), app.modelId);
     expectProblem(await client.call("GET", `/api/model/${app.modelId}/shared/blobs`), 403);
     expectProblem(await client.call("GET", client.blobPath(blobIds[0])), 403);
     const reader = h.app(service.dataDir, ["shared.blob.read"], app.modelId);
-    const readerApi = new Api(service.url, await tokenFor(service.url, reader), app.modelId);
+    const readerApi = new Api(service, await tokenFor(service, reader), app.modelId);
     expect((await readerApi.call("GET", `/api/model/${app.modelId}/shared/blobs?limit=1`)).status).toBe(200);
     expect(
-      (await new Api(service.url, undefined, app.modelId).call("GET", `/api/model/${app.modelId}/shared/blobs`)).status,
+      (await new Api(service, undefined, app.modelId).call("GET", `/api/model/${app.modelId}/shared/blobs`)).status,
     ).toBe(401);
   });
 });
@@ -211,7 +211,7 @@ describe("job list", () => {
 
   it("needs ml.preprocessing.read", async () => {
     const limited = h.app(service.dataDir, ["ml.preprocessing.execute"], app.modelId);
-    const client = new Api(service.url, await tokenFor(service.url, limited), app.modelId);
+    const client = new Api(service, await tokenFor(service, limited), app.modelId);
     expectProblem(await client.call("GET", "/api/job/list"), 403);
     expectProblem(await client.call("GET", "/api/ml/preprocessing/job/list"), 403);
   });

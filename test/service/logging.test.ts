@@ -9,25 +9,25 @@ afterAll(() => h.cleanup());
 describe("request logging", () => {
   it("never writes a client secret, token or encryption key", async () => {
     const lines: string[] = [];
-    const service = await h.start({ logger: true, logDestination: { write: (line: string) => lines.push(line) } });
+    const service = await h.inject({ logger: true, logDestination: { write: (line: string) => lines.push(line) } });
     const app = h.app(service.dataDir);
     const wrongSecret = `${app.clientSecret.slice(0, -4)}XXXX`;
     const inputKey = generateEncryptionKey();
     const outputKey = generateEncryptionKey();
 
     const token = granted(
-      await exchange(service.url, {
+      await exchange(service, {
         grant_type: "client_credentials",
         client_id: app.clientId,
         client_secret: app.clientSecret,
       }),
     ).access_token;
-    await exchange(service.url, {
+    await exchange(service, {
       grant_type: "client_credentials",
       client_id: app.clientId,
       client_secret: wrongSecret,
     });
-    await fetch(`${service.url}/api/authorization/exchange`, {
+    await service.fetch(`${service.url}/api/authorization/exchange`, {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
@@ -35,8 +35,8 @@ describe("request logging", () => {
       },
       body: "grant_type=client_credentials",
     });
-    const api = new Api(service.url, token, app.modelId);
-    await new Api(service.url, `${token}x`, app.modelId).call("GET", "/api/shared/health");
+    const api = new Api(service, token, app.modelId);
+    await new Api(service, `${token}x`, app.modelId).call("GET", "/api/shared/health");
     const blob = json(
       blobRecord,
       await api.upload(encryptBuffer(parseEncryptionKey(inputKey), Buffer.from("a,b\n1,2\n3,5\n"))),

@@ -31,9 +31,9 @@ function opened(): { api: Api; db: DuckDb; path: (name: string) => string } {
 }
 
 beforeAll(async () => {
-  const service = await h.start();
+  const service = await h.inject();
   const app = h.app(service.dataDir);
-  api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+  api = new Api(service, await tokenFor(service, app), app.modelId);
   db = await openDuckDb();
   dir = mkdtempSync(join(tmpdir(), "mdps-service-parquet-"));
   await db.connection.run(

@@ -1,11 +1,9 @@
 /**
- * Starts real services on 127.0.0.1 port 0 with temp data dirs, registers models and
- * applications through the admin API, and talks to them with fetch. Everything made
- * here is removed by `cleanup()`.
+ * The client side of the service tests: token exchange, a thin model API client, the
+ * reference service's record shapes. Services are started by test/harness/service-starter.ts
+ * (`Harness` here is its `ServiceStarter`); every helper that takes a URL also takes
+ * the `Target` of an injected service.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { z } from "zod";
 import {
   isTerminalStatus,
@@ -13,69 +11,31 @@ import {
   jobError,
   jobEvent,
   oauthError,
-  SCOPES,
   tokenResponse,
   type BlobRecord,
   type OAuthError,
   type TokenResponse,
 } from "../../src/contract/index.js";
-import { openAdmin, startService, type RunningService, type ServiceOptions } from "../../src/service/index.js";
+import { targetOf, type AppCredentials, type FetchLike, type Target } from "../harness/service-starter.js";
 
-export const ALL_SCOPES: string[] = [...SCOPES];
-
-export interface AppCredentials {
-  modelId: string;
-  clientId: string;
-  clientSecret: string;
-}
-
-export class Harness {
-  private readonly dirs: string[] = [];
-  private readonly services: RunningService[] = [];
-
-  async tempDir(prefix = "mdps-test-"): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), prefix));
-    this.dirs.push(dir);
-    return dir;
-  }
-
-  async start(options: Partial<ServiceOptions> = {}): Promise<RunningService> {
-    const service = await startService({
-      dataDir: options.dataDir ?? (await this.tempDir()),
-      jobWorkers: 1,
-      ...options,
-    });
-    this.services.push(service);
-    return service;
-  }
-
-  /** A model with one application holding `scopes`. */
-  app(dataDir: string, scopes: string[] = ALL_SCOPES, modelId?: string): AppCredentials {
-    const admin = openAdmin(dataDir);
-    try {
-      const model = modelId ?? admin.createModel("test-model").model_id;
-      const { client_id, client_secret } = admin.addApp({ modelId: model, name: "test-app", scopes });
-      return { modelId: model, clientId: client_id, clientSecret: client_secret };
-    } finally {
-      admin.close();
-    }
-  }
-
-  async cleanup(): Promise<void> {
-    await Promise.all(this.services.map((s) => s.close()));
-    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
-  }
-}
+export {
+  ALL_SCOPES,
+  ServiceStarter as Harness,
+  type AppCredentials,
+  type InjectedService,
+  type Target,
+} from "../harness/service-starter.js";
 
 /**
  * A token endpoint reply. The body is a token (200), an OAuth error or a problem: read
  * it with `granted`, `expectOAuthError` or `expectProblem`.
  */
 export async function exchange(
-  url: string,
+  target: string | Target,
   form: Record<string, string>,
   contentType = "application/x-www-form-urlencoded",
 ): Promise<Reply> {
+  const { url, fetch } = targetOf(target);
   const response = await fetch(`${url}/api/authorization/exchange`, {
     method: "POST",
     headers: { "content-type": contentType },
@@ -98,8 +58,8 @@ export function granted(reply: Reply): TokenResponse {
   return tokenResponse.parse(reply.body);
 }
 
-export async function tokenFor(url: string, app: AppCredentials, scope = ""): Promise<string> {
-  const reply = await exchange(url, {
+export async function tokenFor(target: string | Target, app: AppCredentials, scope = ""): Promise<string> {
+  const reply = await exchange(target, {
     grant_type: "client_credentials",
     client_id: app.clientId,
     client_secret: app.clientSecret,
@@ -174,11 +134,17 @@ export function outputsOf(reply: Reply): BlobRecord[] {
 
 /** A thin client of the model API for tests: JSON in, JSON (or bytes) out. */
 export class Api {
+  readonly url: string;
+  /** The fetch that reaches the service (`app.inject` for an injected one). */
+  readonly fetch: FetchLike;
+
   constructor(
-    readonly url: string,
+    target: string | Target,
     readonly token: string | undefined,
     readonly modelId: string,
-  ) {}
+  ) {
+    ({ url: this.url, fetch: this.fetch } = targetOf(target));
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return this.token ? { authorization: `Bearer ${this.token}`, ...extra } : extra;
@@ -191,7 +157,7 @@ export class Api {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)["content-type"] ??= "application/json";
     }
-    const response = await fetch(`${this.url}${path}`, init);
+    const response = await this.fetch(`${this.url}${path}`, init);
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -218,7 +184,7 @@ export class Api {
     const path = options.blobId
       ? this.blobPath(options.blobId, "update", options.modelId)
       : this.blobPath(undefined, "upload", options.modelId);
-    const response = await fetch(`${this.url}${path}`, {
+    const response = await this.fetch(`${this.url}${path}`, {
       method: options.method ?? (options.blobId ? "PUT" : "POST"),
       headers: this.headers(options.headers),
       body: form,
@@ -227,7 +193,9 @@ export class Api {
   }
 
   async download(blobId: string, headers: Record<string, string> = {}): Promise<Reply<Buffer>> {
-    const response = await fetch(`${this.url}${this.blobPath(blobId, "download")}`, { headers: this.headers(headers) });
+    const response = await this.fetch(`${this.url}${this.blobPath(blobId, "download")}`, {
+      headers: this.headers(headers),
+    });
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
   }
 

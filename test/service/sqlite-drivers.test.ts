@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startService } from "../../src/service/index.js";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ServiceStarter } from "../harness/service-starter.js";
 import {
   DATABASE_FILE,
   metaValue,
@@ -28,6 +28,10 @@ import {
   type SqliteDriverName,
 } from "../../src/service/store/sqlite.js";
 import { STORE_DRIVERS } from "./sqlite-drivers.js";
+
+/** Every service here is closed by its test; cleanup() is the backstop. */
+const starter = new ServiceStarter();
+afterAll(() => starter.cleanup());
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const isDeno = "Deno" in globalThis;
@@ -229,7 +233,7 @@ describe.each(STORE_DRIVERS)("a service on %s", (driver) => {
   it("names its SQLite driver in the startup log", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mdps-sqlite-"));
     const lines: string[] = [];
-    const service = await startService({
+    const service = await starter.start({
       dataDir: dir,
       jobWorkers: 1,
       sqliteDriver: driver,

@@ -1,15 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAdmin } from "../../src/service/index.js";
-import { Api, exchange, expectOAuthError, granted, Harness, tokenFor, type AppCredentials } from "./service-harness.js";
+import {
+  Api,
+  exchange,
+  expectOAuthError,
+  granted,
+  Harness,
+  tokenFor,
+  type AppCredentials,
+  type InjectedService,
+} from "./service-harness.js";
 
 const h = new Harness();
-let url: string;
+let service: InjectedService;
 let dataDir: string;
 let app: AppCredentials;
 
 beforeAll(async () => {
-  const service = await h.start();
-  url = service.url;
+  service = await h.inject();
   dataDir = service.dataDir;
   app = h.app(dataDir, ["shared.health.read", "shared.blob.upload"]);
 });
@@ -24,12 +32,12 @@ const grant = (over: Record<string, string> = {}) => ({
 });
 
 async function health(token: string) {
-  return new Api(url, token, app.modelId).call("GET", "/api/shared/health");
+  return new Api(service, token, app.modelId).call("GET", "/api/shared/health");
 }
 
 describe("token exchange", () => {
   it("issues a Bearer token with the requested scope, no-store", async () => {
-    const r = await exchange(url, grant());
+    const r = await exchange(service, grant());
     expect(r.status).toBe(200);
     expect(r.headers.get("cache-control")).toBe("no-store");
     const token = granted(r);
@@ -39,13 +47,13 @@ describe("token exchange", () => {
   });
 
   it("an empty scope grants every scope assigned to the application", async () => {
-    const r = await exchange(url, grant({ scope: "" }));
+    const r = await exchange(service, grant({ scope: "" }));
     expect(r.status).toBe(200);
     expect(granted(r).scope?.split(" ").sort()).toEqual(["shared.blob.upload", "shared.health.read"]);
   });
 
   it("accepts client credentials by HTTP Basic too", async () => {
-    const response = await fetch(`${url}/api/authorization/exchange`, {
+    const response = await service.fetch(`${service.url}/api/authorization/exchange`, {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
@@ -61,7 +69,7 @@ describe("token exchange", () => {
     ["client_id", { client_id: "" }],
     ["client_secret", { client_secret: "" }],
   ])("a missing %s is invalid_request", async (field, over) => {
-    const r = await exchange(url, grant(over));
+    const r = await exchange(service, grant(over));
     const error = expectOAuthError(r, 400);
     expect(error.error).toBe("invalid_request");
     expect(error.error_description).toContain(field);
@@ -69,13 +77,13 @@ describe("token exchange", () => {
   });
 
   it("a JSON body is invalid_request (the endpoint is form-encoded)", async () => {
-    const error = expectOAuthError(await exchange(url, grant(), "application/json"), 400);
+    const error = expectOAuthError(await exchange(service, grant(), "application/json"), 400);
     expect(error.error).toBe("invalid_request");
     expect(error.error_description).toContain("application/x-www-form-urlencoded");
   });
 
   it("a repeated field is invalid_request", async () => {
-    const response = await fetch(`${url}/api/authorization/exchange`, {
+    const response = await service.fetch(`${service.url}/api/authorization/exchange`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: `grant_type=client_credentials&client_id=${app.clientId}&client_id=x&client_secret=${app.clientSecret}`,
@@ -85,24 +93,24 @@ describe("token exchange", () => {
   });
 
   it("another grant type is unsupported_grant_type", async () => {
-    const r = await exchange(url, grant({ grant_type: "password" }));
+    const r = await exchange(service, grant({ grant_type: "password" }));
     expect(expectOAuthError(r, 400).error).toBe("unsupported_grant_type");
   });
 
   it("unknown client and wrong secret get the same invalid_client answer", async () => {
-    const unknown = await exchange(url, grant({ client_id: "mdps-nobody" }));
-    const wrong = await exchange(url, grant({ client_secret: `${app.clientSecret}x` }));
+    const unknown = await exchange(service, grant({ client_id: "mdps-nobody" }));
+    const wrong = await exchange(service, grant({ client_secret: `${app.clientSecret}x` }));
     for (const r of [unknown, wrong]) expect(expectOAuthError(r, 401).error).toBe("invalid_client");
     expect(unknown.body).toEqual(wrong.body);
     expect(JSON.stringify(wrong.body)).not.toContain(app.clientSecret);
   });
 
   it("an unknown or unassigned scope is invalid_scope", async () => {
-    const unknown = await exchange(url, grant({ scope: "shared.health.read made.up" }));
+    const unknown = await exchange(service, grant({ scope: "shared.health.read made.up" }));
     const unknownError = expectOAuthError(unknown, 400);
     expect(unknownError.error).toBe("invalid_scope");
     expect(unknownError.error_description).toContain("made.up");
-    const unassigned = await exchange(url, grant({ scope: "shared.health.read ml.preprocessing.execute" }));
+    const unassigned = await exchange(service, grant({ scope: "shared.health.read ml.preprocessing.execute" }));
     const unassignedError = expectOAuthError(unassigned, 400);
     expect(unassignedError.error).toBe("invalid_scope");
     expect(unassignedError.error_description).toContain("ml.preprocessing.execute");
@@ -110,24 +118,24 @@ describe("token exchange", () => {
 
   it("after regeneration the old secret fails at once, its tokens live on", async () => {
     const own = h.app(dataDir, ["shared.health.read"]);
-    const oldToken = await tokenFor(url, own);
+    const oldToken = await tokenFor(service, own);
     const admin = openAdmin(dataDir);
     const { client_secret: newSecret } = admin.regenerateSecret(own.clientId);
     admin.close();
     expect(newSecret).not.toBe(own.clientSecret);
-    const old = await exchange(url, {
+    const old = await exchange(service, {
       grant_type: "client_credentials",
       client_id: own.clientId,
       client_secret: own.clientSecret,
     });
     expect(expectOAuthError(old, 401).error).toBe("invalid_client");
     expect((await health(oldToken)).status).toBe(200);
-    expect(await tokenFor(url, { ...own, clientSecret: newSecret })).toBeTruthy();
+    expect(await tokenFor(service, { ...own, clientSecret: newSecret })).toBeTruthy();
   });
 
   it("deleting an application revokes its tokens", async () => {
     const own = h.app(dataDir, ["shared.health.read"]);
-    const token = await tokenFor(url, own);
+    const token = await tokenFor(service, own);
     expect((await health(token)).status).toBe(200);
     const admin = openAdmin(dataDir);
     admin.deleteApp(own.clientId);
@@ -135,7 +143,7 @@ describe("token exchange", () => {
     expect((await health(token)).status).toBe(401);
     expect(
       (
-        await exchange(url, {
+        await exchange(service, {
           grant_type: "client_credentials",
           client_id: own.clientId,
           client_secret: own.clientSecret,
@@ -145,16 +153,16 @@ describe("token exchange", () => {
   });
 
   it("a token expires after tokenTtlSeconds", async () => {
-    const short = await h.start({ tokenTtlSeconds: 1 });
+    const short = await h.inject({ tokenTtlSeconds: 1 });
     const own = h.app(short.dataDir, ["shared.health.read"]);
-    const r = await exchange(short.url, {
+    const r = await exchange(short, {
       grant_type: "client_credentials",
       client_id: own.clientId,
       client_secret: own.clientSecret,
     });
     const token = granted(r);
     expect(token.expires_in).toBe(1);
-    const api = new Api(short.url, token.access_token, own.modelId);
+    const api = new Api(short, token.access_token, own.modelId);
     expect((await api.call("GET", "/api/shared/health")).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const expired = await api.call("GET", "/api/shared/health");
@@ -163,20 +171,19 @@ describe("token exchange", () => {
   });
 
   it("a token is valid only at the service (data dir and region) that issued it", async () => {
-    const token = await tokenFor(url, app, "shared.health.read");
-    const other = await h.start();
+    const token = await tokenFor(service, app, "shared.health.read");
+    const other = await h.inject();
     h.app(other.dataDir, ["shared.health.read"]);
-    expect((await new Api(other.url, token, app.modelId).call("GET", "/api/shared/health")).status).toBe(401);
+    expect((await new Api(other, token, app.modelId).call("GET", "/api/shared/health")).status).toBe(401);
     // Same data dir, another region: the token of region "local" is not valid in "uk1".
-    const shared = await h.start();
+    const shared = await h.inject();
     const sharedApp = h.app(shared.dataDir, ["shared.health.read"]);
-    const localToken = await tokenFor(shared.url, sharedApp);
+    const localToken = await tokenFor(shared, sharedApp);
     await shared.close();
-    const uk1 = await h.start({ dataDir: shared.dataDir, region: "uk1" });
-    expect((await new Api(uk1.url, localToken, sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(401);
+    const uk1 = await h.inject({ dataDir: shared.dataDir, region: "uk1" });
+    expect((await new Api(uk1, localToken, sharedApp.modelId).call("GET", "/api/shared/health")).status).toBe(401);
     expect(
-      (await new Api(uk1.url, await tokenFor(uk1.url, sharedApp), sharedApp.modelId).call("GET", "/api/shared/health"))
-        .status,
+      (await new Api(uk1, await tokenFor(uk1, sharedApp), sharedApp.modelId).call("GET", "/api/shared/health")).status,
     ).toBe(200);
   });
 });

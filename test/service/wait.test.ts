@@ -33,9 +33,9 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
 
 describe("job get with wait and since", () => {
   it("declares wait; answers at once when the revision is past since or the job is terminal, else after wait", async () => {
-    const service = await h.start();
+    const service = await h.inject();
     const app = h.app(service.dataDir);
-    const api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+    const api = new Api(service, await tokenFor(service, app), app.modelId);
     const health = (await api.call("GET", "/api/shared/health")).body as { capabilities: string[] };
     expect(health.capabilities).toContain("wait");
 
@@ -125,9 +125,9 @@ describe("job get with wait and since", () => {
   }, 300_000);
 
   it("answers after wait seconds with the record as it is when nothing passes since", async () => {
-    const service = await h.start();
+    const service = await h.inject();
     const app = h.app(service.dataDir);
-    const api = new Api(service.url, await tokenFor(service.url, app), app.modelId);
+    const api = new Api(service, await tokenFor(service, app), app.modelId);
     const big = (await api.upload(numericCsv(1_200_000))).body as { id: string };
     const sent = (await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(api.modelId, big.id)))
       .body as Job;

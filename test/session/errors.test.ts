@@ -20,7 +20,8 @@ import {
   ValidationError,
   generateEncryptionKey,
 } from "../../src/index.js";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { column, isMissing, sampleFrame, tempDir } from "./session-fixture.js";
 import { SCOPES } from "../../src/contract/scopes.js";
 
@@ -30,6 +31,7 @@ interface App {
   clientSecret: string;
 }
 
+const starter = new ServiceStarter();
 let dir: ReturnType<typeof tempDir> | undefined;
 /** Undefined until beforeAll has started it (and after a beforeAll that failed). */
 let service: RunningService | undefined;
@@ -51,12 +53,12 @@ const ALL: string[] = [...SCOPES];
 
 beforeAll(async () => {
   dir = tempDir();
-  service = await startService({ dataDir: dir.path, tokenTtlSeconds: 1, maxBlobBytes: 64 * 1024, jobWorkers: 1 });
+  service = await starter.start({ dataDir: dir.path, tokenTtlSeconds: 1, maxBlobBytes: 64 * 1024, jobWorkers: 1 });
   full = makeApp(dir.path, ALL);
   healthOnly = makeApp(dir.path, ["shared.health.read"]);
 });
 afterAll(async () => {
-  await service?.close();
+  await starter.cleanup();
   dir?.remove();
 });
 
@@ -84,7 +86,7 @@ describe("errors from the real service", () => {
 
   it("a token of another service is an AuthenticationError (after one refresh)", async () => {
     const otherDir = tempDir();
-    const other = await startService({ dataDir: otherDir.path, jobWorkers: 1 });
+    const other = await starter.start({ dataDir: otherDir.path, jobWorkers: 1 });
     try {
       const app = makeApp(otherDir.path, ALL);
       const client = MdpsClient.create({

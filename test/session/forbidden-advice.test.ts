@@ -6,10 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionDeniedError, Session } from "../../src/index.js";
 import { makeAPIError } from "../../src/client/error-factory.js";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { SCOPES } from "../../src/contract/scopes.js";
 import { tempDir } from "./session-fixture.js";
 
+const starter = new ServiceStarter();
 const dir = tempDir("mdps-forbidden-");
 let service: RunningService;
 let app: {
@@ -31,11 +33,11 @@ beforeAll(async () => {
   } finally {
     admin.close();
   }
-  service = await startService({ dataDir: dir.path, host: "127.0.0.1", port: 0 });
+  service = await starter.start({ dataDir: dir.path, host: "127.0.0.1", port: 0 });
 });
 
 afterAll(async () => {
-  await service.close();
+  await starter.cleanup();
   dir.remove();
 });
 

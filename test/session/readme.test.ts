@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { openAdmin } from "../../src/service/index.js";
+import { spawnChild } from "../harness/service-starter.js";
 import { tempDir } from "./session-fixture.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -77,35 +78,14 @@ describe("README example", () => {
   it("runs against `mdps serve` configured by environment variables", async () => {
     const { dir, script } = prepare("env");
     const dataDir = join(dir, "service");
-    const server = spawn(
-      process.execPath,
-      [
-        "--import",
-        tsx,
-        join(root, "src/cli/main.ts"),
-        "serve",
-        "--data-dir",
-        dataDir,
-        "--port",
-        "0",
-        "--region",
-        "uk1",
-      ],
-      {
-        cwd: root,
-        env: process.env,
-      },
-    );
+    // `mdps serve` from the sources, as the README's reader runs it in a checkout.
+    const server = await spawnChild({
+      main: join(root, "src/cli/main.ts"),
+      nodeArgs: ["--import", tsx],
+      args: ["--data-dir", dataDir, "--region", "uk1"],
+    });
     try {
-      const url = await new Promise<string>((ok, fail) => {
-        let out = "";
-        server.stdout.on("data", (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (\S+)/.exec(out);
-          if (m) ok(m[1]!);
-        });
-        server.on("exit", (code) => fail(new Error(`mdps serve exited with ${code}`)));
-      });
+      const { url } = server;
       const admin = openAdmin(dataDir);
       const { model_id } = admin.createModel("readme");
       const app = admin.addApp({
@@ -141,7 +121,7 @@ describe("README example", () => {
       checkOutput(result.stdout);
       expect(result.stdout).not.toContain(app.client_secret);
     } finally {
-      server.kill("SIGTERM");
+      await server.kill("SIGTERM");
     }
   });
 });

@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeProfile, type ProfileEntry } from "../../src/client/config-file.js";
 import { ConfigError, OAuthError, Session } from "../../src/index.js";
 import { SCOPES } from "../../src/contract/scopes.js";
-import { openAdmin, startService, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { column, sampleFrame, standardize, tempDir } from "./session-fixture.js";
 
+const starter = new ServiceStarter();
 const TOKEN_TTL_SECONDS = 1;
 
 let dir: ReturnType<typeof tempDir> | undefined;
@@ -32,7 +34,7 @@ function admin<T>(use: (a: ReturnType<typeof openAdmin>) => T): T {
 
 beforeAll(async () => {
   dir = tempDir("mdps-reload-");
-  service = await startService({ dataDir: dir.path, tokenTtlSeconds: TOKEN_TTL_SECONDS, jobWorkers: 1 });
+  service = await starter.start({ dataDir: dir.path, tokenTtlSeconds: TOKEN_TTL_SECONDS, jobWorkers: 1 });
   const { model_id, app } = admin((a) => {
     const model = a.createModel("m");
     return { model_id: model.model_id, app: a.addApp({ modelId: model.model_id, name: "nb", scopes: [...SCOPES] }) };
@@ -48,7 +50,7 @@ beforeAll(async () => {
   await writeProfile({ path: configFile, name: "uk1", profile, makeDefault: true });
 });
 afterAll(async () => {
-  await service?.close();
+  await starter.cleanup();
   dir?.remove();
 });
 

@@ -15,10 +15,12 @@ import { writeProfile, type ProfileEntry } from "../../../src/client/config-file
 import { OAuthError } from "../../../src/client/errors.js";
 import { SCOPES } from "../../../src/contract/scopes.js";
 import { Session } from "../../../src/index.js";
-import { openAdmin, startService, type RunningService } from "../../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../../src/service/index.js";
+import { ServiceStarter } from "../../harness/service-starter.js";
 import { tempDir } from "../../session/session-fixture.js";
 import { commandContext, openTestWorkspace, run, texts } from "../fixtures.js";
 
+const starter = new ServiceStarter();
 let dir: ReturnType<typeof tempDir> | undefined;
 let service: RunningService | undefined;
 let profile: ProfileEntry;
@@ -26,7 +28,7 @@ let configFile = "";
 
 beforeAll(async () => {
   dir = tempDir("mdps-repl-reload-");
-  service = await startService({ dataDir: dir.path, tokenTtlSeconds: 1, jobWorkers: 1 });
+  service = await starter.start({ dataDir: dir.path, tokenTtlSeconds: 1, jobWorkers: 1 });
   const admin = openAdmin(dir.path);
   try {
     const { model_id } = admin.createModel("m");
@@ -39,7 +41,7 @@ beforeAll(async () => {
   await writeProfile({ path: configFile, name: "uk1", profile, makeDefault: true });
 });
 afterAll(async () => {
-  await service?.close();
+  await starter.cleanup();
   dir?.remove();
 });
 
