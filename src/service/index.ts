@@ -1,5 +1,5 @@
 /** The reference Model Data Preprocessing Service (`mdps serve`) and its admin operations. */
-export { startService, type RunningService } from "./server.js";
+export { buildApp, startService, type RunningService } from "./server.js";
 export { createNotebookLink } from "./portal/notebook-links.js";
 export { CAPABILITIES } from "./routes/health.js";
 export { verifyDataDir, type VerifyReport } from "./verify.js";

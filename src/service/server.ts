@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import Fastify from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
 import { answerUnknownExpectation } from "./connection-errors.js";
-import { resolveOptions, type ServiceOptions } from "./options.js";
+import { resolveOptions, type ResolvedOptions, type ServiceOptions } from "./options.js";
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -27,14 +27,13 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
-  const app = Fastify(fastifyOptions(resolved));
+  const app = await built(resolved);
   // A client may half-close its side once it has sent the request (`shutdown(SHUT_WR)`,
   // `curl --no-keepalive` through some proxies). Node's default then aborts the request
   // in flight; with half-open sockets the answer is written and the socket ended after it.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   app.server.on("checkExpectation", answerUnknownExpectation);
   try {
-    await app.register(mdpsApp, { service: resolved });
     await app.listen({ host: resolved.host, port: resolved.port });
   } catch (err) {
     await app.close().catch(() => {});
@@ -61,4 +60,24 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     dataDir: resolved.dataDir,
     close: () => (closing ??= close()),
   };
+}
+
+/**
+ * The service's Fastify app, ready and not listening: for `app.inject` in tests (route
+ * tests need no socket). `close()` stops its job workers and closes the database.
+ */
+export async function buildApp(options: ServiceOptions): Promise<FastifyInstance> {
+  return built(resolveOptions(options));
+}
+
+async function built(resolved: ResolvedOptions): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(resolved));
+  try {
+    await app.register(mdpsApp, { service: resolved });
+    await app.ready();
+  } catch (err) {
+    await app.close().catch(() => {});
+    throw err;
+  }
+  return app;
 }

@@ -19,11 +19,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { SCOPES } from "../../src/contract/index.js";
-import { fastifyOptions, mdpsApp } from "../../src/service/app.js";
-import { openAdmin, startService, type RunningService, type ServiceOptions } from "../../src/service/index.js";
-import { resolveOptions } from "../../src/service/options.js";
+import {
+  buildApp,
+  openAdmin,
+  startService,
+  type RunningService,
+  type ServiceOptions,
+} from "../../src/service/index.js";
 import { ensureBuilt, MAIN, ROOT } from "./built.js";
 
 export const ALL_SCOPES: string[] = [...SCOPES];
@@ -71,23 +75,6 @@ export interface InjectedService extends Target {
 
 /** Where an injected service "is": a reserved name, so a global fetch there fails at once. */
 export const INJECT_URL = "http://inject.invalid";
-
-/**
- * The service's Fastify app, ready and not listening: the app `startService` builds
- * (src/service/server.ts) before it listens, which src/service does not export.
- */
-export async function buildApp(options: ServiceOptions): Promise<FastifyInstance> {
-  const resolved = resolveOptions(options);
-  const app = Fastify(fastifyOptions(resolved));
-  try {
-    await app.register(mdpsApp, { service: resolved });
-    await app.ready();
-  } catch (err) {
-    await app.close().catch(() => {});
-    throw err;
-  }
-  return app;
-}
 
 /** A fetch answered by `app.inject`: the request and the reply are real `Request`/`Response`s. */
 export function injectFetch(app: FastifyInstance): FetchLike {
@@ -270,11 +257,11 @@ export class ServiceStarter {
 
   /** The app without a socket, reached through `app.inject` (same defaults as `start`). */
   async inject(options: Partial<ServiceOptions> = {}): Promise<InjectedService> {
-    const resolved = await this.options(options);
-    const app = await buildApp(resolved);
+    const serviceOptions = await this.options(options);
+    const app = await buildApp(serviceOptions);
     const close = () => app.close();
     this.closers.push(close);
-    return { app, url: INJECT_URL, dataDir: resolved.dataDir, fetch: injectFetch(app), close };
+    return { app, url: INJECT_URL, dataDir: serviceOptions.dataDir, fetch: injectFetch(app), close };
   }
 
   /** A child process (see `ChildOptions`), tracked from its spawn: a failed start's log is kept too. */
