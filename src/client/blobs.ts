@@ -1,5 +1,7 @@
 import {
   BLOB_FORM_PARTS as P,
+  BLOB_METADATA_FIELDS,
+  type BlobMetadataField,
   blobDeleted,
   blobRecord,
   CONTENT_TYPES,
@@ -228,13 +230,19 @@ export class BlobsResource {
   }
 
   #multipart(meta: BlobMetadata, content: BlobContent) {
-    const fields: Array<[BlobFormPart, string]> = [
-      [P.name, meta.name],
-      [P.recordType, meta.recordTypeWord ?? meta.recordType],
-      [P.accessTier, meta.accessTierWord ?? meta.accessTier ?? DEFAULT_ACCESS_TIER],
-    ];
-    if (meta.description !== undefined) fields.push([P.description, meta.description]);
-    for (const tag of meta.tags ?? []) fields.push([P.tags, tag]);
+    // What each field sends: the service's own word for the record type and access tier where given.
+    const sent: Record<BlobMetadataField["option"], string | readonly string[] | undefined> = {
+      name: meta.name,
+      description: meta.description,
+      recordType: meta.recordTypeWord ?? meta.recordType,
+      accessTier: meta.accessTierWord ?? meta.accessTier ?? DEFAULT_ACCESS_TIER,
+      tags: meta.tags,
+    };
+    const fields: Array<[BlobFormPart, string]> = BLOB_METADATA_FIELDS.flatMap((field) => {
+      const value = sent[field.option];
+      const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
+      return values.map((v): [BlobFormPart, string] => [field.part, v]);
+    });
     // One boundary per call, so every retry's body matches the content-type header.
     const boundary = newBoundary();
     const factory = () =>

@@ -29,6 +29,21 @@ export type BlobFormPart = (typeof BLOB_FORM_PARTS)[keyof typeof BLOB_FORM_PARTS
 /** The part names in the order the contract lists them. */
 export const BLOB_FORM_PART_NAMES: readonly BlobFormPart[] = Object.values(BLOB_FORM_PARTS);
 
+/**
+ * The metadata fields of an upload or update, one entry each: the option the client and
+ * the Session take, the multipart part, the record's key, and whether the part may
+ * repeat. The client writes its form from this list and the service reads the form with
+ * it; a new field starts here.
+ */
+export const BLOB_METADATA_FIELDS = [
+  { option: "name", part: BLOB_FORM_PARTS.name, record: "name", repeats: false },
+  { option: "description", part: BLOB_FORM_PARTS.description, record: "description", repeats: false },
+  { option: "recordType", part: BLOB_FORM_PARTS.recordType, record: "record_type", repeats: false },
+  { option: "accessTier", part: BLOB_FORM_PARTS.accessTier, record: "access_tier", repeats: false },
+  { option: "tags", part: BLOB_FORM_PARTS.tags, record: "tags", repeats: true },
+] as const;
+export type BlobMetadataField = (typeof BLOB_METADATA_FIELDS)[number];
+
 /** Case-insensitive on the wire, lower-case once parsed. */
 export const recordType = z
   .string()

@@ -275,7 +275,8 @@ describe("transport: timeouts, aborts, bodies", () => {
     expect(req.path).toBe(`/api/model/${MODEL}/shared/blob/upload`);
     const boundary = /boundary=(.+)$/.exec(req.headers["content-type"]!)![1]!;
     const names = [...req.body.matchAll(/; name="([^"]+)"/g)].map((m) => m[1]);
-    expect(names).toEqual(["Name", "RecordType", "AccessTier", "Description", "Tags", "Tags", "File"]);
+    // The metadata in the order the contract lists it (BLOB_METADATA_FIELDS), the file last.
+    expect(names).toEqual(["Name", "Description", "RecordType", "AccessTier", "Tags", "Tags", "File"]);
     expect(req.body).toContain('filename="data.csv"\r\nContent-Type: text/csv\r\n\r\nx,y\n1,2\n\r\n');
     expect(req.body.endsWith(`--${boundary}--\r\n`)).toBe(true);
   });

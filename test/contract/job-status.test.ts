@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   BLOB_FORM_PART_NAMES,
   BLOB_FORM_PARTS,
+  BLOB_METADATA_FIELDS,
+  blobRecord,
   DEFAULT_ACCESS_TIER,
   isTerminal,
   isTerminalStatus,
@@ -38,6 +40,19 @@ describe("blob form and tiers", () => {
   it("name the multipart parts exactly as the contract spells them", () => {
     expect(BLOB_FORM_PART_NAMES).toEqual(["File", "Name", "Description", "RecordType", "AccessTier", "Tags"]);
     expect(BLOB_FORM_PARTS.recordType).toBe("RecordType");
+  });
+
+  it("describe every metadata part once, with the record key a blob record shows it under", () => {
+    expect(BLOB_METADATA_FIELDS.map((f) => f.part)).toEqual(BLOB_FORM_PART_NAMES.filter((p) => p !== "File"));
+    const record = blobRecord.parse({
+      id: "b1",
+      name: "n",
+      description: "d",
+      record_type: "csv",
+      access_tier: "hot",
+      tags: ["t"],
+    });
+    for (const field of BLOB_METADATA_FIELDS) expect(record, field.record).toHaveProperty(field.record);
   });
 
   it("default a job output's tier to hot", () => {

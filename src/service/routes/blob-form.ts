@@ -7,6 +7,7 @@ import {
   accessTier,
   BLOB_FORM_PART_NAMES,
   BLOB_FORM_PARTS as P,
+  BLOB_METADATA_FIELDS,
   RECORD_TYPES,
   recordType,
   tag,
@@ -25,8 +26,8 @@ import { storageFaultOf } from "../storage-fault.js";
 export const MAX_FORM_FIELDS = 64;
 export const MAX_FORM_PARTS = 80;
 
-/** The parts sent at most once; `Tags` may repeat. */
-const SINGLE_PARTS = [P.name, P.description, P.recordType, P.accessTier] as const;
+/** The parts sent at most once (`Tags` may repeat). */
+const SINGLE_PARTS = BLOB_METADATA_FIELDS.filter((f) => !f.repeats).map((f) => f.part);
 
 const blobFields = z.object({
   [P.name]: z
@@ -122,13 +123,14 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
     for (const name of SINGLE_PARTS) {
       if ((values[name]?.length ?? 0) > 1) addError(name, "must be sent once");
     }
-    const parsed = blobFields.safeParse({
-      [P.name]: values[P.name]?.[0],
-      [P.description]: values[P.description]?.[0],
-      [P.recordType]: values[P.recordType]?.[0],
-      [P.accessTier]: values[P.accessTier]?.[0],
-      [P.tags]: (values[P.tags] ?? []).filter((t) => t !== ""),
-    });
+    const parsed = blobFields.safeParse(
+      Object.fromEntries(
+        BLOB_METADATA_FIELDS.map((f) => [
+          f.part,
+          f.repeats ? (values[f.part] ?? []).filter((v) => v !== "") : values[f.part]?.[0],
+        ]),
+      ),
+    );
     if (!parsed.success) Object.assign(errors, mergeErrors(errors, issuesToFieldErrors(parsed.error.issues)));
     if (Object.keys(errors).length > 0 || !parsed.success || !file) throw validationProblem(errors);
     return { fields: parsed.data, file };
