@@ -2,13 +2,7 @@ import { Readable } from "node:stream";
 import type { RerunSender } from "./job-rerun.js";
 import { visible } from "../text/visible-text.js";
 import { inspect } from "node:util";
-import {
-  DEFAULT_ACCESS_TIER,
-  RECORD_TYPES,
-  type AccessTier,
-  type BlobRecord,
-  type RecordType,
-} from "../contract/blob.js";
+import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../contract/blob.js";
 import type { JobStatusVocabulary } from "../contract/job-status.js";
 import type { MdpsClient } from "../client/client.js";
 import { ConfigError } from "../client/errors.js";
@@ -367,15 +361,14 @@ export function keyOf(encrypt: UploadOptions["encrypt"]): Secret | undefined {
 
 /**
  * The words an upload or update sends for its record type and access tier: the
- * caller's own words, else the session profile's map for the canonical values, else
- * nothing (the client sends mdps's words).
+ * profile's rule (`ServiceProfile.wordsFor`); without a profile the caller's own words,
+ * else nothing (the client sends mdps's words).
  */
 export function serviceWords(
   profile: ServiceProfile | undefined,
   options: BlobMetadataOptions & { readonly recordType: RecordType },
 ): { recordTypeWord: string | undefined; accessTierWord: string | undefined } {
-  return {
-    recordTypeWord: options.recordTypeWord ?? profile?.recordTypeWord(options.recordType),
-    accessTierWord: options.accessTierWord ?? profile?.accessTierWord(options.accessTier ?? DEFAULT_ACCESS_TIER),
-  };
+  return (
+    profile?.wordsFor(options) ?? { recordTypeWord: options.recordTypeWord, accessTierWord: options.accessTierWord }
+  );
 }

@@ -5,7 +5,7 @@
  * preprocessing send, explicit feature columns, no encryption envelope, and the record
  * type and access tier words the profile maps (`recordTypes`, `accessTiers`).
  */
-import type { AccessTier, RecordType } from "../contract/blob.js";
+import { DEFAULT_ACCESS_TIER, type AccessTier, type RecordType } from "../contract/blob.js";
 import { CAPABILITIES as CONTRACT_CAPABILITIES, type Capability } from "../contract/health.js";
 import type { ServiceSettings } from "../client/service-settings.js";
 
@@ -89,6 +89,22 @@ export class ServiceProfile {
   /** Query parameters that ask for the fitted state in a result (the `fittedQuery` setting). */
   get fittedQuery(): Readonly<Record<string, string>> | undefined {
     return this.#settings.fittedQuery;
+  }
+
+  /**
+   * The words sent for a blob's record type and access tier (an upload, an update, a job
+   * output): the caller's own where given, else the profile's map, else mdps's own.
+   */
+  wordsFor(meta: {
+    readonly recordType: RecordType;
+    readonly accessTier?: AccessTier | undefined;
+    readonly recordTypeWord?: string | undefined;
+    readonly accessTierWord?: string | undefined;
+  }): { recordTypeWord: string; accessTierWord: string } {
+    return {
+      recordTypeWord: meta.recordTypeWord ?? this.recordTypeWord(meta.recordType),
+      accessTierWord: meta.accessTierWord ?? this.accessTierWord(meta.accessTier ?? DEFAULT_ACCESS_TIER),
+    };
   }
 
   /** The word sent for `type`: the profile's map, else mdps's own (`csv`). */

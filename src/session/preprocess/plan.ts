@@ -6,7 +6,7 @@
  * not `preprocessing_params.norm`). Preflight, upload and send take the plan; the request
  * itself is made from it once the input blob exists (`requestFor`).
  */
-import { DEFAULT_ACCESS_TIER, type RecordType } from "../../contract/blob.js";
+import type { RecordType } from "../../contract/blob.js";
 import { uuid } from "../../contract/common.js";
 import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../contract/job.js";
 import { checkParams } from "../../contract/param-issues.js";
@@ -116,15 +116,9 @@ export function requestFor(plan: PreprocessPlan, input: PlannedInput, profile: S
     request: {
       ...request,
       output: request.output.map((o, i) => {
-        const given = plan.outputs[i] ?? {};
-        const recordTypeWord = given.recordTypeWord ?? profile.recordTypeWord(o.record_type as RecordType);
-        // Always named: the interface shows the field, and a service may require it.
-        const accessTier = given.accessTier ?? DEFAULT_ACCESS_TIER;
-        return {
-          ...o,
-          record_type: recordTypeWord,
-          access_tier: given.accessTierWord ?? profile.accessTierWord(accessTier),
-        };
+        // The access tier is always named: the interface shows the field, and a service may require it.
+        const words = profile.wordsFor({ ...plan.outputs[i], recordType: o.record_type as RecordType });
+        return { ...o, record_type: words.recordTypeWord, access_tier: words.accessTierWord };
       }),
     },
     outputRecordTypes: plan.outputs.map((o) => outputRecordType(o, input)),
