@@ -73,6 +73,10 @@ describe("planPreprocess", () => {
     const { request } = requestFor(plan, { ...input, name: `${"n".repeat(300)}.csv` }, reference);
     expect(request.output.map((o) => o.name.length)).toEqual([256, 256]);
     expect(request.output[1]?.name.endsWith("-QuantileTransformer-2")).toBe(true);
+    // Cut by whole characters: no emoji split into a lone surrogate.
+    const emoji = requestFor(plan, { ...input, name: "📊".repeat(200) }, reference).request.output[0]!.name;
+    expect(emoji.length).toBeLessThanOrEqual(256);
+    expect(emoji).toBe(`${"📊".repeat(117)}-QuantileTransformer-1`);
     expect(requestFor(plan, input, reference).request.output.map((o) => o.name)).toEqual([
       "wine-QuantileTransformer-1",
       "wine-QuantileTransformer-2",

@@ -151,10 +151,18 @@ function outputRecordType(output: OutputOptions, input: PlannedInput): RecordTyp
   return output.recordType ?? input.outputRecordType ?? input.recordType;
 }
 
-/** `<input name>-<type>` (`-1`, `-2`... with several outputs), the input's part cut so a default is never too long. */
+/**
+ * `<input name>-<type>` (`-1`, `-2`... with several outputs), the input's part cut so a
+ * default is never too long (by whole characters: an emoji is not split in two).
+ */
 export function defaultOutputName(inputName: string, type: string, index: number | undefined): string {
   const suffix = `-${type}${index === undefined ? "" : `-${index}`}`;
-  return `${stripExtension(inputName).slice(0, MAX_NAME - suffix.length)}${suffix}`;
+  let base = "";
+  for (const char of stripExtension(inputName)) {
+    if (base.length + char.length + suffix.length > MAX_NAME) break;
+    base += char;
+  }
+  return `${base}${suffix}`;
 }
 
 /**
