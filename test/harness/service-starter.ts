@@ -1,5 +1,5 @@
 /**
- * THE way tests start the reference service. Three modes share one data-dir, app and
+ * The one way tests start the reference service. Three modes share one data-dir, app and
  * cleanup bookkeeping (`ServiceStarter`):
  *
  * - `inject()`: the service's Fastify app without a socket; requests go through
