@@ -97,9 +97,8 @@ export class Session extends RichValue {
     };
     this.#known = { ctx: this.#ctx, blobs: this.#blobs, jobs: this.#jobs, journal, earlierBlobs: new Map() };
     this.#sender = {
-      ctx: { ...this.#ctx, profile: this.profile },
-      modelId: this.modelId,
-      baseUrl: this.baseUrl,
+      ctx: this.#ctx,
+      profile: this.profile,
       reads: this.#reads,
       upload: (data, uploadOptions) => this.upload(data, uploadOptions),
       notify: (message) => this.#events.notify(message),

@@ -17,6 +17,7 @@ import type { SentJob } from "../journal.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
 import { PreflightError } from "../preflight/preflight-error.js";
 import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
+import type { ServiceProfile } from "../service-profile.js";
 import type { FrameShape, Uploadable } from "../table-io.js";
 import type { PreprocessOptions } from "./options.js";
 import { preprocessOutputFormat, type OutputFormat } from "./output-format.js";
@@ -24,9 +25,10 @@ import { planPreprocess, requestFor, type PreprocessPlan } from "./plan.js";
 
 /** What sending needs from its Session. */
 export interface Sender {
-  readonly ctx: SessionContext & { readonly profile: NonNullable<SessionContext["profile"]> };
-  readonly modelId: string;
-  readonly baseUrl: string;
+  /** The context the jobs' handles get. */
+  readonly ctx: SessionContext;
+  /** What the session assumes of its service (also its context's). */
+  readonly profile: ServiceProfile;
   /** Whether the service reads files of a record type as they are. */
   readonly reads: (recordType: Blob["recordType"]) => boolean;
   readonly upload: (data: PreparedUpload, options: UploadOptions) => Promise<Blob>;
@@ -50,11 +52,11 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   input: Uploadable | Blob,
   options: PreprocessOptions<T>,
 ): Promise<Job<T>> {
-  const { ctx } = sender;
+  const { ctx, profile } = sender;
   const plan = planPreprocess(options, {
-    modelId: sender.modelId,
-    profile: ctx.profile,
-    baseUrl: sender.baseUrl,
+    modelId: modelIdOf(sender),
+    profile,
+    baseUrl: baseUrlOf(sender),
     blobKey: input instanceof Blob ? { key: input.encryptionKey } : undefined,
   });
   const timeoutMs = plan.requestTimeoutMs;
@@ -65,12 +67,12 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   const built = requestFor(
     { ...plan, columns: featureColumns(sender, { given: plan.columns, read: features, input: blob }) },
     { blobId: blob.id, name: blob.name, recordType: blob.recordType, outputRecordType: format?.recordType },
-    ctx.profile,
+    profile,
   );
   // The generic endpoint with our own id, where the service declares it idempotent: a
   // retried send cannot start a second job. Elsewhere the interface's preprocessing send.
   // Either way the job's id is the one the service answers with.
-  const generic = ctx.profile.declares("idempotent-job-send");
+  const generic = profile.declares("idempotent-job-send");
   const endpoint = generic ? "job" : "preprocessing";
   let location: string | undefined;
   const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
@@ -78,14 +80,14 @@ export async function sendPreprocessing<T extends PreprocessingType>(
     ? await ctx.client.jobs.send(
         {
           job_id: plan.jobId ?? randomUUID(),
-          model_id: sender.modelId,
+          model_id: modelIdOf(sender),
           job_type: "preprocessing",
           payload: built.request,
         },
         sendOptions,
       )
     : await sendOnce(sender, () => ctx.client.preprocessing.send(built.request, sendOptions));
-  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, sender.baseUrl);
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
   const job = new Job<T>(ctx, record.id, {
     type: plan.type,
     record,
@@ -137,7 +139,8 @@ async function uploadChecked(
 
 /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
 export async function sendJob(sender: Sender, options: SendJobOptions): Promise<Job> {
-  const { ctx, modelId } = sender;
+  const { ctx } = sender;
+  const modelId = modelIdOf(sender);
   const jobId = options.jobId ?? randomUUID();
   const payload = { model_id: modelId, ...options.payload };
   let location: string | undefined;
@@ -145,7 +148,7 @@ export async function sendJob(sender: Sender, options: SendJobOptions): Promise<
     { job_id: jobId, model_id: modelId, job_type: options.type, payload },
     { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
   );
-  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, sender.baseUrl);
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
   const job = new Job(ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase });
   return sender.sent(job, { record, request: payload, endpoint: "job", readBase });
 }
@@ -163,9 +166,9 @@ async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
       (error instanceof ConnectionError && !neverSent((error.cause as { code?: string } | undefined)?.code)) ||
       error instanceof TimeoutError;
     if (!lost) throw error;
-    const where = sender.ctx.profile.declares("job-list") ? "session.jobs()" : "the service's portal";
+    const where = sender.profile.declares("job-list") ? "session.jobs()" : "the service's portal";
     throw new SendOutcomeUnknownError(
-      `The job send to ${sender.baseUrl} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
+      `The job send to ${baseUrlOf(sender)} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
         `so the service may have made the job. mdps did not send it again: this service does not declare an ` +
         `idempotent send, and a second send could start a duplicate. Look for the job in ${where} before sending again.`,
       { cause: error },
@@ -181,14 +184,14 @@ function featureColumns(
   sender: Sender,
   from: { readonly given: readonly string[]; readonly read: readonly string[] | undefined; readonly input: Blob },
 ): readonly string[] {
-  if (from.given.length > 0 || sender.ctx.profile.emptyFeatureColumnsMeanAll) return from.given;
+  if (from.given.length > 0 || sender.profile.emptyFeatureColumnsMeanAll) return from.given;
   const known = from.read ?? numericColumnsOf(from.input.shape);
   if (known !== undefined) return known;
   throw new PreflightError([
     {
       field: "columns",
       message:
-        `name the feature columns (columns: [...]): the service at ${sender.baseUrl} does not declare that an empty ` +
+        `name the feature columns (columns: [...]): the service at ${baseUrlOf(sender)} does not declare that an empty ` +
         `list means every numeric column, and this session has not read blob ${from.input.id} to find them`,
     },
   ]);
@@ -197,4 +200,14 @@ function featureColumns(
 /** The numeric columns of a DataFrame the session uploaded, from its dtypes; undefined when unknown. */
 function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
   return shape?.columns.filter((c) => /^(float|int)/.test(shape.dtypes[c] ?? ""));
+}
+
+/** The session's model, as its client has it. */
+function modelIdOf(sender: Sender): string {
+  return sender.ctx.client.modelId;
+}
+
+/** The service's address, as the session's client has it. */
+function baseUrlOf(sender: Sender): string {
+  return sender.ctx.client.config.baseUrl;
 }
