@@ -55,6 +55,9 @@ export const accessTier = z
   .transform((s) => s.toLowerCase())
   .pipe(z.enum(ACCESS_TIERS, { error: `must be one of ${ACCESS_TIERS.join(", ")}` }));
 
+/** The longest blob name (an upload's, an update's, a job output's). */
+export const MAX_BLOB_NAME = 256;
+
 /** A tag is a label or `key=value`. */
 export const tag = z.string().min(1).max(256);
 

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { blobRecord, recordType, accessTier, tag, DEFAULT_ACCESS_TIER, type BlobRecord } from "./blob.js";
+import {
+  blobRecord,
+  recordType,
+  accessTier,
+  tag,
+  DEFAULT_ACCESS_TIER,
+  MAX_BLOB_NAME,
+  type BlobRecord,
+} from "./blob.js";
 import { timestamp, uuid } from "./common.js";
 import { normalizeJobRecord, normalizeJobResult, normalizeLogDetails } from "./normalize.js";
 import { jobWarning } from "./job-warning.js";
@@ -32,7 +40,7 @@ export const limitQuery = z.coerce
 export const REDACTED = "***";
 
 export const preprocessingOutputRequest = z.strictObject({
-  name: z.string().min(1).max(256),
+  name: z.string().min(1).max(MAX_BLOB_NAME),
   description: z.string().max(4096).optional(),
   /** Defaults to the input blob's record type. */
   record_type: recordType.optional(),

@@ -8,6 +8,7 @@ import {
   BLOB_FORM_PART_NAMES,
   BLOB_FORM_PARTS as P,
   BLOB_METADATA_FIELDS,
+  MAX_BLOB_NAME,
   RECORD_TYPES,
   recordType,
   tag,
@@ -34,7 +35,7 @@ const blobFields = z.object({
     .string({ error: "is required: the blob's name" })
     .trim()
     .min(1, "must not be empty")
-    .max(256, "must be at most 256 characters"),
+    .max(MAX_BLOB_NAME, `must be at most ${MAX_BLOB_NAME} characters`),
   [P.description]: z.string().max(4096, "must be at most 4096 characters").optional(),
   [P.recordType]: z.string({ error: `is required: one of ${RECORD_TYPES.join(", ")}` }).pipe(recordType),
   [P.accessTier]: z.string({ error: `is required: one of ${ACCESS_TIERS.join(", ")}` }).pipe(accessTier),

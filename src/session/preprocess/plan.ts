@@ -6,7 +6,7 @@
  * not `preprocessing_params.norm`). Preflight, upload and send take the plan; the request
  * itself is made from it once the input blob exists (`requestFor`).
  */
-import type { RecordType } from "../../contract/blob.js";
+import { MAX_BLOB_NAME, type RecordType } from "../../contract/blob.js";
 import { uuid } from "../../contract/common.js";
 import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../contract/job.js";
 import { checkParams } from "../../contract/param-issues.js";
@@ -53,8 +53,6 @@ export interface PlanContext {
 
 const PLACEHOLDER_ID = "00000000-0000-4000-8000-000000000000";
 const MAX_JOB_SECONDS = 86_400;
-/** The interface's longest blob name. */
-const MAX_NAME = 256;
 
 /** Resolves and checks `options` once; throws a PreflightError, ValidationError or ConfigError naming the option. */
 export function planPreprocess<T extends PreprocessingType>(
@@ -159,7 +157,7 @@ export function defaultOutputName(inputName: string, type: string, index: number
   const suffix = `-${type}${index === undefined ? "" : `-${index}`}`;
   let base = "";
   for (const char of stripExtension(inputName)) {
-    if (base.length + char.length + suffix.length > MAX_NAME) break;
+    if (base.length + char.length + suffix.length > MAX_BLOB_NAME) break;
     base += char;
   }
   return `${base}${suffix}`;
