@@ -4,7 +4,7 @@ import { AdminError } from "./admin-error.js";
 import { blobFileName } from "./blob-files.js";
 import type { ModelListing } from "./store/apps.js";
 import type { PruneRows, StoreUsage } from "./store/housekeeping.js";
-import { openStores } from "./store/index.js";
+import { openSqliteStores } from "./store/index.js";
 import type { SqliteDriverName } from "./store/sqlite.js";
 
 export { AdminError };
@@ -64,7 +64,7 @@ export interface Admin {
  * admin.close();
  */
 export function openAdmin(dataDir: string, options: { sqliteDriver?: SqliteDriverName } = {}): Admin {
-  const store = openStores({ dataDir, driver: options.sqliteDriver });
+  const store = openSqliteStores({ dataDir, driver: options.sqliteDriver });
   const { apps, portal } = store;
   return {
     createModel: (name) => apps.createModel(name),

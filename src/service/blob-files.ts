@@ -112,8 +112,8 @@ export class BlobFiles {
    * committed by then.
    */
   async removeOrphans(scope: {
-    isReferenced: (fileName: string) => boolean;
-    isAlive: (ownerId: string) => boolean;
+    isReferenced: (fileName: string) => Promise<boolean>;
+    isAlive: (ownerId: string) => Promise<boolean>;
     /** No other process lives (by lock or heartbeat): a loose file in tmp/ (an older version's) is nobody's. */
     alone: boolean;
     now: number;
@@ -124,7 +124,7 @@ export class BlobFiles {
     for (const entry of await readdir(this.tmpRoot, { withFileTypes: true })) {
       const path = join(this.tmpRoot, entry.name);
       const dead = entry.isDirectory()
-        ? !scope.isAlive(entry.name)
+        ? !(await scope.isAlive(entry.name))
         : scope.alone || (await stat(path).then((s) => s.mtimeMs < scope.now - scope.staleFileMs, gone));
       if (dead) {
         await rm(path, { force: true, recursive: true });
@@ -137,7 +137,7 @@ export class BlobFiles {
         (s) => s.nlink,
         () => 0,
       );
-      if (links === 1 && !scope.isReferenced(name)) {
+      if (links === 1 && !(await scope.isReferenced(name))) {
         await rm(path, { force: true, recursive: true });
         removed.push(join("blobs", name));
       }

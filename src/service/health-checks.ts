@@ -21,7 +21,7 @@ export async function healthChecks(app: FastifyInstance): Promise<Record<string,
   const { store } = app;
   const checks: Record<string, Check> = {};
   try {
-    store.ping();
+    await store.ping();
     checks.database = { status: "pass" };
   } catch (err) {
     checks.database = { status: "fail", detail: (err as Error).message };
@@ -36,7 +36,7 @@ export async function healthChecks(app: FastifyInstance): Promise<Record<string,
     checks.data_dir = { status: "fail", detail: `not writable: ${(err as NodeJS.ErrnoException).code ?? "error"}` };
   }
   try {
-    const damaged = store.damage.list();
+    const damaged = await store.damage.list();
     checks.blobs =
       damaged.length === 0
         ? { status: "pass" }
@@ -49,7 +49,7 @@ export async function healthChecks(app: FastifyInstance): Promise<Record<string,
   } catch (err) {
     checks.blobs = { status: "fail", detail: (err as Error).message };
   }
-  const stats = app.jobRunner.stats();
+  const stats = await app.jobRunner.stats();
   checks.workers = { status: stats.alive === stats.workers ? "pass" : "fail", ...stats };
   return checks;
 }

@@ -22,24 +22,24 @@ export async function verifyDataDir(
 ): Promise<VerifyReport> {
   const store = openStores({ dataDir, driver: options.sqliteDriver });
   try {
-    const rows = store.blobs.everyFile();
+    const rows = await store.blobs.everyFile();
     const report: VerifyReport = { dataDir, checked: 0, bytes: 0, damaged: [] };
     for (const row of rows) {
       try {
         await verifyFile(join(dataDir, "blobs", blobFileName(row.id, row.revision)), row);
-        store.damage.clear(row.id, row.revision);
+        await store.damage.clear(row.id, row.revision);
         report.bytes += row.size_bytes;
       } catch (err) {
         if (!(err instanceof BlobDamagedError)) throw err;
         // Updated or deleted meanwhile by a running service: not damage.
-        if (store.blobs.revision(row.id) !== row.revision) continue;
-        store.damage.record(err);
+        if ((await store.blobs.revision(row.id)) !== row.revision) continue;
+        await store.damage.record(err);
         report.damaged.push({ id: row.id, model_id: row.model_id, name: row.name, reason: err.reason });
       }
       report.checked += 1;
     }
     return report;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,5 +1,5 @@
 /** One attempt of a job in the runner: what it runs with, and what it came to. */
-import type { LogLevel } from "../../contract/index.js";
+import type { JobExecutionLogContainer, LogLevel } from "../../contract/index.js";
 import type { JobErrorBody, JobRow } from "../store/jobs.js";
 import type { JobKeys } from "./job-keys.js";
 import type { RunReportBatch } from "./run-report-batch.js";
@@ -14,6 +14,8 @@ export interface Attempt {
   request: StoredPreprocessingRequest;
   keys: JobKeys | null;
   log: LogLine;
+  /** Where `log`'s lines come from. */
+  container: JobExecutionLogContainer;
   reports: RunReportBatch;
   signal: AbortSignal;
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { LogLevel } from "../../contract/index.js";
+import type { JobExecutionLogContainer } from "../../contract/index.js";
 import { contentTypeOf } from "../blob-content-type.js";
 import type { Store } from "../plugins/store.js";
-import { toBlobRecord } from "../store/blobs.js";
+import { toBlobRecord, type BlobContent } from "../store/blobs.js";
+import type { RunReport } from "../store/jobs.js";
 import { nowIso } from "../store/database.js";
 import type { JobDone, RunJobMessage } from "./messages.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
@@ -25,9 +26,10 @@ export interface OutputCommit {
   done: JobDone;
   /** performance.now() when the run started. */
   startedAt: number;
-  log: (level: LogLevel, message: string) => void;
-  /** Writes what `log` keeps pending; called inside the commit's transaction, after `succeeded`. */
-  flush?: () => void;
+  /** Where the run's log lines come from. */
+  container: JobExecutionLogContainer;
+  /** The run's log lines and progress not written yet: they commit with `succeeded`, after it. */
+  pendingReports: () => Promise<readonly RunReport[]>;
 }
 
 /**
@@ -38,66 +40,63 @@ export interface OutputCommit {
  */
 export async function commitOutputs(commit: OutputCommit): Promise<void> {
   const { store, jobId, request, message, done } = commit;
-  const { jobs, blobs, files } = store;
+  const { files } = store;
   const outputs = message.outputs.map((out, i) => {
     const spec = request.output[i];
     const written = done.outputs[i];
     if (!spec || !written) throw new Error(`output ${i} of job ${jobId} has no request or no file`);
-    return { out, spec, written, id: randomUUID() };
+    const encrypted = out.key !== null;
+    const content: BlobContent = {
+      name: spec.name,
+      description: spec.description ?? null,
+      record_type: out.recordType,
+      access_tier: spec.access_tier,
+      tags: spec.tags,
+      content_type: contentTypeOf(out.recordType, encrypted),
+      size_bytes: written.sizeBytes,
+      sha256: written.sha256,
+      encrypted,
+    };
+    return { out, id: randomUUID(), modelId: commit.modelId, content };
   });
   const placed: string[] = [];
   try {
     for (const o of outputs) placed.push(await files.place(o.out.tempPath, o.id, 1));
     const durationMs = Math.round(performance.now() - commit.startedAt);
-    store.transaction(() => {
-      const now = nowIso();
-      const records = outputs.map(({ out, spec, written, id }) => {
-        const encrypted = out.key !== null;
-        return toBlobRecord(
-          blobs.insert(
-            id,
-            commit.modelId,
-            1,
-            {
-              name: spec.name,
-              description: spec.description ?? null,
-              record_type: out.recordType,
-              access_tier: spec.access_tier,
-              tags: spec.tags,
-              content_type: contentTypeOf(out.recordType, encrypted),
-              size_bytes: written.sizeBytes,
-              sha256: written.sha256,
-              encrypted,
-            },
-            now,
-          ),
-        );
-      });
-      const result = {
-        job_id: jobId,
-        status: "succeeded",
-        rows: done.rows,
-        columns: done.columns,
-        feature_columns: done.featureColumns,
-        outputs: records,
-        fitted: done.fitted,
-        duration_ms: durationMs,
-        warnings: done.warnings,
-      };
-      const finished = jobs.finish(
-        jobId,
-        "succeeded",
-        { result, message: `wrote ${records.length} output blob(s)` },
-        { leaseOwner: commit.leaseOwner, attempt: commit.attempt },
-      );
-      // Throwing rolls the blob rows back with it.
-      if (!finished) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
-      commit.log(
-        "info",
-        `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`,
-      );
-      commit.flush?.();
+    const at = nowIso();
+    const records = outputs.map(({ id, modelId, content }) =>
+      toBlobRecord({ id, model_id: modelId, revision: 1, ...content, created_at: at, updated_at: at }),
+    );
+    const result = {
+      job_id: jobId,
+      status: "succeeded",
+      rows: done.rows,
+      columns: done.columns,
+      feature_columns: done.featureColumns,
+      outputs: records,
+      fitted: done.fitted,
+      duration_ms: durationMs,
+      warnings: done.warnings,
+    };
+    const summary = `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`;
+    const committed = await store.endJob({
+      jobId,
+      status: "succeeded",
+      guard: { leaseOwner: commit.leaseOwner, attempt: commit.attempt },
+      result,
+      message: `wrote ${records.length} output blob(s)`,
+      outputs,
+      at,
+      reports: {
+        owner: commit.leaseOwner,
+        entries: [
+          ...(await commit.pendingReports()),
+          { kind: "log", level: "info", message: summary, container: commit.container, at: nowIso() },
+        ],
+      },
     });
+    // Refused: nothing was written, the blob rows neither.
+    if (!committed) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
   } catch (err) {
     await Promise.all(placed.map((p) => files.remove(p)));
     throw err;

@@ -21,7 +21,7 @@ export async function pinInput(store: Store, modelId: string, blobId: string): P
     // the revision just read, and then the next read finds the new one.
     let missing: number | undefined;
     for (let attempt = 1; ; attempt++) {
-      const blob = blobs.get(modelId, blobId);
+      const blob = await blobs.get(modelId, blobId);
       if (!blob) return undefined;
       // The same revision twice without its file: not a race with an update, a loss.
       if (missing === blob.revision) throw new BlobDamagedError(blob.id, blob.revision, "its file is missing");
@@ -55,7 +55,7 @@ export async function pinCheckedInput(
   } catch (err) {
     if (input) await store.files.remove(input.path);
     if (!(err instanceof BlobDamagedError)) throw err;
-    store.damage.record(err);
+    await store.damage.record(err);
     return err;
   }
 }

@@ -1,7 +1,7 @@
 import { TERMINAL_JOB_STATUSES, type JobStatus } from "../../contract/index.js";
 
 /** The cheap read a waiter checks: a job's status and revision, or undefined once it is gone. */
-export type RevisionOf = (jobId: string) => { status: JobStatus; revision: number } | undefined;
+export type RevisionOf = (jobId: string) => Promise<{ status: JobStatus; revision: number } | undefined>;
 
 interface Waiter {
   since: number;
@@ -25,6 +25,9 @@ export class JobWaiters {
   private readonly waiting = new Map<string, Set<Waiter>>();
   private timer: NodeJS.Timeout | undefined;
   private scheduled = false;
+  /** A check is reading the store; `again`: a change came meanwhile, so it looks once more. */
+  private checking = false;
+  private again = false;
   private closed = false;
 
   constructor(private readonly revisionOf: RevisionOf) {}
@@ -33,8 +36,10 @@ export class JobWaiters {
    * Resolves when the job's revision is greater than `since` or it is terminal or gone,
    * after `ms` otherwise, when `signal` aborts, or when the service closes.
    */
-  wait(jobId: string, since: number, ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.closed || ms <= 0 || signal?.aborted || this.ready(jobId, since)) return Promise.resolve();
+  async wait(jobId: string, since: number, ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.answersAtOnce(ms, signal) || (await this.ready(jobId, since))) return;
+    // Closed or aborted while the first read was under way: answer now.
+    if (this.answersAtOnce(ms, signal)) return;
     return new Promise((resolve) => {
       let set = this.waiting.get(jobId);
       if (!set) this.waiting.set(jobId, (set = new Set()));
@@ -63,7 +68,7 @@ export class JobWaiters {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.check();
+      void this.check();
     });
   }
 
@@ -80,28 +85,51 @@ export class JobWaiters {
     return n;
   }
 
-  private ready(jobId: string, since: number): boolean {
-    const now = this.revisionOf(jobId);
+  private answersAtOnce(ms: number, signal: AbortSignal | undefined): boolean {
+    return this.closed || ms <= 0 || signal?.aborted === true;
+  }
+
+  private async ready(jobId: string, since: number): Promise<boolean> {
+    const now = await this.revisionOf(jobId);
     return now === undefined || now.revision > since || TERMINAL.has(now.status);
   }
 
-  private check(): void {
-    for (const [jobId, set] of [...this.waiting]) {
-      let now;
-      try {
-        now = this.revisionOf(jobId);
-      } catch {
-        return; // a busy or closing database: the next check tries again
-      }
-      for (const w of [...set]) {
-        if (now === undefined || now.revision > w.since || TERMINAL.has(now.status)) w.done();
-      }
+  private async check(): Promise<void> {
+    if (this.checking) {
+      this.again = true;
+      return;
     }
+    this.checking = true;
+    try {
+      this.again = false;
+      do {
+        for (const [jobId, set] of [...this.waiting]) {
+          let now;
+          try {
+            now = await this.revisionOf(jobId);
+          } catch {
+            return; // a busy or closing database: the next check tries again
+          }
+          for (const w of [...set]) {
+            if (now === undefined || now.revision > w.since || TERMINAL.has(now.status)) w.done();
+          }
+        }
+      } while (this.changedMeanwhile());
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** Whether a change came while the last check read (and forgets it). */
+  private changedMeanwhile(): boolean {
+    const again = this.again;
+    this.again = false;
+    return again;
   }
 
   private startTimer(): void {
     if (this.timer !== undefined) return;
-    this.timer = setInterval(() => this.check(), WAIT_CHECK_MS);
+    this.timer = setInterval(() => void this.check(), WAIT_CHECK_MS);
     this.timer.unref();
   }
 

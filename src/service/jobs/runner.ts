@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { JobExecutionLogContainer, RecordType } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
 import { nowIso } from "../store/database.js";
-import type { ClaimCandidate, FinishGuard, JobRow } from "../store/jobs.js";
+import type { ClaimCandidate, FinishGuard, JobRow, RunReport } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
 import { pinCheckedInput } from "./job-input.js";
@@ -68,6 +68,8 @@ export class JobRunner {
   private readonly running = new Map<string, AbortController>();
   private readonly mainContainer: JobExecutionLogContainer;
   private timers: NodeJS.Timeout[] = [];
+  private polling = false;
+  private pollAgain = false;
   private closed = false;
 
   constructor(options: JobRunnerOptions) {
@@ -84,22 +86,26 @@ export class JobRunner {
   }
 
   start(): void {
-    const every = (ms: number, tick: () => void) => {
+    const every = (ms: number, tick: () => Promise<void>) => {
+      let busy = false;
       const timer = setInterval(() => {
-        try {
-          tick();
-        } catch (err) {
-          // A busy or closing database: the next tick tries again.
-          this.log.warn({ err }, "job runner tick failed");
-        }
+        // A tick still reading or writing (a slow database): this one is skipped.
+        if (busy) return;
+        busy = true;
+        tick()
+          .catch((err: unknown) => {
+            // A busy or closing database: the next tick tries again.
+            this.log.warn({ err }, "job runner tick failed");
+          })
+          .finally(() => (busy = false));
       }, ms);
       timer.unref();
       return timer;
     };
     this.timers = [
-      every(Math.min(POLL_MS, this.leaseMs / 3), () => {
-        this.forgetEndedKeys();
-        this.poll();
+      every(Math.min(POLL_MS, this.leaseMs / 3), async () => {
+        await this.forgetEndedKeys();
+        await this.poll();
       }),
       every(this.leaseMs / 3, () => this.renew()),
       every(WATCH_MS, () => this.watch()),
@@ -115,34 +121,30 @@ export class JobRunner {
 
   /** A poll whose storage fault (a full disk, a busy database) is logged, never thrown: the next tick tries again. */
   private pollSafely(): void {
-    try {
-      this.poll();
-    } catch (err) {
-      this.log.warn({ err }, "looking for jobs to run failed");
-    }
+    this.poll().catch((err: unknown) => this.log.warn({ err }, "looking for jobs to run failed"));
   }
 
   /**
    * Cancels a job, whichever process runs it. Here, its run stops at once; in another
    * process, that process's watch notices within WATCH_MS. Undefined for an unknown job.
    */
-  cancel(jobId: string): { row: JobRow; cancelled: boolean } | undefined {
-    const outcome = this.store.jobs.cancel(jobId, "cancelled by request");
+  async cancel(jobId: string): Promise<{ row: JobRow; cancelled: boolean } | undefined> {
+    const outcome = await this.store.jobs.cancel(jobId, "cancelled by request");
     if (outcome?.cancelled) {
-      this.store.jobs.log(
+      this.running.get(jobId)?.abort();
+      this.keys.delete(jobId);
+      await this.store.jobs.log(
         jobId,
         "info",
         `cancelled by request (received by process ${process.pid})`,
         this.mainContainer,
       );
-      this.running.get(jobId)?.abort();
-      this.keys.delete(jobId);
     }
     return outcome;
   }
 
-  stats(): RunnerStats {
-    return { ...this.pool.stats(), queued: this.store.jobs.countQueued() };
+  async stats(): Promise<RunnerStats> {
+    return { ...this.pool.stats(), queued: await this.store.jobs.countQueued() };
   }
 
   /**
@@ -157,12 +159,12 @@ export class JobRunner {
     await this.pool.close();
     const { jobs } = this.store;
     for (const id of held) {
-      const row = jobs.row(id);
+      const row = await jobs.row(id);
       if (!row) continue;
       if (row.had_keys) {
-        this.recordFailure(id, failedWith(KEYS_LOST), { leaseOwner: this.owner }, this.mainLog(id));
+        await this.recordFailure(id, failedWith(KEYS_LOST), { leaseOwner: this.owner }, this.mainContainer);
       } else if (
-        jobs.requeue(
+        await jobs.requeue(
           id,
           this.owner,
           `attempt ${row.attempts} was interrupted: its service process (pid ${process.pid}) stopped or restarted`,
@@ -174,34 +176,71 @@ export class JobRunner {
         );
       }
     }
-    for (const id of jobs.queuedWithKeysOf(this.owner)) {
-      this.recordFailure(id, failedWith(KEYS_LOST), { unleasedAt: Date.now() }, this.mainLog(id));
+    for (const id of await jobs.queuedWithKeysOf(this.owner)) {
+      await this.recordFailure(id, failedWith(KEYS_LOST), { unleasedAt: Date.now() }, this.mainContainer);
     }
     this.keys.clear();
   }
 
   private mainLog(jobId: string): LogLine {
-    return (level, message) => this.store.jobs.log(jobId, level, message, this.mainContainer);
+    return (level, message) =>
+      void this.store.jobs
+        .log(jobId, level, message, this.mainContainer)
+        .catch((err: unknown) => this.log.warn({ err, jobId }, "recording a job's log line failed"));
   }
 
-  /** Claims what this process may run, oldest first, while a worker is idle. */
-  private poll(): void {
+  /**
+   * Claims what this process may run, oldest first, while a worker is idle. One poll at a
+   * time: a poll asked for while one runs makes that one look once more when it is done.
+   */
+  private async poll(): Promise<void> {
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = true;
+    try {
+      this.pollAgain = false;
+      do await this.claimWhileIdle();
+      while (this.askedAgain());
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Whether a poll was asked for while the last one ran (and forgets it); never once closed. */
+  private askedAgain(): boolean {
+    const again = this.pollAgain && !this.closed;
+    this.pollAgain = false;
+    return again;
+  }
+
+  /** Read anew after every await: close() may have run meanwhile. */
+  private isClosed(): boolean {
+    return this.closed;
+  }
+
+  private async claimWhileIdle(): Promise<void> {
     if (this.closed) return;
     let idle = this.pool.idleCount();
     if (idle === 0) return;
     const now = Date.now();
     // Killed processes of this host: their jobs need not wait for the leases to expire.
-    const dead = new Set(this.store.processes.deadOnThisHost());
-    for (const candidate of this.store.jobs.claimable(now, idle + 16, [...dead])) {
+    const dead = new Set(await this.store.processes.deadOnThisHost());
+    for (const candidate of await this.store.jobs.claimable(now, idle + 16, [...dead])) {
+      if (this.isClosed()) return;
       const owner = candidate.lease_owner;
       const deadOwner = owner !== null && dead.has(owner) ? owner : null;
       if (idle === 0) break;
       if (this.running.has(candidate.id)) continue;
       const keys = this.keys.get(candidate.id) ?? null;
+      // The one process decideClaim may ask about: the holder of keys this process lacks.
+      const holder = candidate.had_keys && keys === null ? candidate.key_holder : null;
+      const holderAlive = holder !== null && (await this.store.processes.isAlive(holder, now, this.leaseMs));
       const decision = decideClaim(candidate, {
         me: this.owner,
         hasKeys: keys !== null,
-        isAlive: (ownerId) => this.store.processes.isAlive(ownerId, now, this.leaseMs),
+        isAlive: (ownerId) => ownerId === holder && holderAlive,
       });
       if (decision.kind === "skip") continue;
       // A late lease of a process of this host that still holds its lock is not a dead
@@ -211,14 +250,14 @@ export class JobRunner {
         owner !== null &&
         deadOwner === null &&
         owner !== this.owner &&
-        this.store.processes.holdsLockHere(owner)
+        (await this.store.processes.holdsLockHere(owner))
       )
         continue;
       if (decision.kind === "fail") {
-        this.recordFailure(candidate.id, decision.ending, { unleasedAt: now, deadOwner }, this.mainLog(candidate.id));
+        await this.recordFailure(candidate.id, decision.ending, { unleasedAt: now, deadOwner }, this.mainContainer);
         continue;
       }
-      const row = this.store.jobs.claim(
+      const row = await this.store.jobs.claim(
         candidate.id,
         { owner: this.owner, expiresAt: now + this.leaseMs },
         now,
@@ -240,23 +279,23 @@ export class JobRunner {
   }
 
   /** Drops the keys of queued jobs that ended elsewhere (cancelled through another process): keys stay no longer than needed. */
-  private forgetEndedKeys(): void {
+  private async forgetEndedKeys(): Promise<void> {
     const waiting = [...this.keys.keys()].filter((id) => !this.running.has(id));
-    for (const job of this.store.jobs.leases(waiting)) {
+    for (const job of await this.store.jobs.leases(waiting)) {
       if (job.status !== "queued" && job.status !== "running") this.keys.delete(job.id);
     }
   }
 
   /** Extends the leases of the jobs running here. */
-  private renew(): void {
+  private async renew(): Promise<void> {
     if (this.running.size > 0)
-      this.store.jobs.renewLeases(this.owner, Date.now() + this.leaseMs, [...this.running.keys()]);
+      await this.store.jobs.renewLeases(this.owner, Date.now() + this.leaseMs, [...this.running.keys()]);
   }
 
   /** Stops runs whose job is no longer this process's: cancelled (by any process) or taken over. */
-  private watch(): void {
+  private async watch(): Promise<void> {
     if (this.running.size === 0) return;
-    for (const job of this.store.jobs.leases([...this.running.keys()])) {
+    for (const job of await this.store.jobs.leases([...this.running.keys()])) {
       if (job.status !== "running" || job.lease_owner !== this.owner) this.running.get(job.id)?.abort();
     }
   }
@@ -265,8 +304,8 @@ export class JobRunner {
     const jobId = row.id;
     const container = { hostname: hostname(), replicaName: slot.replicaName, processId: process.pid };
     const reports = new RunReportBatch(
-      (entries) => {
-        if (!this.closed) this.store.jobs.writeRunReports(jobId, this.owner, entries);
+      async (entries) => {
+        if (!this.closed) await this.store.jobs.writeRunReports(jobId, this.owner, entries);
       },
       (err) => this.log.warn({ err, jobId }, "recording a job's logs or progress failed"),
     );
@@ -286,7 +325,7 @@ export class JobRunner {
         "info",
         `attempt ${row.attempts} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName} (process ${process.pid} on ${hostname()})`,
       );
-      end = await this.attempt({ slot, row, request, keys, log, reports, signal: abort.signal }).catch(
+      end = await this.attempt({ slot, row, request, keys, log, container, reports, signal: abort.signal }).catch(
         (err: unknown): AttemptEnd => {
           if (this.closed) return { kind: "abandoned" }; // close() hands the job back
           this.log.error({ err, jobId }, "job run failed");
@@ -294,16 +333,17 @@ export class JobRunner {
         },
       );
       if (end.kind === "failed") {
-        reports.flush();
-        this.recordFailure(jobId, end, { leaseOwner: this.owner, attempt: row.attempts }, log, () => reports.flush());
+        await reports.flush();
+        const guard = { leaseOwner: this.owner, attempt: row.attempts };
+        await this.recordFailure(jobId, end, guard, container, await reports.take());
       }
       if (end.kind === "stopped") {
-        const now = this.store.jobs.row(jobId);
+        const now = await this.store.jobs.row(jobId);
         const why = now?.status === "cancelled" ? "the job was cancelled" : "another process took the job over";
         log("warning", `attempt ${row.attempts} stopped on ${slot.replicaName}: ${why}; its outputs were discarded`);
       }
     } finally {
-      reports.flush();
+      await reports.flush();
       this.running.delete(jobId);
       if (end.kind !== "abandoned") this.keys.delete(jobId);
     }
@@ -311,7 +351,7 @@ export class JobRunner {
 
   /** One run of a claimed job; every temp file is gone when it returns. A success's temp
    * links go just after its commit, which a placed output's link must outlast. */
-  private async attempt({ slot, row, request, keys, log, reports, signal }: Attempt): Promise<AttemptEnd> {
+  private async attempt({ slot, row, request, keys, log, container, reports, signal }: Attempt): Promise<AttemptEnd> {
     const { files } = this.store;
     await files.ensureTemp();
     const input = await pinCheckedInput(this.store, row.model_id, request.input_blob_id);
@@ -355,7 +395,7 @@ export class JobRunner {
         return { kind: "failed", ...failedWith(outputsTooLarge(outputBytes, this.maxOutputBytes)) };
       // The run's logs and progress first, without fsync; the commit's own log line then
       // goes in the commit's transaction, which is fsynced.
-      reports.flush();
+      await reports.flush();
       try {
         await commitOutputs({
           store: this.store,
@@ -367,8 +407,8 @@ export class JobRunner {
           message: run.message,
           done: outcome.done,
           startedAt: run.startedAt,
-          log,
-          flush: () => reports.flush(),
+          container,
+          pendingReports: () => reports.take(),
         });
         return { kind: "committed" };
       } catch (err) {
@@ -381,19 +421,24 @@ export class JobRunner {
     }
   }
 
-  /** The terminal state and its log line, together, if `guard` still allows the write. */
-  private recordFailure(
+  /**
+   * The terminal state and its log line (after `pending`, the run's reports not written
+   * yet), together, if `guard` still allows the write.
+   */
+  private async recordFailure(
     jobId: string,
     ending: FailedEnding,
     guard: FinishGuard,
-    log: LogLine,
-    flush: () => void = () => {},
-  ): void {
-    this.store.transaction(() => {
-      if (this.store.jobs.finish(jobId, ending.status, { error: ending.error }, guard)) {
-        log("error", ending.logMessage);
-        flush();
-      }
+    container: JobExecutionLogContainer,
+    pending: readonly RunReport[] = [],
+  ): Promise<void> {
+    const line: RunReport = { kind: "log", level: "error", message: ending.logMessage, container, at: nowIso() };
+    await this.store.endJob({
+      jobId,
+      status: ending.status,
+      error: ending.error,
+      guard,
+      reports: { owner: this.owner, entries: [...pending, line] },
     });
   }
 }

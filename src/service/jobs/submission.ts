@@ -82,19 +82,19 @@ function parsePreprocessing(body: unknown, prefix: string): ParsedPreprocessingR
  * model, input blob, key shapes), stores the redacted request and queues it. Keys go
  * to the runner in memory only.
  */
-function accept(
+async function accept(
   app: FastifyInstance,
   request: FastifyRequest,
   parsed: ParsedPreprocessingRequest,
   jobId: string,
   digest: string,
   prefix: string,
-): JobRecord {
+): Promise<JobRecord> {
   const { blobs, jobs } = app.store;
   assertOwnModel(request, parsed.model_id, `${prefix}model_id`);
   const keys = parseKeys(parsed, prefix);
-  if (!blobs.get(parsed.model_id, parsed.input_blob_id)) throw notFound("input blob", parsed.input_blob_id);
-  const row = jobs.create({
+  if (!(await blobs.get(parsed.model_id, parsed.input_blob_id))) throw notFound("input blob", parsed.input_blob_id);
+  const row = await jobs.create({
     id: jobId,
     modelId: parsed.model_id,
     jobType: "preprocessing",
@@ -106,20 +106,20 @@ function accept(
   return jobs.record(row, 1000);
 }
 
-function digestOf(app: FastifyInstance, body: unknown): string {
-  const secret = app.store.instanceSecret();
+async function digestOf(app: FastifyInstance, body: unknown): Promise<string> {
+  const secret = await app.store.instanceSecret();
   // Keyed with this data dir's secret: the digest lets a resubmission be compared
   // without keeping the body (which may hold keys) in any recoverable form.
   return createHmac("sha256", secret).update(canonicalJson(body)).digest("hex");
 }
 
-export function sendPreprocessing(app: FastifyInstance, request: FastifyRequest): JobRecord {
+export async function sendPreprocessing(app: FastifyInstance, request: FastifyRequest): Promise<JobRecord> {
   const parsed = parsePreprocessing(request.body, "");
-  return accept(app, request, parsed, randomUUID(), digestOf(app, request.body), "");
+  return accept(app, request, parsed, randomUUID(), await digestOf(app, request.body), "");
 }
 
 /** Generic job send: idempotent on job_id (same body: the same job; another body: 409). */
-export function sendJob(app: FastifyInstance, request: FastifyRequest): JobRecord {
+export async function sendJob(app: FastifyInstance, request: FastifyRequest): Promise<JobRecord> {
   const envelope = sendJobRequest.safeParse(request.body);
   if (!envelope.success) throw validationProblem(issuesToFieldErrors(envelope.error.issues));
   const { job_id: jobId, model_id: modelId, job_type: jobType, payload } = envelope.data;
@@ -127,15 +127,15 @@ export function sendJob(app: FastifyInstance, request: FastifyRequest): JobRecor
   if (!(JOB_TYPES as readonly string[]).includes(jobType)) {
     throw validationProblem({ job_type: [`must be one of ${JOB_TYPES.join(", ")}`] });
   }
-  const digest = digestOf(app, request.body);
-  const existing = app.store.jobs.row(jobId);
+  const digest = await digestOf(app, request.body);
+  const existing = await app.store.jobs.row(jobId);
   if (existing) return sameJobOrConflict(app, existing.id, existing.model_id, existing.request_digest, digest, modelId);
   const parsed = parsePreprocessing(payload, "payload.");
   try {
-    return accept(app, request, parsed, jobId, digest, "payload.");
+    return await accept(app, request, parsed, jobId, digest, "payload.");
   } catch (err) {
     // Two sends of the same job_id at once: the loser answers like a resend.
-    const raced = err instanceof DuplicateJobError ? app.store.jobs.row(jobId) : undefined;
+    const raced = err instanceof DuplicateJobError ? await app.store.jobs.row(jobId) : undefined;
     if (raced) {
       return sameJobOrConflict(app, raced.id, raced.model_id, raced.request_digest, digest, modelId);
     }
@@ -143,15 +143,16 @@ export function sendJob(app: FastifyInstance, request: FastifyRequest): JobRecor
   }
 }
 
-function sameJobOrConflict(
+async function sameJobOrConflict(
   app: FastifyInstance,
   id: string,
   ownerModel: string,
   storedDigest: string,
   digest: string,
   modelId: string,
-): JobRecord {
-  if (ownerModel === modelId && storedDigest === digest) return app.store.jobs.record(app.store.jobs.row(id)!, 1000);
+): Promise<JobRecord> {
+  const row = await app.store.jobs.row(id);
+  if (row && ownerModel === modelId && storedDigest === digest) return app.store.jobs.record(row, 1000);
   throw new HttpProblem(
     409,
     `The job_id ${id} was already used for a different request. Use a new job_id for a new job, or resend the identical body to get the existing job.`,

@@ -30,8 +30,8 @@ export function grantOf(request: FastifyRequest): TokenGrant {
  */
 export const authPlugin = fp(
   (app: FastifyInstance, _options, done) => {
-    // A callback hook: a throw is caught by Fastify's hook runner and answered as the error.
-    app.addHook("onRequest", (request, _reply, next) => {
+    // An async hook: its rejection is answered as the error.
+    app.addHook("onRequest", async (request) => {
       const header = request.headers.authorization;
       if (!header) {
         throw unauthorized(
@@ -44,7 +44,7 @@ export const authPlugin = fp(
           "The Authorization header must be 'Bearer <token>'. Get a token from POST /api/authorization/exchange.",
         );
       }
-      const grant = app.store.tokens.verify(match[1]!);
+      const grant = await app.store.tokens.verify(match[1]!);
       if (!grant) {
         throw unauthorized(
           "The access token is unknown, expired or from another service. Request a new one from POST /api/authorization/exchange.",
@@ -59,7 +59,6 @@ export const authPlugin = fp(
           { body: { required_scope: scope } },
         );
       }
-      next();
     });
     done();
   },

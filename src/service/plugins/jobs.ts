@@ -25,7 +25,7 @@ export const jobsPlugin = fp(
     });
     app.decorate("jobRunner", runner);
     const waiters = new JobWaiters((id) => app.store.jobs.revision(id));
-    app.store.jobs.onChange(() => waiters.changed());
+    app.store.onJobChange(() => waiters.changed());
     app.decorate("jobWaiters", waiters);
     // Waiting requests answer at once, so closing never waits for their `wait` to run out.
     app.addHook("preClose", (done) => {

@@ -50,15 +50,13 @@ export const storePlugin = fp(
     app.log.info({ dataDir, sqliteDriver }, "store opened");
     warnIfShared(dataDir, app.log);
     const me = newIdentity();
-    processes.register(me, Date.now());
+    await processes.register(me, Date.now());
     const heartbeat = setInterval(
       () => {
-        try {
-          processes.heartbeat(me.ownerId, Date.now());
-        } catch (err) {
+        processes.heartbeat(me.ownerId, Date.now()).catch((err: unknown) => {
           // The database was busy past its timeout: the next beat tries again.
           app.log.warn({ err }, "heartbeat failed");
-        }
+        });
       },
       Math.max(50, jobLeaseMs / 3),
     );
@@ -66,17 +64,17 @@ export const storePlugin = fp(
     const files = new BlobFiles(dataDir, me.ownerId);
     await files.init();
     const now = Date.now();
-    processes.forgetDead(now, STALE_FILE_MS);
+    await processes.forgetDead(now, STALE_FILE_MS);
     const removed = await files.removeOrphans({
       isReferenced: (name) => blobs.isReferenced(name),
       isAlive: (ownerId) => processes.isAlive(ownerId, now, jobLeaseMs),
-      alone: processes.alive(now, jobLeaseMs).size === 1,
+      alone: (await processes.alive(now, jobLeaseMs)).size === 1,
       now,
       staleFileMs: STALE_FILE_MS,
     });
     if (removed.length > 0)
       app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
-    tokens.purgeExpired();
+    await tokens.purgeExpired();
     app.decorate("serviceOptions", options.service);
     app.decorate("store", {
       ...stores,
@@ -87,8 +85,8 @@ export const storePlugin = fp(
     app.addHook("onClose", async () => {
       clearInterval(heartbeat);
       await files.removeOwnTemp().catch((err: unknown) => app.log.warn({ err }, "removing the temp folder failed"));
-      processes.unregister(me.ownerId);
-      stores.close();
+      await processes.unregister(me.ownerId);
+      await stores.close();
     });
   },
   { name: "mdps-store", fastify: "5.x" },

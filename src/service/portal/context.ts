@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Store } from "../plugins/store.js";
 import type { AppStore } from "../store/apps.js";
+import type { Async } from "../store/async-port.js";
 import type { PortalStore } from "../store/portal.js";
 import type { Frame } from "./layout.js";
 import type { Addresses } from "./pages/model-settings.js";
@@ -8,8 +9,8 @@ import type { SecretReveals } from "./secret-reveals.js";
 
 /** What the portal's route groups share; built once in `portalPlugin`. */
 export interface PortalContext {
-  portal: PortalStore;
-  apps: AppStore;
+  portal: Async<PortalStore>;
+  apps: Async<AppStore>;
   /** The service's stores (jobs, blobs, blob files), read directly by the jobs and blobs pages. */
   store: Store;
   reveals: SecretReveals;

@@ -59,16 +59,16 @@ function toPortalError(err: FastifyError, request: FastifyRequest): PortalError 
   );
 }
 
-export function sendError(
+export async function sendError(
   ctx: PortalContext,
   request: FastifyRequest,
   reply: FastifyReply,
   error: PortalError,
-): FastifyReply {
-  // Only a logged-in page offers the logout form; an error never makes a CSRF cookie for a stranger.
-  const frame = hasLiveSession(ctx.portal, request)
-    ? { region: ctx.region, csrf: reply.generateCsrf() }
-    : { region: ctx.region };
+): Promise<FastifyReply> {
+  // Only a logged-in page offers the logout form; an error never makes a CSRF cookie for a
+  // stranger. A store that cannot answer (the error may be its own) shows the page without it.
+  const loggedIn = await hasLiveSession(ctx.portal, request).catch(() => false);
+  const frame = loggedIn ? { region: ctx.region, csrf: reply.generateCsrf() } : { region: ctx.region };
   return sendPage(
     reply,
     <ErrorPage
@@ -104,7 +104,7 @@ export function portalErrors(app: FastifyInstance, ctx: PortalContext): void {
   );
 
   // Unknown GET addresses outside the API get a page; the API's own 404 stays problem+json.
-  app.get("/*", { config: { public: true } }, (request, reply) => {
+  app.get("/*", { config: { public: true } }, async (request, reply) => {
     if (request.url.startsWith("/api/") || request.url === "/api") {
       reply.callNotFound();
       return reply;
@@ -115,6 +115,6 @@ export function portalErrors(app: FastifyInstance, ctx: PortalContext): void {
       `The portal has no page at ${request.url.split("?")[0] ?? ""}.`,
       "Start again from the list of models.",
     );
-    return sendError(ctx, request, reply, error);
+    return await sendError(ctx, request, reply, error);
   });
 }

@@ -107,16 +107,16 @@ export const portalPlugin = fp(
     };
     // Where this portal listens, for `mdps admin portal-link` (the same form as server.ts's URL).
     let listeningUrl: string | undefined;
-    app.addHook("onListen", () => {
+    app.addHook("onListen", async () => {
       const address = app.server.address();
       if (address === null || typeof address === "string") return;
       const host = app.serviceOptions.host.includes(":") ? `[${app.serviceOptions.host}]` : app.serviceOptions.host;
       listeningUrl = `http://${host}:${address.port}`;
-      ctx.portal.recordUrl(listeningUrl);
+      await ctx.portal.recordUrl(listeningUrl);
     });
-    app.addHook("onClose", () => {
+    app.addHook("onClose", async () => {
       if (listeningUrl) forgetNotebookLinks(Number(new URL(listeningUrl).port));
-      if (listeningUrl) ctx.portal.forgetUrl(listeningUrl);
+      if (listeningUrl) await ctx.portal.forgetUrl(listeningUrl);
     });
     // The log serializer drops query strings (a login link's token) from the request log line.
     // (Fastify's types say a serializer returns a string; pino takes any value, as its own req serializer does.)

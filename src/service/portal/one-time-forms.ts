@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { tokenDigest } from "../secrets.js";
+import type { Async } from "../store/async-port.js";
+import type { NonceOutcome, PortalStore } from "../store/portal.js";
 import type { PortalContext } from "./context.js";
 
 /**
@@ -8,8 +10,8 @@ import type { PortalContext } from "./context.js";
  * page without one issues a nonce and redirects to the address with it. So the
  * confirmation a person sees is a function of its address: back, reload or a
  * re-fetched history entry show the same nonce, and once that nonce is used the page
- * says so instead of offering the button again. The POST consumes the nonce in the
- * same transaction as the change (PortalStore.consumeNonce), so a double click or a
+ * says so instead of offering the button again. The POST claims the nonce before the
+ * change and records its outcome after (consumeNonce, below), so a double click or a
  * resubmitted old page acts at most once.
  */
 export type OneTimeForm =
@@ -17,16 +19,16 @@ export type OneTimeForm =
   | { kind: "used"; usedAt: string; outcome: string | null }
   | { kind: "redirected"; reply: FastifyReply };
 
-export function openOneTimeForm(
+export async function openOneTimeForm(
   ctx: PortalContext,
   request: FastifyRequest,
   reply: FastifyReply,
   action: string,
   target: string,
-): OneTimeForm {
+): Promise<OneTimeForm> {
   const form = (request.query as { form?: unknown } | undefined)?.form;
   if (typeof form === "string") {
-    const state = ctx.portal.nonceState(form, action, target);
+    const state = await ctx.portal.nonceState(form, action, target);
     if (state.kind === "fresh") return { kind: "show", nonce: form };
     if (state.kind === "used") {
       const pending = pendingSecret(ctx, reply, form);
@@ -34,7 +36,10 @@ export function openOneTimeForm(
     }
   }
   const path = request.url.split("?")[0] ?? "/";
-  return { kind: "redirected", reply: reply.redirect(`${path}?form=${ctx.portal.issueNonce(action, target)}`, 303) };
+  return {
+    kind: "redirected",
+    reply: reply.redirect(`${path}?form=${await ctx.portal.issueNonce(action, target)}`, 303),
+  };
 }
 
 /**
@@ -45,4 +50,29 @@ export function openOneTimeForm(
 export function pendingSecret(ctx: PortalContext, reply: FastifyReply, nonce: string): FastifyReply | undefined {
   const pending = ctx.reveals.pendingFor(tokenDigest(nonce));
   return pending ? reply.redirect(`/secrets/${pending}`, 303) : undefined;
+}
+
+/**
+ * Runs `act` once for a form's nonce: of two submissions of the same form exactly one
+ * acts, the other sees `used` (with the first one's `outcome` text once it is recorded).
+ * When `act` throws, the nonce is fresh again and the form can be sent again after fixing
+ * the input. An unknown, expired or mismatched nonce acts never. A process that dies
+ * while acting leaves the nonce used: the form then asks to be opened again, never acts twice.
+ */
+export async function consumeNonce<T>(
+  portal: Async<PortalStore>,
+  form: { nonce: string; action: string; target: string },
+  act: () => Promise<{ value: T; outcome: string }>,
+): Promise<NonceOutcome<T>> {
+  const state = await portal.claimNonce(form.nonce, form.action, form.target);
+  if (state.kind !== "fresh") return state;
+  let done;
+  try {
+    done = await act();
+  } catch (err) {
+    await portal.releaseNonce(form.nonce);
+    throw err;
+  }
+  await portal.settleNonce(form.nonce, done.outcome);
+  return { kind: "done", value: done.value };
 }

@@ -1,5 +1,6 @@
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Async } from "../store/async-port.js";
 import { PORTAL_SESSION_TTL_MS, type PortalStore } from "../store/portal.js";
 import { sessionCookieName } from "./cookie-names.js";
 
@@ -14,19 +15,27 @@ export function sessionCookieOptions(request: FastifyRequest): CookieSerializeOp
   };
 }
 
-export function startSession(store: PortalStore, request: FastifyRequest, reply: FastifyReply): void {
-  reply.setCookie(sessionCookieName(request), store.createSession(), sessionCookieOptions(request));
+export async function startSession(
+  store: Async<PortalStore>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  reply.setCookie(sessionCookieName(request), await store.createSession(), sessionCookieOptions(request));
 }
 
-export function endSession(store: PortalStore, request: FastifyRequest, reply: FastifyReply): void {
+export async function endSession(
+  store: Async<PortalStore>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const session = request.cookies[sessionCookieName(request)];
-  if (session) store.endSession(session);
+  if (session) await store.endSession(session);
   reply.clearCookie(sessionCookieName(request), { path: "/" });
 }
 
-export function hasLiveSession(store: PortalStore, request: FastifyRequest): boolean {
+export async function hasLiveSession(store: Async<PortalStore>, request: FastifyRequest): Promise<boolean> {
   const session = request.cookies[sessionCookieName(request)];
-  return session !== undefined && store.sessionIsLive(session);
+  return session !== undefined && (await store.sessionIsLive(session));
 }
 
 const AFTER_LOGIN = "/models";
@@ -60,10 +69,10 @@ export function safeNext(value: unknown): string {
  * A page without a live session redirects to the login page (which remembers the
  * page); a form post without one does the same, and does nothing.
  */
-export function requireSession(store: PortalStore) {
+export function requireSession(store: Async<PortalStore>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const config = request.routeOptions.config as { public?: boolean } | undefined;
-    if (config?.public || hasLiveSession(store, request)) return undefined;
+    if (config?.public || (await hasLiveSession(store, request))) return undefined;
     const next = request.method === "GET" ? request.url : "/models";
     return reply.redirect(`/login?next=${encodeURIComponent(safeNext(next))}`, 303);
   };

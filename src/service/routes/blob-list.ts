@@ -22,10 +22,10 @@ function registerBlobListRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     "/api/model/:modelId/shared/blob/:blobId",
     { schema: { params: blobParams }, config: read },
-    (request): BlobRecord => {
+    async (request): Promise<BlobRecord> => {
       const { modelId, blobId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
-      const row = app.store.blobs.get(modelId, blobId);
+      const row = await app.store.blobs.get(modelId, blobId);
       if (!row) throw notFound("blob", blobId);
       return toBlobRecord(row);
     },
@@ -34,10 +34,10 @@ function registerBlobListRoutes(app: FastifyInstance): Promise<void> {
   api.get(
     "/api/model/:modelId/shared/blobs",
     { schema: { params: modelParams, querystring: blobListQuerystring }, config: read },
-    (request) => {
+    async (request) => {
       const { modelId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
-      const page = app.store.listings.blobs(modelId, request.query);
+      const page = await app.store.listings.blobs(modelId, request.query);
       return { items: page.rows.map(toBlobRecord), next_cursor: page.next_cursor };
     },
   );

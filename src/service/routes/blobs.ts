@@ -71,9 +71,9 @@ function contentDisposition(name: string): string {
 function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { blobs, files, blobLocks, damage } = app.store;
-  const damaged = (row: BlobRow, reason: string) => {
+  const damaged = async (row: BlobRow, reason: string) => {
     const err = new BlobDamagedError(row.id, row.revision, reason);
-    damage.record(err);
+    await damage.record(err);
     return err;
   };
   const base = "/api/model/:modelId/shared/blob";
@@ -89,7 +89,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       let placed: string | undefined;
       try {
         placed = await files.place(form.file.path, id, 1);
-        const row = blobs.insert(id, modelId, 1, contentOf(form), nowIso());
+        const row = await blobs.insert(id, modelId, 1, contentOf(form), nowIso());
         return toBlobRecord(row);
       } catch (err) {
         if (placed) await files.remove(placed);
@@ -108,7 +108,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       const { modelId, blobId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
       const ifMatch = request.headers["if-match"];
-      const before = blobs.get(modelId, blobId);
+      const before = await blobs.get(modelId, blobId);
       if (!before) throw notFound("blob", blobId);
       if (ifMatch && !etagMatches(ifMatch, before.sha256)) throw preconditionFailed(before);
       const form = await readBlobForm(request, files);
@@ -118,7 +118,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         // the same blob at once, so placing the next revision (EEXIST) or committing it
         // (the row moved on) can lose a race: then read the blob again and retry.
         for (let attempt = 1; ; attempt++) {
-          const current = blobs.get(modelId, blobId);
+          const current = await blobs.get(modelId, blobId);
           if (!current || (ifMatch && !etagMatches(ifMatch, current.sha256))) {
             await files.remove(form.file.path);
             throw current ? preconditionFailed(current) : notFound("blob", blobId);
@@ -137,7 +137,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
           }
           let updated: BlobRow | undefined;
           try {
-            updated = app.store.transaction(() => blobs.replace(current, content, nowIso()));
+            updated = await blobs.replace(current, content, nowIso());
           } catch (err) {
             await files.remove(placed);
             await files.remove(form.file.path);
@@ -171,10 +171,10 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       const { row, handle } = await blobLocks.run(blobId, async (): Promise<{ row: BlobRow; handle: FileHandle }> => {
         let missing: number | undefined;
         for (let attempt = 1; ; attempt++) {
-          const found = blobs.get(modelId, blobId);
+          const found = await blobs.get(modelId, blobId);
           if (!found) throw notFound("blob", blobId);
           // The same revision twice without its file: not a race with an update, a loss.
-          if (missing === found.revision) throw damaged(found, "its file is missing");
+          if (missing === found.revision) throw await damaged(found, "its file is missing");
           try {
             return { row: found, handle: await open(files.path(blobId, found.revision), "r") };
           } catch (err) {
@@ -186,7 +186,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       const size = (await handle.stat()).size;
       if (size !== row.size_bytes) {
         await handle.close();
-        throw damaged(row, `${size} of its ${row.size_bytes} bytes`);
+        throw await damaged(row, `${size} of its ${row.size_bytes} bytes`);
       }
       const etag = `"${row.sha256}"`;
       reply.headers({
@@ -217,7 +217,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         // A part cannot be checked alone: the whole file is, once per change of the file.
         await verifyFile(files.path(blobId, row.revision), row).catch(async (err: unknown) => {
           await handle.close();
-          if (err instanceof BlobDamagedError) damage.record(err);
+          if (err instanceof BlobDamagedError) await damage.record(err);
           throw err;
         });
         reply.code(206).header("content-range", `bytes ${range.start}-${range.end}/${row.size_bytes}`);
@@ -230,8 +230,10 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       // Checked as it streams: on a mismatch the stream fails before its last byte, and
       // the connection is cut (a client never gets a complete-looking damaged copy).
       const body = verifyingStream(row, (err) => {
-        damage.record(err);
         request.log.error({ blobId, reason: err.reason }, "a blob's file is damaged; its download was cut");
+        damage.record(err).catch((recordErr: unknown) => {
+          request.log.warn({ err: recordErr, blobId }, "recording a damaged blob failed");
+        });
       });
       pipeline(handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }), body, () => {});
       return reply.send(body);
@@ -245,9 +247,9 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
       const { modelId, blobId } = request.params;
       assertOwnModel(request, modelId, "path modelId");
       return blobLocks.run(blobId, async (): Promise<BlobDeleted> => {
-        const row = blobs.get(modelId, blobId);
+        const row = await blobs.get(modelId, blobId);
         if (!row) throw notFound("blob", blobId);
-        blobs.delete(row);
+        await blobs.delete(row);
         await files.remove(files.path(blobId, row.revision));
         return { id: blobId, deleted: true };
       });

@@ -15,8 +15,8 @@ function registerJobListRoutes(app: FastifyInstance): Promise<void> {
   const read = { scope: ENDPOINT_SCOPES.jobRead };
 
   for (const prefix of ["/api/job", "/api/ml/preprocessing/job"]) {
-    api.get(`${prefix}/list`, { schema: { querystring: jobListQuerystring }, config: read }, (request) => {
-      const page = app.store.listings.jobs(grantOf(request).modelId, request.query);
+    api.get(`${prefix}/list`, { schema: { querystring: jobListQuerystring }, config: read }, async (request) => {
+      const page = await app.store.listings.jobs(grantOf(request).modelId, request.query);
       return { items: page.rows.map(jobFields), next_cursor: page.next_cursor };
     });
   }

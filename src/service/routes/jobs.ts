@@ -40,7 +40,7 @@ function registerJobRoutes(app: FastifyInstance, _options: unknown, done: () => 
       { schema: { params: idParams, querystring: getParams }, config: read },
       async (request, reply) => {
         const modelId = grantOf(request).modelId;
-        let row = jobs.get(modelId, request.params.id);
+        let row = await jobs.get(modelId, request.params.id);
         if (!row) throw notFound("job", request.params.id);
         const { wait, since, limit } = request.query;
         // Without `since` there is nothing to compare with: the record comes at once.
@@ -53,28 +53,28 @@ function registerJobRoutes(app: FastifyInstance, _options: unknown, done: () => 
           } finally {
             reply.raw.off("close", onClose);
           }
-          row = jobs.get(modelId, request.params.id);
+          row = await jobs.get(modelId, request.params.id);
           if (!row) throw notFound("job", request.params.id);
         }
-        return jobs.record(row, limit);
+        return await jobs.record(row, limit);
       },
     );
 
     api.get(
       `${prefix}/:id/logs`,
       { schema: { params: idParams, querystring: limitParams }, config: read },
-      (request) => {
-        const row = jobs.get(grantOf(request).modelId, request.params.id);
+      async (request) => {
+        const row = await jobs.get(grantOf(request).modelId, request.params.id);
         if (!row) throw notFound("job", request.params.id);
-        return jobs.logs(row, request.query.limit);
+        return await jobs.logs(row, request.query.limit);
       },
     );
 
     // Extension (docs/contract.md#extensions): queued or running -> cancelled, whichever process runs it.
-    api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, (request) => {
-      const row = jobs.get(grantOf(request).modelId, request.params.id);
+    api.post(`${prefix}/:id/cancel`, { schema: { params: idParams }, ...send }, async (request) => {
+      const row = await jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);
-      const outcome = app.jobRunner.cancel(row.id);
+      const outcome = await app.jobRunner.cancel(row.id);
       if (!outcome) throw notFound("job", request.params.id);
       if (!outcome.cancelled && outcome.row.status !== "cancelled") {
         throw new HttpProblem(
@@ -83,11 +83,11 @@ function registerJobRoutes(app: FastifyInstance, _options: unknown, done: () => 
           { body: { job_id: row.id, job_status: outcome.row.status } },
         );
       }
-      return jobs.record(outcome.row, 1000);
+      return await jobs.record(outcome.row, 1000);
     });
 
-    api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, (request) => {
-      const row = jobs.get(grantOf(request).modelId, request.params.id);
+    api.get(`${prefix}/:id/result`, { schema: { params: idParams }, config: read }, async (request) => {
+      const row = await jobs.get(grantOf(request).modelId, request.params.id);
       if (!row) throw notFound("job", request.params.id);
       if (row.status === "succeeded" && row.result) return JSON.parse(row.result) as unknown;
       if (row.status === "queued" || row.status === "running") {

@@ -141,7 +141,7 @@ function registerTokenRoutes(app: FastifyInstance): Promise<void> {
       );
 
     // Unknown ids are checked against a decoy hash so both failures take as long and read the same.
-    const application = app.store.apps.application(clientId);
+    const application = await app.store.apps.application(clientId);
     const valid = await verifySecret(secret, application?.secret_hash ?? DECOY_HASH);
     if (!application || !valid) {
       throw new OAuthProblem(
@@ -172,7 +172,7 @@ function registerTokenRoutes(app: FastifyInstance): Promise<void> {
     }
     const scopes = requested.length > 0 ? requested : assigned;
     const ttl = app.serviceOptions.tokenTtlSeconds;
-    const token = app.store.tokens.issue({ clientId, modelId: application.model_id, scopes, ttlSeconds: ttl });
+    const token = await app.store.tokens.issue({ clientId, modelId: application.model_id, scopes, ttlSeconds: ttl });
     return reply
       .headers({ "cache-control": "no-store", pragma: "no-cache" })
       .send({ access_token: token, token_type: "Bearer", expires_in: ttl, scope: scopes.join(" ") });

@@ -8,7 +8,9 @@ import { randomBytes } from "node:crypto";
 import { AppStore } from "./apps.js";
 import { BlobStore } from "./blobs.js";
 import { DamageStore } from "./damage.js";
-import { metaValue, openDatabase, writeTransaction } from "./database.js";
+import { asyncPort, settle, type Async } from "./async-port.js";
+import { metaValue, openDatabase } from "./database.js";
+import { endJob, type JobEnding } from "./job-ending.js";
 import { pruneRows, storeUsage, type PruneQuery, type PruneRows, type StoreUsage } from "./housekeeping.js";
 import { JobStore } from "./jobs.js";
 import { listBlobs, listJobs } from "./listing.js";
@@ -18,32 +20,34 @@ import type { SqliteDriverName } from "./sqlite.js";
 import { TokenStore } from "./tokens.js";
 
 export interface Stores {
-  apps: AppStore;
-  tokens: TokenStore;
-  blobs: BlobStore;
-  jobs: JobStore;
-  processes: ProcessRegistry;
-  portal: PortalStore;
-  damage: DamageStore;
+  apps: Async<AppStore>;
+  tokens: Async<TokenStore>;
+  blobs: Async<BlobStore>;
+  jobs: Async<Omit<JobStore, "onChange">>;
+  processes: Async<ProcessRegistry>;
+  portal: Async<PortalStore>;
+  damage: Async<DamageStore>;
   /** Pages of a model's blobs and jobs, newest first. */
   listings: {
-    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => ReturnType<typeof listBlobs>;
-    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => ReturnType<typeof listJobs>;
+    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => Promise<ReturnType<typeof listBlobs>>;
+    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => Promise<ReturnType<typeof listJobs>>;
   };
-  /** Counts and bytes of the stored rows, optionally of one tag (`mdps admin usage`). */
-  usage(tag?: string): StoreUsage;
-  /** Removes rows older than the query's time (`mdps admin prune`); the caller removes their files. */
-  prune(query: PruneQuery): PruneRows;
   /**
-   * Runs `fn` as one write transaction, durable on return. Store calls inside it join it,
-   * so several writes (a job's outputs and its end) commit together or not at all.
+   * Calls `listener` after each change of a job's status, phase or progress made through
+   * this store (this process's writes only), synchronously: a listener that reads must defer.
    */
-  transaction<T>(fn: () => T): T;
-  /** Throws when the database does not answer. */
-  ping(): void;
+  onJobChange(listener: () => void): void;
+  /** A job's terminal state with its outputs and last reports, all or nothing; false when its guard refuses. */
+  endJob(ending: JobEnding): Promise<boolean>;
+  /** Counts and bytes of the stored rows, optionally of one tag (`mdps admin usage`). */
+  usage(tag?: string): Promise<StoreUsage>;
+  /** Removes rows older than the query's time (`mdps admin prune`); the caller removes their files. */
+  prune(query: PruneQuery): Promise<PruneRows>;
+  /** Rejects when the database does not answer. */
+  ping(): Promise<void>;
   /** This data dir's secret, made once when the store was first created; never leaves the process. */
-  instanceSecret(): string;
-  close(): void;
+  instanceSecret(): Promise<string>;
+  close(): Promise<void>;
 }
 
 export interface OpenStoresOptions {
@@ -53,15 +57,41 @@ export interface OpenStoresOptions {
   region?: string | undefined;
 }
 
-/** Opens (and migrates) the store of a data dir. */
-export function openStores(options: OpenStoresOptions): Stores {
+/**
+ * The SQLite store's records as they are, answering synchronously: what the data-dir
+ * tools (`openAdmin`) use; the service uses them through the asynchronous `Stores`.
+ */
+export interface SqliteStores {
+  apps: AppStore;
+  tokens: TokenStore;
+  blobs: BlobStore;
+  jobs: JobStore;
+  processes: ProcessRegistry;
+  portal: PortalStore;
+  damage: DamageStore;
+  listings: {
+    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => ReturnType<typeof listBlobs>;
+    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => ReturnType<typeof listJobs>;
+  };
+  endJob(ending: JobEnding): boolean;
+  usage(tag?: string): StoreUsage;
+  prune(query: PruneQuery): PruneRows;
+  ping(): void;
+  instanceSecret(): string;
+  close(): void;
+}
+
+/** Opens (and migrates) the SQLite store of a data dir, synchronous. */
+export function openSqliteStores(options: OpenStoresOptions): SqliteStores {
   const db = openDatabase(options.dataDir, { driver: options.driver });
-  let secret: string | undefined;
+  const jobs = new JobStore(db);
+  const blobs = new BlobStore(db);
+  const secret = metaValue(db, "instance_secret", () => randomBytes(32).toString("base64url"));
   return {
     apps: new AppStore(db),
     tokens: new TokenStore(db, options.region ?? ""),
-    blobs: new BlobStore(db),
-    jobs: new JobStore(db),
+    blobs,
+    jobs,
     processes: new ProcessRegistry(db, options.dataDir),
     portal: new PortalStore(db),
     damage: new DamageStore(db),
@@ -69,13 +99,39 @@ export function openStores(options: OpenStoresOptions): Stores {
       blobs: (modelId, query) => listBlobs(db, modelId, query),
       jobs: (modelId, query) => listJobs(db, modelId, query),
     },
+    endJob: (ending) => endJob(db, { jobs, blobs }, ending),
     usage: (tag) => storeUsage(db, tag),
     prune: (query) => pruneRows(db, query),
-    transaction: (fn) => writeTransaction(db, fn),
     ping: () => {
       db.prepare("SELECT 1").get();
     },
-    instanceSecret: () => (secret ??= metaValue(db, "instance_secret", () => randomBytes(32).toString("base64url"))),
+    instanceSecret: () => secret,
     close: () => db.close(),
+  };
+}
+
+/** Opens (and migrates) the store of a data dir. */
+export function openStores(options: OpenStoresOptions): Stores {
+  const sqlite = openSqliteStores(options);
+  // Each call runs whole and at once (see asyncPort): SQLite's own atomicity, unchanged.
+  return {
+    apps: asyncPort(sqlite.apps),
+    tokens: asyncPort(sqlite.tokens),
+    blobs: asyncPort(sqlite.blobs),
+    jobs: asyncPort(sqlite.jobs),
+    processes: asyncPort(sqlite.processes),
+    portal: asyncPort(sqlite.portal),
+    damage: asyncPort(sqlite.damage),
+    listings: {
+      blobs: (modelId, query) => settle(() => sqlite.listings.blobs(modelId, query)),
+      jobs: (modelId, query) => settle(() => sqlite.listings.jobs(modelId, query)),
+    },
+    onJobChange: (listener) => sqlite.jobs.onChange(listener),
+    endJob: (ending) => settle(() => sqlite.endJob(ending)),
+    usage: (tag) => settle(() => sqlite.usage(tag)),
+    prune: (query) => settle(() => sqlite.prune(query)),
+    ping: () => settle(() => sqlite.ping()),
+    instanceSecret: () => settle(() => sqlite.instanceSecret()),
+    close: () => settle(() => sqlite.close()),
   };
 }

@@ -16,7 +16,7 @@ export const FORM_NONCE_TTL_MS = 2 * 60 * 60 * 1000;
 export type NonceState =
   { kind: "fresh" } | { kind: "used"; usedAt: string; outcome: string | null } | { kind: "unknown" };
 
-/** The result of submitting a one-time form nonce; see `PortalStore.consumeNonce`. */
+/** The result of submitting a one-time form nonce; see `consumeNonce` (portal/one-time-forms.ts). */
 export type NonceOutcome<T> = { kind: "done"; value: T } | Exclude<NonceState, { kind: "fresh" }>;
 
 export interface ApplicationListing {
@@ -125,27 +125,31 @@ export class PortalStore {
   }
 
   /**
-   * Marks the nonce used and runs `act` in one transaction, so that of two submissions
-   * of the same form exactly one acts: the other sees `used` (with the first one's
-   * `outcome` text). When `act` throws, the nonce stays unused and the form can be sent
-   * again after fixing the input. An unknown, expired or mismatched nonce acts never.
+   * Takes a fresh nonce for one submission: marks it used, with no outcome yet, and
+   * answers `fresh`; of two submissions of the same form exactly one gets `fresh`, the
+   * other sees `used`. An unknown, expired or mismatched nonce is taken never.
    */
-  consumeNonce<T>(
-    nonce: string,
-    action: string,
-    target: string,
-    act: () => { value: T; outcome: string },
-  ): NonceOutcome<T> {
-    const hash = tokenDigest(nonce);
-    return this.db.transaction((): NonceOutcome<T> => {
+  claimNonce(nonce: string, action: string, target: string): NonceState {
+    return this.db.transaction((): NonceState => {
       const state = this.nonceState(nonce, action, target);
-      if (state.kind !== "fresh") return state;
-      const { value, outcome } = act();
-      this.db
-        .prepare("UPDATE portal_form_nonces SET used_at = ?, outcome = ? WHERE nonce_hash = ?")
-        .run(nowIso(), outcome, hash);
-      return { kind: "done", value };
+      if (state.kind === "fresh")
+        this.db
+          .prepare("UPDATE portal_form_nonces SET used_at = ? WHERE nonce_hash = ?")
+          .run(nowIso(), tokenDigest(nonce));
+      return state;
     });
+  }
+
+  /** Records what a claimed nonce's submission did (shown to a later submission of the same form). */
+  settleNonce(nonce: string, outcome: string): void {
+    this.db.prepare("UPDATE portal_form_nonces SET outcome = ? WHERE nonce_hash = ?").run(outcome, tokenDigest(nonce));
+  }
+
+  /** Makes a claimed nonce fresh again: its submission failed, and the form may be sent again. */
+  releaseNonce(nonce: string): void {
+    this.db
+      .prepare("UPDATE portal_form_nonces SET used_at = NULL, outcome = NULL WHERE nonce_hash = ?")
+      .run(tokenDigest(nonce));
   }
 
   /**

@@ -4,7 +4,7 @@ import type { ApplicationListing, ModelRow } from "../../store/portal.js";
 import { readableTime } from "../components.js";
 import { addressesOf, frameFor, type PortalContext } from "../context.js";
 import { addApplicationForm, applicationParams, confirmForm, parseForm, rawField } from "../forms.js";
-import { openOneTimeForm, pendingSecret } from "../one-time-forms.js";
+import { consumeNonce, openOneTimeForm, pendingSecret } from "../one-time-forms.js";
 import { DeleteConfirmPage, RegenerateConfirmPage } from "../pages/application-confirm.js";
 import { ApplicationNewPage } from "../pages/application-new.js";
 import { ApplicationSecretPage } from "../pages/application-secret.js";
@@ -15,14 +15,14 @@ import { modelFromParams } from "./models.js";
 type ModelParams = { Params: { modelId: string } };
 type AppParams = { Params: { modelId: string; clientId: string } };
 
-function applicationFromParams(
+async function applicationFromParams(
   ctx: PortalContext,
   params: unknown,
-): { model: ModelRow; application: ApplicationListing } {
-  const model = modelFromParams(ctx, params);
+): Promise<{ model: ModelRow; application: ApplicationListing }> {
+  const model = await modelFromParams(ctx, params);
   const parsed = parseForm(applicationParams, params);
   const clientId = (params as { clientId?: string }).clientId ?? "";
-  const application = parsed.ok ? ctx.portal.application(model.model_id, parsed.data.clientId) : undefined;
+  const application = parsed.ok ? await ctx.portal.application(model.model_id, parsed.data.clientId) : undefined;
   if (!application) throw noSuchApplication(model.model_id, clientId);
   return { model, application };
 }
@@ -58,16 +58,16 @@ function alreadyRegenerated(model: ModelRow, application: ApplicationListing, us
 
 /** Applications: add (secret shown once), regenerate secret and delete, each a one-time form. */
 export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  app.get<ModelParams>("/models/:modelId/applications/new", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
-    const form = openOneTimeForm(ctx, request, reply, "add-application", model.model_id);
+  app.get<ModelParams>("/models/:modelId/applications/new", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
+    const form = await openOneTimeForm(ctx, request, reply, "add-application", model.model_id);
     if (form.kind === "redirected") return form.reply;
     if (form.kind === "used") throw alreadyAdded(model, form.outcome);
     return sendPage(reply, <ApplicationNewPage frame={frameFor(ctx, reply)} model={model} nonce={form.nonce} />);
   });
 
-  app.post<ModelParams>("/models/:modelId/applications", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+  app.post<ModelParams>("/models/:modelId/applications", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
     const newForm = `/models/${model.model_id}/applications/new`;
     const form = parseForm(addApplicationForm, request.body);
     if (!form.ok) {
@@ -87,20 +87,24 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
       );
     }
     const { name, scopes, nonce } = form.data;
-    const result = ctx.portal.consumeNonce(nonce, "add-application", model.model_id, () => {
-      const created = ctx.apps.addApp({ modelId: model.model_id, name, scopes });
-      const revealId = ctx.reveals.put(
-        {
-          kind: "created",
-          modelId: model.model_id,
-          appName: name,
-          clientId: created.client_id,
-          clientSecret: created.client_secret,
-        },
-        tokenDigest(nonce),
-      );
-      return { value: revealId, outcome: created.client_id };
-    });
+    const result = await consumeNonce(
+      ctx.portal,
+      { nonce: nonce, action: "add-application", target: model.model_id },
+      async () => {
+        const created = await ctx.apps.addApp({ modelId: model.model_id, name, scopes });
+        const revealId = ctx.reveals.put(
+          {
+            kind: "created",
+            modelId: model.model_id,
+            appName: name,
+            clientId: created.client_id,
+            clientSecret: created.client_secret,
+          },
+          tokenDigest(nonce),
+        );
+        return { value: revealId, outcome: created.client_id };
+      },
+    );
     switch (result.kind) {
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
@@ -114,9 +118,9 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     }
   });
 
-  app.get<AppParams>("/models/:modelId/applications/:clientId/regenerate", (request, reply) => {
-    const { model, application } = applicationFromParams(ctx, request.params);
-    const form = openOneTimeForm(ctx, request, reply, "regenerate-secret", application.client_id);
+  app.get<AppParams>("/models/:modelId/applications/:clientId/regenerate", async (request, reply) => {
+    const { model, application } = await applicationFromParams(ctx, request.params);
+    const form = await openOneTimeForm(ctx, request, reply, "regenerate-secret", application.client_id);
     if (form.kind === "redirected") return form.reply;
     if (form.kind === "used") throw alreadyRegenerated(model, application, form.usedAt);
     return sendPage(
@@ -131,25 +135,29 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     );
   });
 
-  app.post<AppParams>("/models/:modelId/applications/:clientId/regenerate", (request, reply) => {
-    const { model, application } = applicationFromParams(ctx, request.params);
+  app.post<AppParams>("/models/:modelId/applications/:clientId/regenerate", async (request, reply) => {
+    const { model, application } = await applicationFromParams(ctx, request.params);
     const form = parseForm(confirmForm, request.body);
     if (!form.ok) throw staleForm(`${appPath(model.model_id, application.client_id)}/regenerate`);
     const { nonce } = form.data;
-    const result = ctx.portal.consumeNonce(nonce, "regenerate-secret", application.client_id, () => {
-      const { client_secret } = ctx.apps.regenerateSecret(application.client_id);
-      const revealId = ctx.reveals.put(
-        {
-          kind: "regenerated",
-          modelId: model.model_id,
-          appName: application.name,
-          clientId: application.client_id,
-          clientSecret: client_secret,
-        },
-        tokenDigest(nonce),
-      );
-      return { value: revealId, outcome: application.client_id };
-    });
+    const result = await consumeNonce(
+      ctx.portal,
+      { nonce: nonce, action: "regenerate-secret", target: application.client_id },
+      async () => {
+        const { client_secret } = await ctx.apps.regenerateSecret(application.client_id);
+        const revealId = ctx.reveals.put(
+          {
+            kind: "regenerated",
+            modelId: model.model_id,
+            appName: application.name,
+            clientId: application.client_id,
+            clientSecret: client_secret,
+          },
+          tokenDigest(nonce),
+        );
+        return { value: revealId, outcome: application.client_id };
+      },
+    );
     switch (result.kind) {
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
@@ -163,30 +171,35 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     }
   });
 
-  app.get<AppParams>("/models/:modelId/applications/:clientId/delete", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+  app.get<AppParams>("/models/:modelId/applications/:clientId/delete", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
     // The nonce first: after the delete, this page's address finds it used (and no application).
-    const form = openOneTimeForm(ctx, request, reply, "delete-application", request.params.clientId);
+    const form = await openOneTimeForm(ctx, request, reply, "delete-application", request.params.clientId);
     if (form.kind === "redirected") return form.reply;
     if (form.kind === "used") return reply.redirect(`/models/${model.model_id}?notice=app-already-deleted`, 303);
-    const { application } = applicationFromParams(ctx, request.params);
+    const { application } = await applicationFromParams(ctx, request.params);
     return sendPage(
       reply,
       <DeleteConfirmPage frame={frameFor(ctx, reply)} model={model} application={application} nonce={form.nonce} />,
     );
   });
 
-  app.post<AppParams>("/models/:modelId/applications/:clientId/delete", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+  app.post<AppParams>("/models/:modelId/applications/:clientId/delete", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
     const clientId = request.params.clientId;
     const form = parseForm(confirmForm, request.body);
     if (!form.ok) throw staleForm(`${appPath(model.model_id, clientId)}/delete`);
     // No existence check first: a resubmission after the delete must find its nonce used.
-    const result = ctx.portal.consumeNonce(form.data.nonce, "delete-application", clientId, () => {
-      if (!ctx.portal.application(model.model_id, clientId)) throw noSuchApplication(model.model_id, clientId);
-      ctx.apps.deleteApp(clientId);
-      return { value: clientId, outcome: clientId };
-    });
+    const result = await consumeNonce(
+      ctx.portal,
+      { nonce: form.data.nonce, action: "delete-application", target: clientId },
+      async () => {
+        if (!(await ctx.portal.application(model.model_id, clientId)))
+          throw noSuchApplication(model.model_id, clientId);
+        await ctx.apps.deleteApp(clientId);
+        return { value: clientId, outcome: clientId };
+      },
+    );
     switch (result.kind) {
       case "done":
         return reply.redirect(`/models/${model.model_id}?notice=app-deleted`, 303);
@@ -197,12 +210,12 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     }
   });
 
-  app.get<{ Params: { revealId: string } }>("/secrets/:revealId", (request, reply) => {
+  app.get<{ Params: { revealId: string } }>("/secrets/:revealId", async (request, reply) => {
     // Never stored, whatever comes next: the secret, or the page saying it is gone.
     reply.header("cache-control", "no-store");
     const reveal = ctx.reveals.take(request.params.revealId);
-    const model = reveal ? ctx.portal.model(reveal.modelId) : undefined;
-    const application = reveal && model ? ctx.portal.application(model.model_id, reveal.clientId) : undefined;
+    const model = reveal ? await ctx.portal.model(reveal.modelId) : undefined;
+    const application = reveal && model ? await ctx.portal.application(model.model_id, reveal.clientId) : undefined;
     if (!reveal || !model || !application) {
       throw new PortalError(
         410,

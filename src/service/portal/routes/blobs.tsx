@@ -5,7 +5,7 @@ import { contentTypeOf } from "../../blob-content-type.js";
 import { frameFor, type PortalContext } from "../context.js";
 import { confirmForm, parseForm } from "../forms.js";
 import { readBlobTable, unreadable } from "../model-data.js";
-import { openOneTimeForm } from "../one-time-forms.js";
+import { consumeNonce, openOneTimeForm } from "../one-time-forms.js";
 import { BlobDeletePage, BlobPage, BlobsPage } from "../pages/blobs.js";
 import { PortalError, staleForm } from "../portal-error.js";
 import { sendPage } from "../render.js";
@@ -31,28 +31,30 @@ function attachment(name: string): string {
 
 /** Blobs (list, preview, download, delete). Read from the store directly. */
 export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  const blobOf = (params: { modelId: string; blobId: string }) => {
-    const model = modelFromParams(ctx, params);
-    const blob = uuid.safeParse(params.blobId).success ? ctx.store.blobs.get(model.model_id, params.blobId) : undefined;
+  const blobOf = async (params: { modelId: string; blobId: string }) => {
+    const model = await modelFromParams(ctx, params);
+    const blob = uuid.safeParse(params.blobId).success
+      ? await ctx.store.blobs.get(model.model_id, params.blobId)
+      : undefined;
     if (!blob) throw noSuchBlob(model.model_id, params.blobId);
     return { model, blob };
   };
 
-  app.get<{ Params: { modelId: string } }>("/models/:modelId/blobs", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+  app.get<{ Params: { modelId: string } }>("/models/:modelId/blobs", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
     return sendPage(
       reply,
       <BlobsPage
         frame={frameFor(ctx, reply)}
         model={model}
-        blobs={ctx.portal.blobs(model.model_id)}
+        blobs={await ctx.portal.blobs(model.model_id)}
         notice={noticeOf(request.query)}
       />,
     );
   });
 
   app.get<BlobParams>("/models/:modelId/blobs/:blobId", async (request, reply) => {
-    const { model, blob } = blobOf(request.params);
+    const { model, blob } = await blobOf(request.params);
     const why = unreadable(blob);
     let preview: { table: Awaited<ReturnType<typeof readBlobTable>> } | { missing: string };
     if (why) preview = { missing: why };
@@ -67,7 +69,7 @@ export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
   });
 
   app.get<BlobParams>("/models/:modelId/blobs/:blobId/download", async (request, reply) => {
-    const { blob } = blobOf(request.params);
+    const { blob } = await blobOf(request.params);
     const handle = await open(ctx.store.files.path(blob.id, blob.revision), "r").catch(() => {
       throw noSuchBlob(blob.model_id, blob.id);
     });
@@ -79,12 +81,12 @@ export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
       .send(handle.createReadStream());
   });
 
-  app.get<BlobParams>("/models/:modelId/blobs/:blobId/delete", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
-    const form = openOneTimeForm(ctx, request, reply, "delete-blob", request.params.blobId);
+  app.get<BlobParams>("/models/:modelId/blobs/:blobId/delete", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
+    const form = await openOneTimeForm(ctx, request, reply, "delete-blob", request.params.blobId);
     if (form.kind === "redirected") return form.reply;
     if (form.kind === "used") return reply.redirect(`/models/${model.model_id}/blobs?notice=blob-deleted`, 303);
-    const { blob } = blobOf(request.params);
+    const { blob } = await blobOf(request.params);
     return sendPage(
       reply,
       <BlobDeletePage frame={frameFor(ctx, reply)} model={model} blob={blob} nonce={form.nonce} />,
@@ -92,18 +94,18 @@ export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
   });
 
   app.post<BlobParams>("/models/:modelId/blobs/:blobId/delete", async (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+    const model = await modelFromParams(ctx, request.params);
     const blobId = request.params.blobId;
     const form = parseForm(confirmForm, request.body);
     if (!form.ok) throw staleForm(`/models/${model.model_id}/blobs/${blobId}/delete`);
     const nonce = form.data.nonce;
-    // The same lock and steps as the API's blob delete, with the nonce consumed in the row's transaction.
+    // The same lock and steps as the API's blob delete, under the form's nonce.
     const removed = await ctx.store.blobLocks.run(blobId, async () => {
       let path: string | undefined;
-      const result = ctx.portal.consumeNonce(nonce, "delete-blob", blobId, () => {
-        const row = ctx.store.blobs.get(model.model_id, blobId);
+      const result = await consumeNonce(ctx.portal, { nonce, action: "delete-blob", target: blobId }, async () => {
+        const row = await ctx.store.blobs.get(model.model_id, blobId);
         if (!row) throw noSuchBlob(model.model_id, blobId);
-        ctx.store.blobs.delete(row);
+        await ctx.store.blobs.delete(row);
         path = ctx.store.files.path(blobId, row.revision);
         return { value: blobId, outcome: blobId };
       });

@@ -16,7 +16,7 @@ export function healthRoutes(app: FastifyInstance, ctx: PortalContext): void {
   const version = packageVersion();
 
   app.get<{ Params: { modelId: string } }>("/models/:modelId/health", async (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+    const model = await modelFromParams(ctx, request.params);
     const checks: HealthCheck[] = Object.entries(await healthChecks(app)).map(([name, check]) => ({
       name: CHECK_NAMES[name] ?? name,
       pass: check.status === "pass",
@@ -31,7 +31,7 @@ export function healthRoutes(app: FastifyInstance, ctx: PortalContext): void {
         uptimeMs={Date.now() - startedAt}
         capabilities={CAPABILITIES}
         checks={checks}
-        counts={ctx.portal.modelCounts(model.model_id)}
+        counts={await ctx.portal.modelCounts(model.model_id)}
       />,
     );
   });

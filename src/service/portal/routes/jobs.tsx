@@ -30,45 +30,47 @@ function noSuchJob(modelId: string, jobId: string): PortalError {
 
 /** Jobs (newest first, refreshed in place) and one job's page. Read from the store directly. */
 export function jobRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  const jobOf = (params: { modelId: string; jobId: string }) => {
-    const model = modelFromParams(ctx, params);
-    const row = uuid.safeParse(params.jobId).success ? ctx.store.jobs.get(model.model_id, params.jobId) : undefined;
+  const jobOf = async (params: { modelId: string; jobId: string }) => {
+    const model = await modelFromParams(ctx, params);
+    const row = uuid.safeParse(params.jobId).success
+      ? await ctx.store.jobs.get(model.model_id, params.jobId)
+      : undefined;
     if (!row) throw noSuchJob(model.model_id, params.jobId);
     return { model, row };
   };
 
   /** The model's jobs, newest first, with the names of their input blobs still there. */
-  const listed = (modelId: string) => {
-    const jobs = ctx.portal.jobs(modelId);
+  const listed = async (modelId: string) => {
+    const jobs = await ctx.portal.jobs(modelId);
     const inputNames = new Map<string, string>();
     for (const job of jobs) {
       const id = summarizeJob(job).inputBlobId;
       if (id === null || inputNames.has(id) || !uuid.safeParse(id).success) continue;
-      const blob = ctx.store.blobs.get(modelId, id);
+      const blob = await ctx.store.blobs.get(modelId, id);
       if (blob) inputNames.set(id, blob.name);
     }
     return { jobs, inputNames };
   };
 
-  app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
-    return sendPage(reply, <JobsPage frame={frameFor(ctx, reply)} model={model} {...listed(model.model_id)} />);
+  app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
+    return sendPage(reply, <JobsPage frame={frameFor(ctx, reply)} model={model} {...await listed(model.model_id)} />);
   });
 
-  app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs/rows", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
-    return sendFragment(reply, <JobRows modelId={model.model_id} {...listed(model.model_id)} />);
+  app.get<{ Params: { modelId: string } }>("/models/:modelId/jobs/rows", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
+    return sendFragment(reply, <JobRows modelId={model.model_id} {...await listed(model.model_id)} />);
   });
 
-  app.get<JobParams>("/models/:modelId/jobs/:jobId/status", (request, reply) => {
-    const { row } = jobOf(request.params);
-    return sendFragment(reply, <JobStatusPanel job={ctx.store.jobs.record(row, 1)} />);
+  app.get<JobParams>("/models/:modelId/jobs/:jobId/status", async (request, reply) => {
+    const { row } = await jobOf(request.params);
+    return sendFragment(reply, <JobStatusPanel job={await ctx.store.jobs.record(row, 1)} />);
   });
 
   app.get<JobParams>("/models/:modelId/jobs/:jobId", async (request, reply) => {
-    const { model, row } = jobOf(request.params);
-    const job = ctx.store.jobs.record(row, 1000);
-    const logs = ctx.store.jobs.logs(row, 1000);
+    const { model, row } = await jobOf(request.params);
+    const job = await ctx.store.jobs.record(row, 1000);
+    const logs = await ctx.store.jobs.logs(row, 1000);
     const result = row.status === "succeeded" ? storedResult(row.result) : undefined;
     const outputs = (result?.outputs ?? []).map((o) => ({
       id: o.id,
@@ -107,8 +109,8 @@ async function beforeAfterChart(
 ): Promise<JobPageProps["chart"]> {
   const payload = request as { input_blob_id?: unknown; feature_columns?: unknown };
   const input =
-    typeof payload.input_blob_id === "string" ? ctx.store.blobs.get(modelId, payload.input_blob_id) : undefined;
-  const output = outputs[0] ? ctx.store.blobs.get(modelId, outputs[0].id) : undefined;
+    typeof payload.input_blob_id === "string" ? await ctx.store.blobs.get(modelId, payload.input_blob_id) : undefined;
+  const output = outputs[0] ? await ctx.store.blobs.get(modelId, outputs[0].id) : undefined;
   if (!input || !output)
     return { missing: "The input or the output blob has been deleted, so there is nothing to draw." };
   const why = unreadable(input) ?? unreadable(output);

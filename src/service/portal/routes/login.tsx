@@ -17,18 +17,18 @@ export function loginRoutes(app: FastifyInstance, ctx: PortalContext): void {
   app.get<{ Querystring: { token?: string; link?: string; next?: string; notice?: string } }>(
     "/login",
     PUBLIC,
-    (request, reply) => {
+    async (request, reply) => {
       const { link, notice } = request.query;
       const token = request.query.token ?? link;
       const next = safeNext(request.query.next);
-      if (hasLiveSession(ctx.portal, request)) return reply.redirect(next, 303);
+      if (await hasLiveSession(ctx.portal, request)) return reply.redirect(next, 303);
       // `link`: a notebook's link, alive in this process only (../notebook-links.ts).
       const opened =
         link !== undefined
           ? consumeNotebookLink(link, request.socket.localPort ?? 0)
-          : token !== undefined && ctx.portal.consumeLoginToken(token);
+          : token !== undefined && (await ctx.portal.consumeLoginToken(token));
       if (opened) {
-        startSession(ctx.portal, request, reply);
+        await startSession(ctx.portal, request, reply);
         return reply.redirect(next, 303);
       }
       return sendPage(
@@ -52,11 +52,11 @@ export function loginRoutes(app: FastifyInstance, ctx: PortalContext): void {
     },
   );
 
-  app.post("/login", PUBLIC, (request, reply) => {
+  app.post("/login", PUBLIC, async (request, reply) => {
     const form = parseForm(loginForm, request.body);
     const next = safeNext(form.ok ? form.data.next : undefined);
-    if (form.ok && ctx.portal.consumeLoginToken(form.data.token)) {
-      startSession(ctx.portal, request, reply);
+    if (form.ok && (await ctx.portal.consumeLoginToken(form.data.token))) {
+      await startSession(ctx.portal, request, reply);
       return reply.redirect(next, 303);
     }
     const errors = form.ok
@@ -71,8 +71,8 @@ export function loginRoutes(app: FastifyInstance, ctx: PortalContext): void {
     );
   });
 
-  app.post("/logout", (request, reply) => {
-    endSession(ctx.portal, request, reply);
+  app.post("/logout", async (request, reply) => {
+    await endSession(ctx.portal, request, reply);
     return reply.redirect("/login?notice=logged-out", 303);
   });
 

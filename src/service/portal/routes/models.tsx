@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { addressesOf, frameFor, type PortalContext } from "../context.js";
 import { createModelForm, modelParams, parseForm, rawField } from "../forms.js";
+import { consumeNonce } from "../one-time-forms.js";
 import { ModelSettingsPage } from "../pages/model-settings.js";
 import { ModelsPage } from "../pages/models.js";
 import { noSuchModel, staleForm } from "../portal-error.js";
@@ -21,34 +22,34 @@ export function noticeOf(query: unknown): string | undefined {
 }
 
 /** Loads a model from its path parameter, or throws the page that says it does not exist. */
-export function modelFromParams(ctx: PortalContext, params: unknown) {
+export async function modelFromParams(ctx: PortalContext, params: unknown) {
   const parsed = parseForm(modelParams, params);
   const modelId = (params as { modelId?: string }).modelId ?? "";
-  const model = parsed.ok ? ctx.portal.model(parsed.data.modelId) : undefined;
+  const model = parsed.ok ? await ctx.portal.model(parsed.data.modelId) : undefined;
   if (!model) throw noSuchModel(modelId);
   return model;
 }
 
 /** Manage Models (list, create) and a model's Settings. */
 export function modelRoutes(app: FastifyInstance, ctx: PortalContext): void {
-  const listing = () => {
-    const counts = ctx.portal.applicationCounts();
-    return ctx.portal.models().map((m) => ({ ...m, applications: counts.get(m.model_id) ?? 0 }));
+  const listing = async () => {
+    const counts = await ctx.portal.applicationCounts();
+    return (await ctx.portal.models()).map((m) => ({ ...m, applications: counts.get(m.model_id) ?? 0 }));
   };
 
-  app.get("/models", (request, reply) =>
+  app.get("/models", async (request, reply) =>
     sendPage(
       reply,
       <ModelsPage
         frame={frameFor(ctx, reply)}
-        models={listing()}
-        nonce={ctx.portal.issueNonce("create-model", "")}
+        models={await listing()}
+        nonce={await ctx.portal.issueNonce("create-model", "")}
         notice={noticeOf(request.query)}
       />,
     ),
   );
 
-  app.post("/models", (request, reply) => {
+  app.post("/models", async (request, reply) => {
     const form = parseForm(createModelForm, request.body);
     if (!form.ok) {
       if (form.errors.nonce) throw staleForm("/models");
@@ -56,16 +57,17 @@ export function modelRoutes(app: FastifyInstance, ctx: PortalContext): void {
         reply,
         <ModelsPage
           frame={frameFor(ctx, reply)}
-          models={listing()}
-          nonce={rawField(request.body, "nonce")[0] ?? ctx.portal.issueNonce("create-model", "")}
+          models={await listing()}
+          nonce={rawField(request.body, "nonce")[0] ?? (await ctx.portal.issueNonce("create-model", ""))}
           errors={form.errors}
           name={rawField(request.body, "name")[0]}
         />,
         { status: 400 },
       );
     }
-    const result = ctx.portal.consumeNonce(form.data.nonce, "create-model", "", () => {
-      const { model_id } = ctx.apps.createModel(form.data.name);
+    const once = { nonce: form.data.nonce, action: "create-model", target: "" };
+    const result = await consumeNonce(ctx.portal, once, async () => {
+      const { model_id } = await ctx.apps.createModel(form.data.name);
       return { value: model_id, outcome: model_id };
     });
     switch (result.kind) {
@@ -78,15 +80,15 @@ export function modelRoutes(app: FastifyInstance, ctx: PortalContext): void {
     }
   });
 
-  app.get<{ Params: { modelId: string } }>("/models/:modelId", (request, reply) => {
-    const model = modelFromParams(ctx, request.params);
+  app.get<{ Params: { modelId: string } }>("/models/:modelId", async (request, reply) => {
+    const model = await modelFromParams(ctx, request.params);
     return sendPage(
       reply,
       <ModelSettingsPage
         frame={frameFor(ctx, reply)}
         model={model}
         addresses={addressesOf(request)}
-        applications={ctx.portal.applications(model.model_id)}
+        applications={await ctx.portal.applications(model.model_id)}
         notice={noticeOf(request.query)}
       />,
     );
