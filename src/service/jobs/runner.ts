@@ -1,26 +1,15 @@
 import { hostname } from "node:os";
-import { BlobDamagedError } from "../blob-check.js";
 import type { FastifyBaseLogger } from "fastify";
-import type { JobExecutionLogContainer, RecordType } from "../../contract/index.js";
+import type { JobExecutionLogContainer } from "../../contract/index.js";
 import type { Store } from "../plugins/store.js";
 import { nowIso } from "../store/database.js";
 import type { ClaimCandidate, FinishGuard, JobRow, RunReport } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
-import { commitOutputs, LeaseLostError } from "./commit-outputs.js";
-import { pinCheckedInput } from "./job-input.js";
-import { inputKeyRefusal, KEYS_LOST, type JobKeys } from "./job-keys.js";
-import {
-  commitEnding,
-  endingOf,
-  failedWith,
-  inputDamaged,
-  inputGone,
-  outputsTooLarge,
-  INTERNAL_ERROR,
-} from "./run-ending.js";
-import type { Attempt, AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
+import { KEYS_LOST, type JobKeys } from "./job-keys.js";
+import { failedWith, INTERNAL_ERROR } from "./run-ending.js";
+import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
+import { runAttempt, type AttemptContext } from "./attempt-run.js";
 import { RunReportBatch } from "./run-report-batch.js";
-import { runInWorker } from "./run-in-worker.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 import { WorkerPool } from "./worker-pool.js";
 import type { WorkerSlot } from "./worker-slot.js";
@@ -61,7 +50,8 @@ export class JobRunner {
   private readonly store: Store;
   private readonly log: FastifyBaseLogger;
   private readonly leaseMs: number;
-  private readonly maxOutputBytes: number;
+  /** What an attempt needs of its runner (attempt-run.ts). */
+  private readonly attemptContext: AttemptContext;
   private readonly pool: WorkerPool;
   private readonly keys = new Map<string, JobKeys>();
   /** Jobs running here, each with the switch that stops its run. */
@@ -76,7 +66,12 @@ export class JobRunner {
     this.store = options.store;
     this.log = options.log;
     this.leaseMs = options.leaseMs;
-    this.maxOutputBytes = options.maxOutputBytes;
+    this.attemptContext = {
+      store: options.store,
+      maxOutputBytes: options.maxOutputBytes,
+      log: options.log,
+      isClosed: () => this.closed,
+    };
     this.pool = new WorkerPool(options.workers, options.region);
     this.mainContainer = { hostname: hostname(), replicaName: `${options.region}-service`, processId: process.pid };
   }
@@ -325,13 +320,20 @@ export class JobRunner {
         "info",
         `attempt ${row.attempts} of job ${jobId} (${request.preprocessing_type}) started on ${slot.replicaName} (process ${process.pid} on ${hostname()})`,
       );
-      end = await this.attempt({ slot, row, request, keys, log, container, reports, signal: abort.signal }).catch(
-        (err: unknown): AttemptEnd => {
-          if (this.closed) return { kind: "abandoned" }; // close() hands the job back
-          this.log.error({ err, jobId }, "job run failed");
-          return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
-        },
-      );
+      end = await runAttempt(this.attemptContext, {
+        slot,
+        row,
+        request,
+        keys,
+        log,
+        container,
+        reports,
+        signal: abort.signal,
+      }).catch((err: unknown): AttemptEnd => {
+        if (this.closed) return { kind: "abandoned" }; // close() hands the job back
+        this.log.error({ err, jobId }, "job run failed");
+        return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
+      });
       if (end.kind === "failed") {
         await reports.flush();
         const guard = { leaseOwner: this.owner, attempt: row.attempts };
@@ -346,78 +348,6 @@ export class JobRunner {
       await reports.flush();
       this.running.delete(jobId);
       if (end.kind !== "abandoned") this.keys.delete(jobId);
-    }
-  }
-
-  /** One run of a claimed job; every temp file is gone when it returns. A success's temp
-   * links go just after its commit, which a placed output's link must outlast. */
-  private async attempt({ slot, row, request, keys, log, container, reports, signal }: Attempt): Promise<AttemptEnd> {
-    const { files } = this.store;
-    await files.ensureTemp();
-    const input = await pinCheckedInput(this.store, row.model_id, request.input_blob_id);
-    if (!input) return { kind: "failed", ...failedWith(inputGone(request.input_blob_id)) };
-    if (input instanceof BlobDamagedError)
-      return { kind: "failed", ...failedWith(inputDamaged(input.blobId, input.reason)) };
-    const temps = await files.attemptTemps(request.output.length);
-    const tempPaths = temps.paths;
-    try {
-      let run;
-      try {
-        const refusal = inputKeyRefusal(input.blob.encrypted, keys);
-        if (refusal) return { kind: "failed", ...failedWith(refusal) };
-        run = await runInWorker({
-          slot,
-          jobId: row.id,
-          inputPath: input.path,
-          inputRecordType: input.blob.record_type as RecordType,
-          request,
-          keys,
-          tempPaths,
-          signal,
-          onEvent: (event) => {
-            if (this.closed || signal.aborted) return;
-            if (event.type === "progress")
-              reports.add({ kind: "progress", phase: event.phase, progress: event.progress });
-            else log(event.level, event.message);
-          },
-        });
-      } finally {
-        await files.remove(input.path);
-      }
-      const { outcome } = run;
-      if (outcome.kind === "stopped") return { kind: "stopped" };
-      if (outcome.kind !== "done") {
-        if (this.closed && outcome.kind === "crash") return { kind: "abandoned" }; // terminated by close()
-        return { kind: "failed", ...endingOf(outcome, request.request_timeout_seconds) };
-      }
-      const outputBytes = outcome.done.outputs.reduce((sum, o) => sum + o.sizeBytes, 0);
-      if (outputBytes > this.maxOutputBytes)
-        return { kind: "failed", ...failedWith(outputsTooLarge(outputBytes, this.maxOutputBytes)) };
-      // The run's logs and progress first, without fsync; the commit's own log line then
-      // goes in the commit's transaction, which is fsynced.
-      await reports.flush();
-      try {
-        await commitOutputs({
-          store: this.store,
-          leaseOwner: this.owner,
-          attempt: row.attempts,
-          jobId: row.id,
-          modelId: row.model_id,
-          request,
-          message: run.message,
-          done: outcome.done,
-          startedAt: run.startedAt,
-          container,
-          pendingReports: () => reports.take(),
-        });
-        return { kind: "committed" };
-      } catch (err) {
-        if (err instanceof LeaseLostError) return { kind: "stopped" };
-        this.log.error({ err, jobId: row.id }, "committing a job's outputs failed");
-        return commitEnding(err, log);
-      }
-    } finally {
-      await temps.remove();
     }
   }
 
