@@ -61,6 +61,17 @@ describe("run-time failures", () => {
 });
 
 describe("encryption", () => {
+  it("keyed jobs sent at once all run with their keys (none found by a poll before its keys are held)", async () => {
+    const key = generateEncryptionKey();
+    const enc = json(blobRecord, await api.upload(encryptBuffer(parseEncryptionKey(key), Buffer.from(csv))));
+    const body = preprocessingBody(api.modelId, enc.id, { input_encryption_key: key, feature_columns: ["x"] });
+    const sent = await Promise.all(
+      Array.from({ length: 24 }, () => api.call("POST", "/api/ml/preprocessing/job/send", body)),
+    );
+    const jobs = await Promise.all(sent.map((r) => api.waitForJob(json(referenceJob, r).id)));
+    expect(jobs.map((j) => j.error?.title ?? j.status)).toEqual(jobs.map(() => "succeeded"));
+  });
+
   it("decrypts the input and encrypts the output with keys it never shows", async () => {
     const inputKey = generateEncryptionKey();
     const outputKey = generateEncryptionKey();

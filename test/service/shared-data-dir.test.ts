@@ -85,7 +85,6 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-/** Attempts that started, from the events: each claim writes one `running` event naming its process. */
 /**
  * Waits for the jobs one after another: one poll in flight at a time, so the waiting
  * does not load the services it measures (80 parallel pollers would).
@@ -265,7 +264,9 @@ describe.each(STORE_DRIVERS)("many processes on one data dir (%s)", (driver) => 
     const other = await dir.api(idle.url);
     const waiting = json(referenceJob, await other.call("GET", `/api/job/${keyed.id}/get`));
     expect(["queued", "running", "succeeded"]).toContain(waiting.status);
-    if (waiting.status !== "queued") expect(await runnerOf(other, keyed.id, 1)).toBe(holder.pid);
+    // A running attempt's first log line is written with its next batch of reports (100 ms).
+    if (waiting.status !== "queued")
+      expect(await waitFor("the keyed attempt's log line", () => runnerOf(other, keyed.id, 1), 5000)).toBe(holder.pid);
 
     await holder.kill("SIGKILL");
     const lost = await other.waitForJob(keyed.id, (j) => j.status !== "queued" && j.status !== "running");

@@ -58,7 +58,8 @@ export class JobRunner {
   private readonly running = new Map<string, AbortController>();
   private readonly mainContainer: JobExecutionLogContainer;
   private timers: NodeJS.Timeout[] = [];
-  private polling = false;
+  /** The poll under way: one at a time (see poll). */
+  private polling: Promise<void> | undefined;
   private pollAgain = false;
   private closed = false;
 
@@ -108,9 +109,19 @@ export class JobRunner {
     this.pollSafely();
   }
 
-  /** A job was just created here: keep its keys (memory only) and look for work now. */
-  submit(jobId: string, keys: JobKeys | null): void {
-    if (keys) this.keys.set(jobId, keys);
+  /**
+   * Keeps the keys of a job about to be created here (memory only), from before its row
+   * exists, so that no poll of this process finds the row without them. The answer lets
+   * go of them again, for a row that was refused (a job id already taken).
+   */
+  holdKeys(jobId: string, keys: JobKeys | null): () => void {
+    if (!keys || this.keys.has(jobId)) return () => {};
+    this.keys.set(jobId, keys);
+    return () => this.keys.delete(jobId);
+  }
+
+  /** A job was just created here: look for work now. */
+  submitted(): void {
     this.pollSafely();
   }
 
@@ -150,6 +161,8 @@ export class JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    // A poll under way stops at its next step; a job it claimed meanwhile is among `held`.
+    await this.polling?.catch(() => undefined);
     const held = [...this.running.keys()];
     await this.pool.close();
     const { jobs } = this.store;
@@ -191,15 +204,17 @@ export class JobRunner {
   private async poll(): Promise<void> {
     if (this.polling) {
       this.pollAgain = true;
-      return;
+      return this.polling;
     }
-    this.polling = true;
-    try {
+    this.polling = (async () => {
       this.pollAgain = false;
       do await this.claimWhileIdle();
       while (this.askedAgain());
+    })();
+    try {
+      await this.polling;
     } finally {
-      this.polling = false;
+      this.polling = undefined;
     }
   }
 

@@ -94,15 +94,23 @@ async function accept(
   assertOwnModel(request, parsed.model_id, `${prefix}model_id`);
   const keys = parseKeys(parsed, prefix);
   if (!(await blobs.get(parsed.model_id, parsed.input_blob_id))) throw notFound("input blob", parsed.input_blob_id);
-  const row = await jobs.create({
-    id: jobId,
-    modelId: parsed.model_id,
-    jobType: "preprocessing",
-    request: redact(parsed),
-    digest,
-    keyHolder: keys ? app.store.me.ownerId : null,
-  });
-  app.jobRunner.submit(jobId, keys);
+  // Held before the row exists: a poll of this process may find the row before create returns.
+  const release = app.jobRunner.holdKeys(jobId, keys);
+  let row;
+  try {
+    row = await jobs.create({
+      id: jobId,
+      modelId: parsed.model_id,
+      jobType: "preprocessing",
+      request: redact(parsed),
+      digest,
+      keyHolder: keys ? app.store.me.ownerId : null,
+    });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  app.jobRunner.submitted();
   return jobs.record(row, 1000);
 }
 
