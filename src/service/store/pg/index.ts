@@ -49,6 +49,7 @@ export interface PgStores {
   ping(): Promise<void>;
   /** This database's secret, made once when the store was first created; never leaves the process. */
   instanceSecret(): Promise<string>;
+  /** Ends the pool and the process locks held from here; a second call waits for the first. */
   close(): Promise<void>;
 }
 
@@ -77,6 +78,7 @@ export async function openPgStores(options: OpenPgStoresOptions): Promise<PgStor
     throw db.fault(err);
   }
   const processes = new PgProcessRegistry(db);
+  let closing: Promise<void> | undefined;
   return {
     apps: new PgAppStore(db),
     tokens: new PgTokenStore(db, options.region ?? ""),
@@ -96,9 +98,11 @@ export async function openPgStores(options: OpenPgStoresOptions): Promise<PgStor
       await db.one("SELECT 1");
     },
     instanceSecret: () => Promise.resolve(secret),
-    close: async () => {
-      await processes.releaseAll();
-      await db.close();
-    },
+    // Once, however often it is called: a pool refuses a second end.
+    close: () =>
+      (closing ??= (async () => {
+        await processes.releaseAll();
+        await db.close();
+      })()),
   };
 }
