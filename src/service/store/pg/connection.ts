@@ -98,6 +98,12 @@ export async function withTransaction<T>(
   for (let run = 1; ; run++) {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // The server may end the session while `fn` awaits something else (admin shutdown, a
+    // restart): the driver then emits the error on the client, which the pool listens to
+    // only while the client is idle. Kept here, the next query fails instead, and the
+    // connection is discarded on release.
+    const onError = (err: Error) => (broken = err);
+    client.on("error", onError);
     try {
       await client.query("BEGIN");
       if (options.relaxed || options.tick) await client.query("SET LOCAL synchronous_commit = off");
@@ -115,6 +121,7 @@ export async function withTransaction<T>(
       if (run < CONFLICT_TRIES && isRetryableConflict(err)) continue;
       throw err;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }

@@ -41,7 +41,7 @@ export class PgStorageFault extends Error {
 
 /** SQLSTATEs worth running the whole transaction again for: it lost a race, nothing is wrong. */
 export function isRetryableConflict(err: unknown): boolean {
-  const code = codeOf(err);
+  const code = err instanceof PgStorageFault ? err.sqlState : codeOf(err);
   return code === "40001" || code === "40P01";
 }
 
