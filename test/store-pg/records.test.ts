@@ -163,6 +163,20 @@ describe.skipIf(!available)("the PostgreSQL store's records", () => {
     expect(await store.blobs.revision("b1")).toBeUndefined();
   });
 
+  it("never fails the caller's transaction when remembering damage fails", async () => {
+    const store = await pgc.open(await pgc.fresh());
+    const { model_id } = await store.apps.createModel("m");
+    const kept = await store.transaction(async () => {
+      await store.blobs.insert("b1", model_id, 1, content(), new Date().toISOString());
+      // A reason PostgreSQL refuses (a NUL byte in text): the insert fails, the caller goes on.
+      await store.damage.record({ blobId: "b1", revision: 1, reason: "bad\u0000reason" });
+      return store.blobs.revision("b1");
+    });
+    expect(kept).toBe(1);
+    expect(await store.blobs.revision("b1")).toBe(1);
+    expect(await store.damage.list()).toEqual([]);
+  });
+
   it("pages a model's blobs newest first, with cursors that neither repeat nor skip, and filters by tag", async () => {
     const store = await pgc.open(await pgc.fresh());
     const { model_id } = await store.apps.createModel("m");

@@ -8,7 +8,11 @@ export class PgDamageStore {
 
   /** Bookkeeping: a failure to remember (the database unreachable) is not the caller's, so it never throws. */
   async record(damage: DamageReport): Promise<void> {
+    // Inside a caller's transaction a failed statement would abort all of it (PostgreSQL
+    // refuses every later statement of an aborted transaction): a savepoint confines it.
+    const joined = this.db.inTransaction();
     try {
+      if (joined) await this.db.run("SAVEPOINT damage_record");
       await this.db.relaxed(() =>
         this.db.run(
           `INSERT INTO damaged_blobs (blob_id, revision, reason, found_at) VALUES ($1, $2, $3, $4)
@@ -16,8 +20,10 @@ export class PgDamageStore {
           [damage.blobId, damage.revision, damage.reason, nowIso()],
         ),
       );
+      if (joined) await this.db.run("RELEASE SAVEPOINT damage_record");
     } catch {
       // The damage is still answered, only not remembered.
+      if (joined) await this.db.run("ROLLBACK TO SAVEPOINT damage_record").catch(() => undefined);
     }
   }
 
