@@ -5,6 +5,7 @@
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { openPgDb } from "../../src/service/store/pg/connection.js";
 import { openPgStores, PgStorageFault, type PgStores } from "../../src/service/store/pg/index.js";
 import { freePort, postgresAvailable } from "../harness/postgres.js";
 import { useCluster } from "./cluster.js";
@@ -74,6 +75,27 @@ describe.skipIf(!available)("the PostgreSQL connection", () => {
     });
     expect(told).toBe(1);
     expect(await b.apps.modelExists(id)).toBe(true);
+  });
+
+  it("commits bookkeeping without waiting for its WAL flush, and everything else durably", async () => {
+    const db = openPgDb(await pgc.fresh());
+    try {
+      const setting = async (name: string) => (await db.one<Record<string, string>>(`SHOW ${name}`))![name];
+      expect(await setting("synchronous_commit")).toBe("on");
+      expect(await setting("lock_timeout")).toBe("10s");
+      expect(await db.transaction(() => setting("synchronous_commit"))).toBe("on");
+      expect(await db.relaxed(() => setting("synchronous_commit"))).toBe("off");
+      expect(await db.tick(() => Promise.all([setting("synchronous_commit"), setting("lock_timeout")]))).toEqual([
+        "off",
+        "100ms",
+      ]);
+      // Joined, a relaxed write commits as durably as the transaction it is part of.
+      expect(await db.transaction(() => db.relaxed(() => setting("synchronous_commit")))).toBe("on");
+      // SET LOCAL ends with its transaction: the pooled connection is back to durable.
+      expect(await setting("synchronous_commit")).toBe("on");
+    } finally {
+      await db.close();
+    }
   });
 
   it("runs again the transaction a deadlock chose as its victim, so both sides commit", async () => {

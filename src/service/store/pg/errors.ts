@@ -99,7 +99,14 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function storeError(err: unknown, secrets: readonly string[]): unknown {
   if (err instanceof PgStorageFault) return err;
   const kind = faultKindOf(err);
-  if (kind === undefined) return err;
+  if (kind === undefined) {
+    // No driver message seen here quotes the password, but one that did would go out redacted.
+    if (err instanceof Error) {
+      err.message = redact(err.message, secrets);
+      if (err.stack) err.stack = redact(err.stack, secrets);
+    }
+    return err;
+  }
   const code = codeOf(err);
   const said = redact(err instanceof Error ? err.message : String(err), secrets);
   const what =
