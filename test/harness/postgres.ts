@@ -14,6 +14,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { RequiredTool } from "../required-tool.js";
 
 const PG_ROOT = "/usr/lib/postgresql";
 const NOBODY = 65534;
@@ -28,16 +29,16 @@ export function postgresBinDir(): string | undefined {
 }
 
 /**
- * Whether the PostgreSQL tests can run. With CI set a missing server is a failure, not a
- * skip: a green run that tested nothing would hide it (.ci/run installs `postgresql`).
+ * The server the PostgreSQL suites need: with CI set a missing one fails the run
+ * (describeWithTool), since .ci/run installs `postgresql`; elsewhere the suites skip.
  */
-export function postgresAvailable(): boolean {
-  if (postgresBinDir() !== undefined) return true;
-  if (process.env.CI)
-    throw new Error(`CI: no PostgreSQL server under ${PG_ROOT}/*/bin (apt-get install postgresql; .ci/run does)`);
-  console.warn(`skipping the PostgreSQL store tests: no ${PG_ROOT}/*/bin/initdb (apt-get install postgresql)`);
-  return false;
-}
+export const postgresTool: RequiredTool = {
+  name: "PostgreSQL",
+  missing:
+    postgresBinDir() === undefined
+      ? `no PostgreSQL server binaries (${PG_ROOT}/<version>/bin/initdb): apt-get install postgresql`
+      : null,
+};
 
 export interface PostgresCluster {
   /** postgres://mdps:<password>@127.0.0.1:<port>/postgres: the test role, with its password. */
@@ -77,11 +78,14 @@ function runAs(bin: string, args: string[], cwd: string): string {
 export async function startPostgres(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (bin === undefined) throw new Error(`no PostgreSQL server under ${PG_ROOT}/*/bin`);
-  const dir = mkdtempSync(join(tmpdir(), "mdps-pg-"));
+  const asRoot = process.getuid?.() === 0;
+  // As root the server runs as nobody, who must pass through every folder above its data
+  // dir: a TMPDIR under /root would refuse it, /tmp never does.
+  const dir = mkdtempSync(join(asRoot ? "/tmp" : tmpdir(), "mdps-pg-"));
   const data = join(dir, "data");
   const socketDir = join(dir, "socket");
   mkdirSync(socketDir);
-  if (process.getuid?.() === 0) {
+  if (asRoot) {
     chownSync(dir, NOBODY, NOBODY);
     chownSync(socketDir, NOBODY, NOBODY);
   }

@@ -4,15 +4,14 @@
  * out lets another replica take the job, and the attempt that lost it can no longer
  * write (the fence: lease owner and attempt number). Process liveness by session lock.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { PgStores } from "../../src/service/store/pg/index.js";
-import { postgresAvailable } from "../harness/postgres.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const available = postgresAvailable();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!available)("claims on PostgreSQL", () => {
+describeWithTool(postgresTool, "claims on PostgreSQL", () => {
   const pgc = useCluster();
 
   async function replicasWithJobs(count: number): Promise<{ replicas: PgStores[]; ids: string[] }> {

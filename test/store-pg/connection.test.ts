@@ -4,13 +4,12 @@
  * storage fault, never with the password of the URL in any form.
  */
 import { inspect } from "node:util";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openPgDb } from "../../src/service/store/pg/connection.js";
 import { openPgStores, PgStorageFault, type PgStores } from "../../src/service/store/pg/index.js";
-import { freePort, postgresAvailable } from "../harness/postgres.js";
+import { freePort, postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const available = postgresAvailable();
 
 /** Every way an error may reach a log: message, stack, util.inspect (with its cause), JSON. */
 function everyRendering(err: unknown): string {
@@ -32,7 +31,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
-describe.skipIf(!available)("the PostgreSQL connection", () => {
+describeWithTool(postgresTool, "the PostgreSQL connection", () => {
   const pgc = useCluster();
 
   it("rolls back everything a transaction's store calls wrote when it throws, and tells no listener", async () => {

@@ -3,12 +3,11 @@
  * attempt holding it, an ending that nothing changes afterwards; its request kept as the
  * exact JSON text it was sent as, and what the SQLite store refuses refused here too.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DuplicateJobError, jobFields } from "../../src/service/store/job-rows.js";
-import { postgresAvailable } from "../harness/postgres.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const available = postgresAvailable();
 const container = { hostname: "h", replicaName: "r", processId: 42 };
 const blobContent = {
   name: "a.csv",
@@ -22,7 +21,7 @@ const blobContent = {
   encrypted: false,
 };
 
-describe.skipIf(!available)("jobs on PostgreSQL", () => {
+describeWithTool(postgresTool, "jobs on PostgreSQL", () => {
   const pgc = useCluster();
 
   async function withModel() {

@@ -7,13 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openDatabase } from "../../src/service/store/database.js";
 import { migratePg, PG_MIGRATIONS } from "../../src/service/store/pg/migrations.js";
-import { postgresAvailable } from "../harness/postgres.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const available = postgresAvailable();
 
 /** How each SQLite declared type is held in PostgreSQL. */
 const TYPES: Record<string, string[]> = {
@@ -22,7 +21,7 @@ const TYPES: Record<string, string[]> = {
   REAL: ["double precision"],
 };
 
-describe.skipIf(!available)("PostgreSQL migrations", () => {
+describeWithTool(postgresTool, "PostgreSQL migrations", () => {
   const pgc = useCluster();
 
   it("makes the SQLite store's tables and columns, with matching types and NOT NULLs", async () => {

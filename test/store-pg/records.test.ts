@@ -6,15 +6,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { AdminError } from "../../src/service/admin-error.js";
 import { toBlobRecord, type BlobContent } from "../../src/service/store/blobs.js";
 import { openStores } from "../../src/service/store/index.js";
 import { decodeListCursor } from "../../src/service/store/listing.js";
-import { postgresAvailable } from "../harness/postgres.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const available = postgresAvailable();
 
 const content = (over: Partial<BlobContent> = {}): BlobContent => ({
   name: "a.csv",
@@ -29,7 +28,7 @@ const content = (over: Partial<BlobContent> = {}): BlobContent => ({
   ...over,
 });
 
-describe.skipIf(!available)("the PostgreSQL store's records", () => {
+describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
   const pgc = useCluster();
 
   it("keeps models and applications; deleting an application revokes its tokens", async () => {
