@@ -97,6 +97,26 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
     }
   });
 
+  it("runs a call a transaction left running past its end on its own, not in the next transaction on that connection", async () => {
+    const store = await pgc.open(await pgc.fresh());
+    let stray: Promise<unknown> | undefined;
+    await store.transaction(async () => {
+      await store.apps.createModel("inside");
+      stray = new Promise((r) => setTimeout(r, 100)).then(() => store.apps.createModel("stray"));
+    });
+    // The next transaction takes the connection back from the pool, and rolls back while the stray call runs.
+    const err = await rejection(
+      store.transaction(async () => {
+        await store.apps.createModel("rolled back");
+        await new Promise((r) => setTimeout(r, 300));
+        throw new Error("undo");
+      }),
+    );
+    expect((err as Error).message).toBe("undo");
+    await stray;
+    expect((await store.apps.listModels()).map((m) => m.name).sort()).toEqual(["inside", "stray"]);
+  });
+
   it("runs again the transaction a deadlock chose as its victim, so both sides commit", async () => {
     const url = await pgc.fresh();
     const [a, b] = [await pgc.open(url), await pgc.open(url)];

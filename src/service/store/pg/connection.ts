@@ -75,6 +75,13 @@ function typeOverrides(): pg.CustomTypesConfig {
 interface Joined {
   client: pg.PoolClient;
   committed: Array<() => void>;
+  /**
+   * False once `fn` has settled. A call `fn` started without awaiting it carries this
+   * context along (AsyncLocalStorage follows every continuation): run after the end, it
+   * must not use a connection already back in the pool, perhaps in another caller's
+   * transaction. It runs on its own instead.
+   */
+  open: boolean;
 }
 
 /** How a transaction commits: durably (fsync of the WAL), or as bookkeeping that may be lost with the last moments before a crash. */
@@ -145,11 +152,12 @@ export class PgDb {
   }
 
   inTransaction(): boolean {
-    return this.joined.getStore() !== undefined;
+    return this.joined.getStore()?.open === true;
   }
 
   async query(sql: string, params: readonly SqlParam[] = []): Promise<{ rows: unknown[]; rowCount: number }> {
-    const client = this.joined.getStore()?.client;
+    const joined = this.joined.getStore();
+    const client = joined?.open ? joined.client : undefined;
     try {
       const result = client
         ? await client.query(sql, params as SqlParam[])
@@ -187,7 +195,8 @@ export class PgDb {
         (client) => {
           // A run again after a conflict starts with no callbacks: the rolled-back run's changes never happened.
           committed = [];
-          return this.joined.run({ client, committed }, fn);
+          const joined: Joined = { client, committed, open: true };
+          return this.joined.run(joined, fn).finally(() => (joined.open = false));
         },
         options,
       );
@@ -205,7 +214,7 @@ export class PgDb {
    */
   afterCommit(callback: () => void): void {
     const joined = this.joined.getStore();
-    if (joined) joined.committed.push(callback);
+    if (joined?.open) joined.committed.push(callback);
     else callback();
   }
 
