@@ -5,6 +5,7 @@
  */
 import { inspect } from "node:util";
 import { expect, it } from "vitest";
+import { DuplicateJobError } from "../../src/service/store/job-rows.js";
 import { openPgDb } from "../../src/service/store/pg/connection.js";
 import { openPgStores, PgStorageFault, type PgStores } from "../../src/service/store/pg/index.js";
 import { freePort, postgresTool } from "../harness/postgres.js";
@@ -95,6 +96,28 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("undoes only a nested transaction that throws (a savepoint), so a duplicate job inside a transaction spoils nothing", async () => {
+    const store = await pgc.open(await pgc.fresh());
+    const names = await store.transaction(async () => {
+      const { model_id } = await store.apps.createModel("kept");
+      const job = { id: "j", modelId: model_id, jobType: "t", request: {}, digest: "d", keyHolder: null };
+      await store.jobs.create(job);
+      expect(await rejection(store.jobs.create(job))).toBeInstanceOf(DuplicateJobError);
+      expect(
+        await rejection(
+          store.transaction(async () => {
+            await store.apps.createModel("inner");
+            throw new Error("inner only");
+          }),
+        ),
+      ).toMatchObject({ message: "inner only" });
+      return (await store.apps.listModels()).map((m) => m.name);
+    });
+    expect(names).toEqual(["kept"]);
+    expect((await store.apps.listModels()).map((m) => m.name)).toEqual(["kept"]);
+    expect(await store.jobs.row("j")).toMatchObject({ status: "queued" });
   });
 
   it("runs a call a transaction left running past its end on its own, not in the next transaction on that connection", async () => {

@@ -182,11 +182,14 @@ export class PgDb {
   }
 
   /**
-   * Runs `fn` as one transaction; store calls inside it join it. Inside another
-   * transaction it simply joins that one (and commits as durably as it does).
+   * Runs `fn` as one transaction; store calls inside it join it. Inside another one it
+   * becomes a savepoint, as the SQLite store's nested transactions do: when it throws,
+   * only its own writes are undone and the outer transaction can go on (PostgreSQL would
+   * otherwise refuse every later statement of it). Relaxed and tick writes inside another
+   * transaction simply join it, and commit as durably as it does.
    */
   async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    if (this.inTransaction()) return fn();
+    if (this.inTransaction()) return options.relaxed || options.tick ? fn() : this.savepoint(fn);
     let committed: Array<() => void> = [];
     let value: T;
     try {
@@ -204,6 +207,23 @@ export class PgDb {
       throw storeError(err, this.secrets);
     }
     for (const callback of committed) callback();
+    return value;
+  }
+
+  private async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    // One name for every level: PostgreSQL's RELEASE and ROLLBACK TO name the newest one.
+    await this.run("SAVEPOINT mdps_nested");
+    let value: T;
+    try {
+      value = await fn();
+    } catch (err) {
+      // ROLLBACK TO keeps the savepoint; RELEASE drops it, leaving the outer level as it was.
+      await this.run("ROLLBACK TO SAVEPOINT mdps_nested")
+        .then(() => this.run("RELEASE SAVEPOINT mdps_nested"))
+        .catch(() => undefined);
+      throw err;
+    }
+    await this.run("RELEASE SAVEPOINT mdps_nested");
     return value;
   }
 
