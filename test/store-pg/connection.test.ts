@@ -100,6 +100,8 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
 
   it("undoes only a nested transaction that throws (a savepoint), so a duplicate job inside a transaction spoils nothing", async () => {
     const store = await pgc.open(await pgc.fresh());
+    let told = 0;
+    store.jobs.onChange(() => told++);
     const names = await store.transaction(async () => {
       const { model_id } = await store.apps.createModel("kept");
       const job = { id: "j", modelId: model_id, jobType: "t", request: {}, digest: "d", keyHolder: null };
@@ -109,6 +111,7 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
         await rejection(
           store.transaction(async () => {
             await store.apps.createModel("inner");
+            await store.jobs.cancel("j", "undone with the savepoint");
             throw new Error("inner only");
           }),
         ),
@@ -118,6 +121,8 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
     expect(names).toEqual(["kept"]);
     expect((await store.apps.listModels()).map((m) => m.name)).toEqual(["kept"]);
     expect(await store.jobs.row("j")).toMatchObject({ status: "queued" });
+    // The create was told; the cancel, undone with its savepoint, was not.
+    expect(told).toBe(1);
   });
 
   it("runs a call a transaction left running past its end on its own, not in the next transaction on that connection", async () => {

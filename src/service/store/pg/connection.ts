@@ -213,10 +213,14 @@ export class PgDb {
   private async savepoint<T>(fn: () => Promise<T>): Promise<T> {
     // One name for every level: PostgreSQL's RELEASE and ROLLBACK TO name the newest one.
     await this.run("SAVEPOINT mdps_nested");
+    const committed = this.joined.getStore()?.committed;
+    const before = committed?.length ?? 0;
     let value: T;
     try {
       value = await fn();
     } catch (err) {
+      // What it would have told listeners was undone with it.
+      committed?.splice(before);
       // ROLLBACK TO keeps the savepoint; RELEASE drops it, leaving the outer level as it was.
       await this.run("ROLLBACK TO SAVEPOINT mdps_nested")
         .then(() => this.run("RELEASE SAVEPOINT mdps_nested"))
