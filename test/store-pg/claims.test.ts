@@ -117,23 +117,26 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     const { replicas } = await replicasWithJobs(1);
     const [a, b] = replicas as [PgStores, PgStores];
     const id = "job-000";
-    const first = (await a.jobs.claim(id, { owner: "a", expiresAt: Date.now() + 100 }, Date.now(), "a"))!;
+    // Times are the callers' (a replica's clock), so the test steps them instead of sleeping.
+    const t0 = Date.now();
+    const first = (await a.jobs.claim(id, { owner: "a", expiresAt: t0 + 100 }, t0, "a"))!;
     expect(first.attempts).toBe(1);
     // Before it expires the lease holds.
-    expect(await b.jobs.claim(id, { owner: "b", expiresAt: Date.now() + 60_000 }, Date.now(), "b")).toBeUndefined();
-    await sleep(150);
-    expect((await b.jobs.claimable(Date.now(), 10)).map((c) => [c.id, c.status, c.lease_owner])).toEqual([
+    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 99, "b")).toBeUndefined();
+    expect(await b.jobs.claimable(t0 + 99, 10)).toEqual([]);
+    const later = t0 + 101;
+    expect((await b.jobs.claimable(later, 10)).map((c) => [c.id, c.status, c.lease_owner])).toEqual([
       [id, "running", "a"],
     ]);
-    const second = (await b.jobs.claim(id, { owner: "b", expiresAt: Date.now() + 60_000 }, Date.now(), "b"))!;
+    const second = (await b.jobs.claim(id, { owner: "b", expiresAt: later + 60_000 }, later, "b"))!;
     expect(second).toMatchObject({ lease_owner: "b", attempts: 2 });
 
     // The first attempt wakes up: its lease renewal, progress and ending are all refused.
-    expect(await a.jobs.renewLeases("a", Date.now() + 60_000, [id])).toBe(0);
+    expect(await a.jobs.renewLeases("a", later + 60_000, [id])).toBe(0);
     await a.jobs.progress(id, "a", "stale", 0.9);
     expect(await a.jobs.finish(id, "succeeded", { result: "stale" }, { leaseOwner: "a", attempt: 1 })).toBe(false);
     expect(await a.jobs.finish(id, "succeeded", { result: "stale" }, { leaseOwner: "a" })).toBe(false);
-    expect(await a.jobs.finish(id, "failed", {}, { unleasedAt: Date.now() })).toBe(false);
+    expect(await a.jobs.finish(id, "failed", {}, { unleasedAt: later })).toBe(false);
     expect(await a.jobs.row(id)).toMatchObject({ status: "running", phase: "reading", lease_owner: "b", result: null });
 
     expect(await b.jobs.finish(id, "succeeded", { result: "fresh" }, { leaseOwner: "b", attempt: 2 })).toBe(true);
@@ -144,9 +147,9 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     const { replicas } = await replicasWithJobs(1);
     const [a, b] = replicas as [PgStores, PgStores];
     const id = "job-000";
-    await a.jobs.claim(id, { owner: "a", expiresAt: Date.now() + 50 }, Date.now(), "a1");
-    await sleep(80);
-    await b.jobs.claim(id, { owner: "b", expiresAt: Date.now() + 60_000 }, Date.now(), "b");
+    const t0 = Date.now();
+    await a.jobs.claim(id, { owner: "a", expiresAt: t0 + 50 }, t0, "a1");
+    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 51, "b")).toBeDefined();
     expect(await b.jobs.requeue(id, "b", "stopping")).toBe(true);
     const again = (await a.jobs.claim(id, { owner: "a", expiresAt: Date.now() + 60_000 }, Date.now(), "a3"))!;
     expect(again.attempts).toBe(3);
@@ -172,7 +175,9 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     await a.jobs.create({ id: "j", modelId: model_id, jobType: "t", request: {}, digest: "d", keyHolder: null });
     await a.jobs.claim("j", { owner: "owner-a", expiresAt: now + 600_000 }, now, "a");
     await a.close();
-    await sleep(100);
+    // The server drops the lock as the session's backend exits, a moment after the socket closes.
+    const deadline = Date.now() + 10_000;
+    while ((await b.processes.deadOnThisHost()).length === 0 && Date.now() < deadline) await sleep(20);
     expect(await b.processes.deadOnThisHost()).toEqual(["owner-a"]);
     expect(await b.processes.isAlive("owner-a", Date.now(), 30_000)).toBe(false);
     // Its job need not wait for its lease.
