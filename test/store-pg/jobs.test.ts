@@ -3,7 +3,11 @@
  * attempt holding it, an ending that nothing changes afterwards; its request kept as the
  * exact JSON text it was sent as, and what the SQLite store refuses refused here too.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, it } from "vitest";
+import { openStores } from "../../src/service/store/index.js";
 import { DuplicateJobError, jobFields } from "../../src/service/store/job-rows.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
@@ -107,6 +111,48 @@ describeWithTool(postgresTool, "jobs on PostgreSQL", () => {
     expect(await store.jobs.revision("j1")).toEqual({ status: "succeeded", revision: row.revision });
     // create, claim, progress, the batch, finish: five commits, five notifications, in order.
     expect(changes).toHaveLength(5);
+  });
+
+  it("reads a job's row, record, logs and the store's usage exactly as the SQLite store does", async () => {
+    const { store, modelId } = await withModel();
+    const dir = mkdtempSync(join(tmpdir(), "mdps-pg-job-parity-"));
+    const sqlite = openStores({ dataDir: dir, region: "local" });
+    try {
+      const sqliteModel = sqlite.apps.createModel("m").model_id;
+      const request = { input_blob_id: "b", seed: "123456789012345678901234567890", ratio: 0.1 };
+      const job = { id: "j1", jobType: "preprocessing", request, digest: "d", keyHolder: "holder" };
+      const now = Date.now();
+      const lease = { owner: "p1", expiresAt: now + 60_000 };
+      const report = { kind: "log", level: "info", message: "m", container, at: "2026-01-01T00:00:00.000Z" } as const;
+      await store.jobs.create({ ...job, modelId });
+      sqlite.jobs.create({ ...job, modelId: sqliteModel });
+      await store.jobs.claim("j1", lease, now, "attempt 1");
+      sqlite.jobs.claim("j1", lease, now, "attempt 1");
+      await store.jobs.writeRunReports("j1", "p1", [report, { kind: "progress", phase: "fitting", progress: 1 / 3 }]);
+      sqlite.jobs.writeRunReports("j1", "p1", [report, { kind: "progress", phase: "fitting", progress: 1 / 3 }]);
+      const outcome = { error: { title: "t", detail: "d" } };
+      await store.jobs.finish("j1", "failed", outcome, { leaseOwner: "p1", attempt: 1 });
+      sqlite.jobs.finish("j1", "failed", outcome, { leaseOwner: "p1", attempt: 1 });
+
+      const times = { created_at: "", started_at: "", finished_at: "", model_id: "" };
+      const fromPg = (await store.jobs.row("j1"))!;
+      const fromSqlite = sqlite.jobs.row("j1")!;
+      expect({ ...fromPg, ...times }).toEqual({ ...fromSqlite, ...times });
+      const untimed = (events: Array<{ timestamp?: string }> | undefined) =>
+        events?.map((e) => ({ ...e, timestamp: "" }));
+      const pgRecord = await store.jobs.record(fromPg, 10);
+      const sqliteRecord = sqlite.jobs.record(fromSqlite, 10);
+      expect({ ...pgRecord, ...times, events: untimed(pgRecord.events) }).toEqual({
+        ...sqliteRecord,
+        ...times,
+        events: untimed(sqliteRecord.events),
+      });
+      expect(await store.jobs.logs(fromPg, 10)).toEqual(sqlite.jobs.logs(fromSqlite, 10));
+      expect(await store.usage()).toEqual(sqlite.usage());
+    } finally {
+      sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("never changes a finished job again", async () => {
