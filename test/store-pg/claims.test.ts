@@ -157,6 +157,25 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     expect(await a.jobs.finish(id, "succeeded", { result: 3 }, { leaseOwner: "a", attempt: 3 })).toBe(true);
   });
 
+  it("tells a replica when the server ends its lock's session, and nothing when it unregisters", async () => {
+    const url = await pgc.fresh();
+    const store = await pgc.open(url);
+    const lost: string[] = [];
+    store.processes.onLockLost((owner) => lost.push(owner));
+    await store.processes.register({ ownerId: "owner-a", hostname: "h", processId: 1 }, Date.now());
+    await store.processes.register({ ownerId: "owner-b", hostname: "h", processId: 2 }, Date.now());
+    await store.processes.unregister("owner-b");
+    await pgc.cluster().adminQuery(
+      `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = $1)`,
+      [new URL(url).pathname.slice(1)],
+    );
+    const deadline = Date.now() + 10_000;
+    while (lost.length === 0 && Date.now() < deadline) await sleep(20);
+    expect(lost).toEqual(["owner-a"]);
+    expect(await store.processes.deadOnThisHost()).toEqual(["owner-a"]);
+  });
+
   it("knows a replica alive while its session lock is held, and certainly dead once its store closes", async () => {
     const url = await pgc.fresh();
     const a = await pgc.open(url);

@@ -35,8 +35,20 @@ export class PgProcessRegistry {
   private readonly dead = new Set<string>();
   /** The lock connections of the processes registered from here. */
   private readonly held = new Map<string, pg.Client>();
+  private readonly lostListeners = new Set<(ownerId: string) => void>();
 
   constructor(private readonly db: PgDb) {}
+
+  /**
+   * Calls `listener` when the connection holding a registered process's lock ends without
+   * `unregister` (the server restarted, or dropped the session). Other replicas then
+   * count that process dead: they take its jobs over and fail those whose keys only it
+   * holds, and the fence refuses its further writes. A file lock cannot be lost this way,
+   * so the SQLite store has no such event; the process should stop, as a dead one would.
+   */
+  onLockLost(listener: (ownerId: string) => void): void {
+    this.lostListeners.add(listener);
+  }
 
   /** Takes this process's lock, then announces it. */
   async register(me: ProcessIdentity, now: number): Promise<void> {
@@ -54,6 +66,11 @@ export class PgProcessRegistry {
       throw this.db.fault(err);
     }
     this.held.set(me.ownerId, client);
+    client.once("end", () => {
+      if (this.held.get(me.ownerId) !== client) return; // unregistered: an ending we asked for
+      this.held.delete(me.ownerId);
+      for (const listener of this.lostListeners) listener(me.ownerId);
+    });
   }
 
   async heartbeat(ownerId: string, now: number): Promise<void> {
