@@ -100,6 +100,7 @@ export class PgJobStore {
     return (await this.row(job.id))!;
   }
 
+  /** `lock`: FOR UPDATE, for a caller's transaction that decides a write on what it reads (no other replica changes the row meanwhile). */
   async row(id: string, options: { lock?: boolean } = {}): Promise<JobRow | undefined> {
     return this.db.one<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1${options.lock ? " FOR UPDATE" : ""}`, [
       id,
@@ -129,7 +130,7 @@ export class PgJobStore {
    * Takes a job for one attempt under a lease, atomically: of several replicas claiming
    * the same job, exactly one gets the row back. A row another claimer has locked is
    * skipped (SKIP LOCKED) rather than waited for: that claimer is taking it. The claim
-   * bumps `attempts`, the fencing token FinishGuard's `attempt` names.
+   * bumps `attempts`, the fencing token FinishGuard's `attempt` names, and `revision`.
    */
   async claim(
     id: string,
