@@ -1,0 +1,75 @@
+/**
+ * The PostgreSQL store answers the SQLite store's calls: every public method of each SQLite
+ * record class exists on its PostgreSQL class with the same parameters and the same result,
+ * as a Promise (checked by the compiler below), and `openPgStores` has the members of
+ * `Stores`. What lets the service move to it by adding `await`s. No database needed.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { AppStore } from "../../src/service/store/apps.js";
+import { BlobStore } from "../../src/service/store/blobs.js";
+import { DamageStore } from "../../src/service/store/damage.js";
+import type { Stores } from "../../src/service/store/index.js";
+import { JobStore } from "../../src/service/store/jobs.js";
+import {
+  PgAppStore,
+  PgBlobStore,
+  PgDamageStore,
+  PgJobStore,
+  PgPortalStore,
+  PgProcessRegistry,
+  PgTokenStore,
+  type PgStores,
+} from "../../src/service/store/pg/index.js";
+import { PortalStore } from "../../src/service/store/portal.js";
+import { ProcessRegistry } from "../../src/service/store/processes.js";
+import { TokenStore } from "../../src/service/store/tokens.js";
+
+/** The async twin of a class's public surface: each method's result as a Promise. */
+type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
+};
+/** Registering a listener stays synchronous on both stores. */
+type AsyncJobs = Omit<Async<JobStore>, "onChange"> & Pick<JobStore, "onChange">;
+
+// Assignability: a PostgreSQL class may accept more (optional extras) but never less, nor answer otherwise.
+expectTypeOf<PgAppStore>().toExtend<Async<AppStore>>();
+expectTypeOf<PgTokenStore>().toExtend<Async<TokenStore>>();
+expectTypeOf<PgBlobStore>().toExtend<Async<BlobStore>>();
+expectTypeOf<PgJobStore>().toExtend<AsyncJobs>();
+expectTypeOf<PgProcessRegistry>().toExtend<Async<ProcessRegistry>>();
+expectTypeOf<PgPortalStore>().toExtend<Async<PortalStore>>();
+expectTypeOf<PgDamageStore>().toExtend<Async<DamageStore>>();
+
+/** The SQLite classes' private helpers: on the prototype at run time, not part of the surface. */
+const PRIVATE = new Set(["constructor", "event"]);
+
+function methods(prototype: object): string[] {
+  return Object.getOwnPropertyNames(prototype)
+    .filter((name) => !PRIVATE.has(name))
+    .sort();
+}
+
+describe("the PostgreSQL store's surface", () => {
+  it.each([
+    [AppStore, PgAppStore],
+    [TokenStore, PgTokenStore],
+    [BlobStore, PgBlobStore],
+    [JobStore, PgJobStore],
+    [ProcessRegistry, PgProcessRegistry],
+    [PortalStore, PgPortalStore],
+    [DamageStore, PgDamageStore],
+  ] as Array<[{ name: string; prototype: object }, { prototype: object }]>)(
+    "%o: every method of the SQLite class is there",
+    (sqlite, postgres) => {
+      const missing = methods(sqlite.prototype).filter((m) => !methods(postgres.prototype).includes(m));
+      expect(missing, sqlite.name).toEqual([]);
+    },
+  );
+
+  it("openPgStores answers the members of Stores", () => {
+    expectTypeOf<keyof PgStores>().toEqualTypeOf<keyof Stores>();
+    expectTypeOf<PgStores["transaction"]>().toEqualTypeOf<<T>(fn: () => Promise<T>) => Promise<T>>();
+    expectTypeOf<PgStores["usage"]>().toEqualTypeOf<Async<Pick<Stores, "usage">>["usage"]>();
+    expectTypeOf<PgStores["prune"]>().toEqualTypeOf<Async<Pick<Stores, "prune">>["prune"]>();
+  });
+});
