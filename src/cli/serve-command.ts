@@ -5,6 +5,7 @@ interface ServeFlags {
   port: number;
   host: string;
   dataDir: string;
+  store?: string;
   region: string;
   tokenTtl?: number;
   maxBlobBytes?: number;
@@ -22,7 +23,15 @@ export function registerServe(program: Command): void {
     .description("run the reference Model Data Preprocessing Service (portal, auth and model API on one origin)")
     .option("--port <port>", "TCP port; 0 picks a free one", integerOption("--port", 0, 65535), 0)
     .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--data-dir <dir>", "database and blob files ($MDPS_DATA_DIR)", defaultDataDir())
+    .option(
+      "--data-dir <dir>",
+      "blob files, and the SQLite database unless --store names one ($MDPS_DATA_DIR)",
+      defaultDataDir(),
+    )
+    .option(
+      "--store <url>",
+      "keep the records in PostgreSQL (postgres://user:password@host:5432/db) to run replicas; default the data dir's SQLite ($MDPS_STORE)",
+    )
     .option("--region <id>", "region id reported by health; tokens are valid only here", "local")
     .option("--token-ttl <seconds>", "access token lifetime", integerOption("--token-ttl", 1))
     .option("--max-blob-bytes <bytes>", "largest accepted file (default 1 GiB)", integerOption("--max-blob-bytes", 1))
@@ -44,9 +53,10 @@ export function registerServe(program: Command): void {
     )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
-      const { startService, openAdmin } = await import("../service/index.js");
+      const { startService } = await import("../service/index.js");
       const service = await startService({
         dataDir: flags.dataDir,
+        ...(flags.store !== undefined ? { store: flags.store } : {}),
         host: flags.host,
         port: flags.port,
         region: flags.region,
@@ -79,17 +89,11 @@ export function registerServe(program: Command): void {
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
-      // The application portal's one-time login link (docs/contract.md#application-portal);
-      // its token is stored only as a hash. Made before the lines are printed.
-      const admin = openAdmin(service.dataDir);
-      let portalToken: string;
-      try {
-        portalToken = admin.portalLink(service.url).token;
-      } finally {
-        admin.close();
-      }
+      // The application portal's one-time login link (docs/contract.md#application-portal),
+      // kept in the service's own store (only as a hash). Made before the lines are printed.
+      const portalLink = await service.portalLoginLink();
       // Printed last: whoever waits for these lines may signal the process at once.
       console.log(`listening on ${service.url}`);
-      console.log(`portal: ${service.url}/login?token=${portalToken}`);
+      console.log(`portal: ${portalLink}`);
     });
 }

@@ -8,7 +8,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { jobsPlugin } from "./plugins/jobs.js";
 import { rateLimitHook, rateLimitPlugin } from "./plugins/rate-limit.js";
-import { storePlugin } from "./plugins/store.js";
+import { storePlugin, type Store } from "./plugins/store.js";
 import { portalPlugin } from "./portal/index.js";
 import { blobListRoutes } from "./routes/blob-list.js";
 import { blobRoutes } from "./routes/blobs.js";
@@ -66,7 +66,14 @@ export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
  * The whole service as one Fastify plugin: store, job runner, errors, then the
  * token endpoint and the bearer-authenticated model API. `server.ts` only listens.
  */
-export async function mdpsApp(app: FastifyInstance, options: { service: ResolvedOptions }): Promise<void> {
+export async function mdpsApp(
+  app: FastifyInstance,
+  options: {
+    service: ResolvedOptions;
+    /** Handed the store once it is open: the plugin's context is its own, so the caller's app has no `store`. */
+    onStore?: (store: Store) => void;
+  },
+): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("grant", null);
@@ -75,6 +82,7 @@ export async function mdpsApp(app: FastifyInstance, options: { service: Resolved
   });
   await app.register(errorsPlugin, { maxBlobBytes: options.service.maxBlobBytes });
   await app.register(storePlugin, { service: options.service });
+  options.onStore?.(app.store);
   await app.register(jobsPlugin);
   await app.register(rateLimitPlugin);
 

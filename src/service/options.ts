@@ -1,10 +1,21 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { chooseSqliteDriver, type SqliteDriverName } from "./store/sqlite.js";
+import { chooseStore, type StoreChoice } from "./store/choice.js";
+import type { SqliteDriverName } from "./store/sqlite.js";
 
 export interface ServiceOptions {
-  /** Where the SQLite database and the blob files live; created if missing. */
+  /**
+   * Where the blob files live, and the SQLite database unless `store` names another;
+   * created if missing. Replicas on one PostgreSQL store share one dataDir (a directory
+   * every one of them mounts: docs/service.md, "Running replicas").
+   */
   dataDir: string;
+  /**
+   * Where the records are kept: a `postgres://user:password@host:5432/database` URL, for
+   * replicas that share the work; or `"sqlite"`, the data dir's own file. Default: the
+   * `MDPS_STORE` environment variable, else SQLite.
+   */
+  store?: string;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0: a free port, shown in `RunningService.url`. */
@@ -78,7 +89,7 @@ export interface ResolvedOptions {
   logger: boolean;
   logDestination: { write(line: string): unknown } | undefined;
   rateLimit: ResolvedRateLimit;
-  sqliteDriver: SqliteDriverName;
+  store: StoreChoice;
 }
 
 export const GiB = 1024 ** 3;
@@ -132,6 +143,6 @@ export function resolveOptions(options: ServiceOptions): ResolvedOptions {
     logger: options.logger ?? false,
     logDestination: options.logDestination,
     rateLimit: resolveRateLimit(options.rateLimit),
-    sqliteDriver: chooseSqliteDriver(options.sqliteDriver),
+    store: chooseStore({ store: options.store, sqliteDriver: options.sqliteDriver }),
   };
 }

@@ -2,7 +2,9 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { fastifyOptions, mdpsApp } from "./app.js";
 import { answerUnknownExpectation } from "./connection-errors.js";
+import type { Store } from "./plugins/store.js";
 import { resolveOptions, type ResolvedOptions, type ServiceOptions } from "./options.js";
+import { describeStore } from "./store/choice.js";
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -11,6 +13,10 @@ export interface RunningService {
   url: string;
   region: string;
   dataDir: string;
+  /** The store, as health shows it: `sqlite (<driver>)`, or the PostgreSQL URL without its password. */
+  store: string;
+  /** A fresh one-time login link to this service's portal, kept in its store. */
+  portalLoginLink(): Promise<string>;
   /** Stops listening, stops the job workers and closes the database. */
   close(): Promise<void>;
 }
@@ -27,7 +33,7 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const resolved = resolveOptions(options);
-  const app = await built(resolved);
+  const { app, store } = await built(resolved);
   // A client may half-close its side once it has sent the request (`shutdown(SHUT_WR)`,
   // `curl --no-keepalive` through some proxies). Node's default then aborts the request
   // in flight; with half-open sockets the answer is written and the socket ended after it.
@@ -58,6 +64,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url,
     region: resolved.region,
     dataDir: resolved.dataDir,
+    store: describeStore(resolved.store),
+    portalLoginLink: async () => `${url}/login?token=${await store.portal.createLoginToken()}`,
     close: () => (closing ??= close()),
   };
 }
@@ -67,17 +75,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
  * tests need no socket). `close()` stops its job workers and closes the database.
  */
 export async function buildApp(options: ServiceOptions): Promise<FastifyInstance> {
-  return built(resolveOptions(options));
+  return (await built(resolveOptions(options))).app;
 }
 
-async function built(resolved: ResolvedOptions): Promise<FastifyInstance> {
+async function built(resolved: ResolvedOptions): Promise<{ app: FastifyInstance; store: Store }> {
   const app = Fastify(fastifyOptions(resolved));
+  let store: Store | undefined;
   try {
-    await app.register(mdpsApp, { service: resolved });
+    await app.register(mdpsApp, { service: resolved, onStore: (opened) => (store = opened) });
     await app.ready();
   } catch (err) {
     await app.close().catch(() => {});
     throw err;
   }
-  return app;
+  if (!store) throw new Error("the service started without its store");
+  return { app, store };
 }

@@ -5,6 +5,7 @@
  * this is the one place that knows how.
  */
 import { HttpProblem } from "./problems.js";
+import { PgStorageFault } from "./store/pg/errors.js";
 import { isBusy } from "./store/process-lock.js";
 
 /**
@@ -37,8 +38,24 @@ export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
   return undefined;
 }
 
-/** 507 for a full disk, 503 for a read-only data dir or a locked database; undefined for any other error. */
+/** What a PostgreSQL store's fault tells the client; the fault's own message stays in the log. */
+const PG_FAULT_TEXT: Record<PgStorageFault["kind"], string> = {
+  busy: "The database kept the rows this request needs locked by another replica for longer than its lock timeout: nothing was stored.",
+  unavailable: "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
+  full: "The database's disk is full: nothing was stored. Reads still work; retry once the operator has freed space.",
+  read_only: "The database is read-only (a standby, or made read-only by its operator): nothing was stored.",
+};
+
+/** 507 for a full disk, 503 for a read-only data dir or a locked or unreachable database; undefined for any other error. */
 export function storageProblem(err: unknown): HttpProblem | undefined {
+  if (err instanceof PgStorageFault) {
+    const retry = err.retryAfterSeconds;
+    const text = PG_FAULT_TEXT[err.kind] + (retry !== undefined ? ` Retry after ${retry} s.` : "");
+    return new HttpProblem(err.kind === "full" ? 507 : 503, text, {
+      ...(retry !== undefined ? { headers: { "retry-after": String(retry) } } : {}),
+      body: { code: err.code },
+    });
+  }
   const kind = storageFaultOf(err);
   if (kind === "full")
     return new HttpProblem(

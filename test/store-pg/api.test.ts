@@ -20,6 +20,7 @@ import {
   PgTokenStore,
   type PgStores,
 } from "../../src/service/store/pg/index.js";
+import { openPgPort } from "../../src/service/store/pg/port.js";
 import { PortalStore } from "../../src/service/store/portal.js";
 import { ProcessRegistry } from "../../src/service/store/processes.js";
 import { TokenStore } from "../../src/service/store/tokens.js";
@@ -66,10 +67,8 @@ describe("the PostgreSQL store's surface", () => {
     },
   );
 
-  it("openPgStores answers the members of Stores", () => {
-    expectTypeOf<keyof PgStores>().toEqualTypeOf<keyof Stores>();
+  it("openPgPort answers the service's store port, Stores", () => {
+    expectTypeOf<Awaited<ReturnType<typeof openPgPort>>>().toEqualTypeOf<Stores>();
     expectTypeOf<PgStores["transaction"]>().toEqualTypeOf<<T>(fn: () => Promise<T>) => Promise<T>>();
-    expectTypeOf<PgStores["usage"]>().toEqualTypeOf<Async<Pick<Stores, "usage">>["usage"]>();
-    expectTypeOf<PgStores["prune"]>().toEqualTypeOf<Async<Pick<Stores, "prune">>["prune"]>();
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { openStores } from "../../src/service/store/index.js";
+import { openSqliteStores } from "../../src/service/store/index.js";
 import { DuplicateJobError, jobFields } from "../../src/service/store/job-rows.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
@@ -116,7 +116,7 @@ describeWithTool(postgresTool, "jobs on PostgreSQL", () => {
   it("reads a job's row, record, logs and the store's usage exactly as the SQLite store does", async () => {
     const { store, modelId } = await withModel();
     const dir = mkdtempSync(join(tmpdir(), "mdps-pg-job-parity-"));
-    const sqlite = openStores({ dataDir: dir, region: "local" });
+    const sqlite = openSqliteStores({ dataDir: dir, region: "local" });
     try {
       const sqliteModel = sqlite.apps.createModel("m").model_id;
       const request = { input_blob_id: "b", seed: "123456789012345678901234567890", ratio: 0.1 };

@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { AdminError } from "../../src/service/admin-error.js";
+import { consumeNonce } from "../../src/service/portal/one-time-forms.js";
 import { toBlobRecord, type BlobContent } from "../../src/service/store/blobs.js";
-import { openStores } from "../../src/service/store/index.js";
+import { openSqliteStores } from "../../src/service/store/index.js";
 import { decodeListCursor } from "../../src/service/store/listing.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
@@ -97,7 +98,7 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
   it("reads a blob's record exactly as the SQLite store does, keeping '' and null descriptions apart", async () => {
     const store = await pgc.open(await pgc.fresh());
     const dir = mkdtempSync(join(tmpdir(), "mdps-pg-parity-"));
-    const sqlite = openStores({ dataDir: dir, region: "local" });
+    const sqlite = openSqliteStores({ dataDir: dir, region: "local" });
     try {
       const pgModel = (await store.apps.createModel("m")).model_id;
       const sqliteModel = sqlite.apps.createModel("m").model_id;
@@ -227,26 +228,25 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
     const url = await pgc.fresh();
     const [a, b] = [await pgc.open(url), await pgc.open(url)];
     const nonce = await a.portal.issueNonce("regenerate", "client-1");
+    const form = { nonce, action: "regenerate", target: "client-1" };
     expect(await b.portal.nonceState(nonce, "regenerate", "client-1")).toEqual({ kind: "fresh" });
-    await expect(
-      a.portal.consumeNonce(nonce, "regenerate", "client-1", () => {
-        throw new Error("bad input");
-      }),
-    ).rejects.toThrow("bad input");
+    await expect(consumeNonce(a.portal, form, () => Promise.reject(new Error("bad input")))).rejects.toThrow(
+      "bad input",
+    );
     let acted = 0;
     const act = async () => {
       acted++;
-      // Long enough that both submissions are inside their transactions at once.
+      // Long enough that the second submission arrives while the first acts.
       await new Promise((r) => setTimeout(r, 100));
       return { value: acted, outcome: "regenerated" };
     };
-    const results = await Promise.all([
-      a.portal.consumeNonce(nonce, "regenerate", "client-1", act),
-      b.portal.consumeNonce(nonce, "regenerate", "client-1", act),
-    ]);
+    const results = await Promise.all([consumeNonce(a.portal, form, act), consumeNonce(b.portal, form, act)]);
     expect(acted).toBe(1);
     expect(results.map((r) => r.kind).sort()).toEqual(["done", "used"]);
-    expect(results.find((r) => r.kind === "used")).toMatchObject({ outcome: "regenerated" });
+    expect(await b.portal.nonceState(nonce, "regenerate", "client-1")).toMatchObject({
+      kind: "used",
+      outcome: "regenerated",
+    });
     expect(await a.portal.nonceState(nonce, "other", "client-1")).toEqual({ kind: "unknown" });
   });
 

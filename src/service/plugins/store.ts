@@ -6,7 +6,9 @@ import fp from "fastify-plugin";
 import { BlobFiles } from "../blob-files.js";
 import { KeyedLock } from "../keyed-lock.js";
 import type { ResolvedOptions } from "../options.js";
-import { openStores, type Stores } from "../store/index.js";
+import { describeStore } from "../store/choice.js";
+import type { Stores } from "../store/index.js";
+import { openChosenStores } from "../store/open.js";
 import type { ProcessIdentity } from "../store/processes.js";
 
 /** The store's records, and what this process adds beside them: the blob files and their locks. */
@@ -44,10 +46,10 @@ function newIdentity(): ProcessIdentity {
  */
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
-    const { dataDir, region, jobLeaseMs, sqliteDriver } = options.service;
-    const stores = openStores({ dataDir, driver: sqliteDriver, region });
+    const { dataDir, region, jobLeaseMs, store } = options.service;
+    const stores = await openChosenStores({ choice: store, dataDir, region });
     const { processes, blobs, tokens } = stores;
-    app.log.info({ dataDir, sqliteDriver }, "store opened");
+    app.log.info({ dataDir, store: describeStore(store) }, "store opened");
     warnIfShared(dataDir, app.log);
     const me = newIdentity();
     await processes.register(me, Date.now());

@@ -7,6 +7,7 @@ import {
   type Health,
 } from "../../contract/index.js";
 import { healthChecks } from "../health-checks.js";
+import { describeStore } from "../store/choice.js";
 import { packageVersion } from "../version.js";
 
 /**
@@ -28,6 +29,9 @@ function registerHealthRoutes(app: FastifyInstance, _options: unknown, done: () 
       region: app.serviceOptions.region,
       version,
       uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+      // Which of several replicas answered, and the store they share (without its password).
+      replica: app.store.me.ownerId,
+      store: describeStore(app.serviceOptions.store),
       checks,
       capabilities: [...CAPABILITIES],
     };

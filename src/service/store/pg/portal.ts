@@ -9,7 +9,6 @@ import {
   type BlobListing,
   type JobListing,
   type ModelRow,
-  type NonceOutcome,
   type NonceState,
 } from "../portal.js";
 import type { PgDb } from "./connection.js";
@@ -105,29 +104,35 @@ export class PgPortalStore {
   }
 
   /**
-   * Marks the nonce used and runs `act` in one transaction, so that of two submissions of
-   * the same form (on any replicas) exactly one acts: the nonce's row is locked, and the
-   * other waits, then sees `used` with the first one's `outcome`. When `act` throws, the
-   * nonce stays unused. `act` may be async: its store calls join this transaction.
+   * Takes a fresh nonce for one submission: marks it used, with no outcome yet, and answers
+   * `fresh`; of two submissions of the same form (on any replicas) exactly one gets `fresh`:
+   * the nonce's row is locked, and the other waits, then sees `used`.
    */
-  async consumeNonce<T>(
-    nonce: string,
-    action: string,
-    target: string,
-    act: () => { value: T; outcome: string } | Promise<{ value: T; outcome: string }>,
-  ): Promise<NonceOutcome<T>> {
-    const hash = tokenDigest(nonce);
-    return this.db.transaction(async (): Promise<NonceOutcome<T>> => {
+  async claimNonce(nonce: string, action: string, target: string): Promise<NonceState> {
+    return this.db.transaction(async (): Promise<NonceState> => {
       const state = await this.nonceState(nonce, action, target, { lock: true });
-      if (state.kind !== "fresh") return state;
-      const { value, outcome } = await act();
-      await this.db.run("UPDATE portal_form_nonces SET used_at = $1, outcome = $2 WHERE nonce_hash = $3", [
-        nowIso(),
-        outcome,
-        hash,
-      ]);
-      return { kind: "done", value };
+      if (state.kind === "fresh")
+        await this.db.run("UPDATE portal_form_nonces SET used_at = $1 WHERE nonce_hash = $2", [
+          nowIso(),
+          tokenDigest(nonce),
+        ]);
+      return state;
     });
+  }
+
+  /** Records what a claimed nonce's submission did (shown to a later submission of the same form). */
+  async settleNonce(nonce: string, outcome: string): Promise<void> {
+    await this.db.run("UPDATE portal_form_nonces SET outcome = $1 WHERE nonce_hash = $2", [
+      outcome,
+      tokenDigest(nonce),
+    ]);
+  }
+
+  /** Makes a claimed nonce fresh again: its submission failed, and the form may be sent again. */
+  async releaseNonce(nonce: string): Promise<void> {
+    await this.db.run("UPDATE portal_form_nonces SET used_at = NULL, outcome = NULL WHERE nonce_hash = $1", [
+      tokenDigest(nonce),
+    ]);
   }
 
   /** The address of the last service that started its portal on this database (the newest wins). */

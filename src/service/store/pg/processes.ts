@@ -111,19 +111,15 @@ export class PgProcessRegistry {
   }
 
   /**
-   * Whether `ownerId` is a process of this host that still holds its lock: its jobs are
-   * its own however late its leases look (its clock may lag, it may be frozen).
+   * Never: on a shared database a replica's jobs are its own only while its lease lasts.
+   * A replica paused past its lease (or on a host that stopped answering) loses its jobs
+   * to the others, as one that died does; the fence (owner and attempt, checked at every
+   * write) refuses whatever it still tries to write when it resumes. The SQLite store keeps
+   * a frozen process's jobs instead: there every process shares one host and its locks.
+   * So replicas' clocks must agree to well under the lease.
    */
-  async holdsLockHere(ownerId: string): Promise<boolean> {
-    if (this.dead.has(ownerId)) return false;
-    const row = await this.db.one<{ hostname: string }>("SELECT hostname FROM service_processes WHERE owner_id = $1", [
-      ownerId,
-    ]);
-    if (!(await this.lockHeld(ownerId))) {
-      this.dead.add(ownerId);
-      return false;
-    }
-    return row?.hostname === this.host;
+  holdsLockHere(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   /** Owner ids of the live processes, this one included. */

@@ -1,0 +1,168 @@
+/**
+ * `mdps serve` replicas on one PostgreSQL store and one shared data dir (blob bytes): a
+ * real cluster (test/harness/postgres.ts), real child processes. One service on the store
+ * serves a Session end to end; three replicas share uploads and jobs while one is killed
+ * (-9), one is paused past its lease, and a new one starts: every acknowledged upload
+ * reads back with its sha256, every accepted job ends once with one committed output.
+ */
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
+import { SCOPES } from "../../src/contract/scopes.js";
+import { Session } from "../../src/index.js";
+import { openPgPort } from "../../src/service/store/pg/port.js";
+import type { AppCredentials } from "../harness/service-starter.js";
+import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
+import { Api, json, preprocessingBody, referenceJob, tokenFor } from "../service/service-harness.js";
+import { useCluster } from "../store-pg/cluster.js";
+
+const LEASE_MS = 1500;
+const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
+
+/** A model with one application holding every scope, made in the PostgreSQL store at `url`. */
+async function registerPgApp(url: string): Promise<AppCredentials> {
+  const store = await openPgPort({ url, region: "local" });
+  try {
+    const { model_id } = await store.apps.createModel("replicas");
+    const app = await store.apps.addApp({ modelId: model_id, name: "replica test", scopes: [...SCOPES] });
+    return { modelId: model_id, clientId: app.client_id, clientSecret: app.client_secret };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Waits until each of `pids` runs one of `jobIds` (its first log line names the process). */
+async function runningOn(api: Api, jobIds: readonly string[], pids: readonly number[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  const waiting = new Set(pids);
+  while (waiting.size > 0) {
+    if (Date.now() > deadline) throw new Error(`no job started on process(es) ${[...waiting].join(", ")}`);
+    for (const id of jobIds) {
+      const job = json(referenceJob, await api.call("GET", `/api/job/${id}/get`));
+      if (job.status !== "running") continue;
+      const logs = json(logDetails, await api.call("GET", `/api/job/${id}/logs`));
+      for (const m of logs.messages) if (m.container?.processId !== undefined) waiting.delete(m.container.processId);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function csv(rows: number, seed: number): string {
+  const lines = ["a,b"];
+  for (let i = 0; i < rows; i++) lines.push(`${(i * 7 + seed) % 1000},${(i * 13 + seed) % 97}`);
+  return `${lines.join("\n")}\n`;
+}
+
+describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store", () => {
+  const pgc = useCluster();
+  const starter = new ServiceStarter("mdps-replicas-");
+  afterAll(() => starter.cleanup());
+
+  it("one service on PostgreSQL serves a Session end to end; health names the replica and the store, never its password", async () => {
+    const url = await pgc.fresh();
+    const service = await starter.start({ store: url, jobWorkers: 1 });
+    const app = await registerPgApp(url);
+    const session = await Session.connect({ baseUrl: service.url, ...app, env: {}, configFile: false });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "mdps-replicas-data-"));
+      try {
+        const file = join(dir, "small.csv");
+        await writeFile(file, "a,b\n1,10\n2,20\n3,30\n");
+        const blob = await session.upload(file);
+        const job = await session.preprocess(blob, { type: "StandardScaler", columns: ["a", "b"] });
+        expect((await job.wait()).status).toBe("succeeded");
+        const result = await job.result();
+        expect(result.rows).toBe(3);
+        expect(result.outputs).toHaveLength(1);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    } finally {
+      await session.close();
+    }
+    const api = new Api(service, await tokenFor(service, app), app.modelId);
+    const health = (await api.call("GET", "/api/shared/health")).body as Record<string, unknown>;
+    expect(health.status).toBe("healthy");
+    expect(String(health.store)).toMatch(/^postgres:\/\/mdps:\*\*\*@127\.0\.0\.1:/);
+    expect(String(health.replica)).toMatch(new RegExp(`-${process.pid}-`));
+    expect(JSON.stringify(health)).not.toContain(pgc.cluster().password);
+    // The portal's login link is kept in the shared store: it opens a session on the service.
+    const login = await fetch(await service.portalLoginLink(), { redirect: "manual" });
+    expect(login.status).toBe(303);
+    expect(login.headers.get("set-cookie")).toMatch(/^mdps_portal/);
+  });
+
+  it("three replicas: one killed, one paused past its lease, one started; nothing acknowledged is lost, every job ends once", async () => {
+    const url = await pgc.fresh();
+    const dataDir = await starter.tempDir();
+    const spawn = () => starter.spawn({ lease: { dataDir, leaseMs: LEASE_MS, workers: 1 }, env: { MDPS_STORE: url } });
+    const replicas: ServiceChild[] = await Promise.all([spawn(), spawn(), spawn()]);
+    const app = await registerPgApp(url);
+    const token = await tokenFor(replicas[0]!, app);
+    const apiOf = (r: ServiceChild) => new Api(r, token, app.modelId);
+    const apis = replicas.map(apiOf);
+
+    // Uploads and jobs spread over the three; a few inputs large enough to be running at the fault.
+    const uploaded: Array<{ record: BlobRecord; sha: string }> = [];
+    for (let i = 0; i < 18; i++) {
+      // The first jobs each replica runs are long: the faults below meet them running.
+      const bytes = csv(i < 6 ? 400_000 : 50, i);
+      const record = json(blobRecord, await apis[i % 3]!.upload(bytes));
+      expect(record.sha256).toBe(sha256(bytes));
+      uploaded.push({ record, sha: sha256(bytes) });
+    }
+    const sent = [];
+    for (const [i, { record }] of uploaded.entries()) {
+      // A Yeo-Johnson fit of the large inputs runs for seconds: the faults meet them running.
+      const type = i < 6 ? { preprocessing_type: "PowerTransformer" } : {};
+      const body = preprocessingBody(app.modelId, record.id, type);
+      const reply = await apis[i % 3]!.call("POST", "/api/ml/preprocessing/job/send", body);
+      sent.push(json(referenceJob, reply).id);
+    }
+
+    // The faults, while jobs run: -9 to one, a pause longer than the lease to another, then a new replica.
+    await runningOn(apis[0]!, sent, [replicas[1]!.pid, replicas[2]!.pid]);
+    await replicas[1]!.kill("SIGKILL");
+    process.kill(replicas[2]!.pid, "SIGSTOP");
+    await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
+    process.kill(replicas[2]!.pid, "SIGCONT");
+    const late = await spawn();
+    const survivors = [apis[0]!, apis[2]!, apiOf(late)];
+
+    let takenOver = 0;
+    for (const [i, id] of sent.entries()) {
+      const job = await survivors[i % 3]!.waitForJob(id, undefined, 120_000);
+      // Each claim's event names its attempt ("attempt 2 on ...; taken over from ...").
+      if (job.events.some((e) => e.status === "running" && /^attempt [2-9] /.test(e.message ?? ""))) takenOver++;
+      expect(job.status, `job ${id}`).toBe("succeeded");
+      // Ended once: one terminal event, however many attempts it took.
+      const terminal = job.events.filter((e) => ["succeeded", "failed", "timed_out", "cancelled"].includes(e.status));
+      expect(
+        terminal.map((e) => e.status),
+        `job ${id}`,
+      ).toEqual(["succeeded"]);
+      const result = json(jobResult, await survivors[(i + 1) % 3]!.call("GET", `/api/job/${id}/result`));
+      const [committed, ...more] = result.outputs ?? [];
+      expect(committed && more.length === 0, `job ${id} has one output`).toBe(true);
+      const output = await survivors[(i + 2) % 3]!.download(committed!.id);
+      expect(output.status).toBe(200);
+      expect(sha256(output.body)).toBe(committed!.sha256);
+    }
+    console.log(`replicas: ${takenOver} of ${sent.length} jobs ran again after a replica was killed or paused`);
+    expect(takenOver, "the killed and the paused replica each lose the job they ran").toBeGreaterThanOrEqual(2);
+    // Every acknowledged upload reads back whole, from every survivor.
+    for (const [i, { record, sha }] of uploaded.entries()) {
+      const download = await survivors[i % 3]!.download(record.id);
+      expect(download.status, record.id).toBe(200);
+      expect(sha256(download.body), record.id).toBe(sha);
+    }
+    // No output committed twice: the model holds the inputs and one output per job.
+    const listed = await survivors[0]!.call("GET", `/api/model/${app.modelId}/shared/blobs?limit=200`);
+    expect((listed.body as { items: unknown[] }).items).toHaveLength(uploaded.length + sent.length);
+  }, 180_000);
+});
