@@ -41,7 +41,8 @@ export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
 /** What a PostgreSQL store's fault tells the client; the fault's own message stays in the log. */
 const PG_FAULT_TEXT: Record<PgStorageFault["kind"], string> = {
   busy: "The database kept the rows this request needs locked by another replica for longer than its lock timeout: nothing was stored.",
-  unavailable: "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
+  unavailable:
+    "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
   full: "The database's disk is full: nothing was stored. Reads still work; retry once the operator has freed space.",
   read_only: "The database is read-only (a standby, or made read-only by its operator): nothing was stored.",
 };
