@@ -15,6 +15,7 @@ import { SCOPES } from "../../src/contract/scopes.js";
 import { Session } from "../../src/index.js";
 import { openPgPort } from "../../src/service/store/pg/port.js";
 import type { AppCredentials } from "../harness/service-starter.js";
+import { nginxTool, startNginx } from "../harness/nginx.js";
 import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
@@ -165,4 +166,48 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
     const listed = await survivors[0]!.call("GET", `/api/model/${app.modelId}/shared/blobs?limit=200`);
     expect((listed.body as { items: unknown[] }).items).toHaveLength(uploaded.length + sent.length);
   }, 180_000);
+
+  describeWithTool(nginxTool, "behind nginx", () => {
+    it("a Session through nginx in front of three replicas works as against one mdps serve, one replica killed", async () => {
+      const url = await pgc.fresh();
+      const dataDir = await starter.tempDir();
+      const spawn = () =>
+        starter.spawn({ lease: { dataDir, leaseMs: LEASE_MS, workers: 1 }, env: { MDPS_STORE: url } });
+      const replicas = await Promise.all([spawn(), spawn(), spawn()]);
+      const proxy = await startNginx(replicas.map((r) => `127.0.0.1:${r.port}`));
+      try {
+        const app = await registerPgApp(url);
+        const session = await Session.connect({ baseUrl: proxy.url, ...app, env: {}, configFile: false });
+        const dir = await mkdtemp(join(tmpdir(), "mdps-replicas-proxy-"));
+        try {
+          // Requests spread: health through the proxy names more than one replica.
+          const api = new Api(proxy.url, await tokenFor(proxy.url, app), app.modelId);
+          const named = new Set<string>();
+          for (let i = 0; i < 9; i++) {
+            const health = (await api.call("GET", "/api/shared/health")).body as { replica: string };
+            named.add(health.replica);
+          }
+          expect(named.size, [...named].join(", ")).toBeGreaterThan(1);
+          const run = async (name: string) => {
+            const file = join(dir, name);
+            await writeFile(file, csv(200, name.length));
+            const blob = await session.upload(file);
+            const job = await session.preprocess(blob, { type: "StandardScaler", columns: ["a", "b"] });
+            expect((await job.wait()).status).toBe("succeeded");
+            const [output] = await job.outputs();
+            expect(output!.record.size_bytes).toBeGreaterThan(0);
+          };
+          await run("before.csv");
+          // A replica killed: the proxy sends new connections to the others.
+          await replicas[1].kill("SIGKILL");
+          for (const name of ["after-1.csv", "after-22.csv", "after-333.csv"]) await run(name);
+        } finally {
+          await session.close();
+          await rm(dir, { recursive: true, force: true });
+        }
+      } finally {
+        await proxy.stop();
+      }
+    }, 120_000);
+  });
 });

@@ -49,7 +49,8 @@ export const storePlugin = fp(
     const { dataDir, region, jobLeaseMs, store } = options.service;
     const stores = await openChosenStores({ choice: store, dataDir, region });
     const { processes, blobs, tokens } = stores;
-    app.log.info({ dataDir, store: describeStore(store) }, "store opened");
+    const driver = store.kind === "sqlite" ? { sqliteDriver: store.driver } : {};
+    app.log.info({ dataDir, store: describeStore(store), ...driver }, "store opened");
     warnIfShared(dataDir, app.log);
     const me = newIdentity();
     await processes.register(me, Date.now());
