@@ -1,26 +1,26 @@
 import type { Command } from "commander";
 import { visible } from "../text/visible-text.js";
 import { AdminError } from "../service/admin-error.js";
-import type { Admin } from "../service/index.js";
+import type { StoreAdmin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import type { Common } from "./admin-flags.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
 import { registerVerify } from "./verify-command.js";
 
-/** Runs one admin operation on a data dir and prints its result (JSON with --json). */
+/** Runs one admin operation on a data dir or the replicas' database and prints its result (JSON with --json). */
 export async function withAdmin<T>(
   flags: Common,
-  run: (admin: Admin) => T,
+  run: (admin: StoreAdmin) => Promise<T>,
   human: (result: T) => string,
 ): Promise<void> {
-  const { openAdmin } = await import("../service/index.js");
-  const admin = openAdmin(flags.dataDir);
+  const { openStoreAdmin } = await import("../service/index.js");
+  const admin = await openStoreAdmin({ dataDir: flags.dataDir, store: flags.store });
   try {
-    const result = run(admin);
+    const result = await run(admin);
     // Names come from whoever could create them: control characters shown, never sent to the terminal.
     console.log(flags.json ? JSON.stringify(result, null, 2) : visible(human(result), { keepNewlines: true }));
   } finally {
-    admin.close();
+    await admin.close();
   }
 }
 
@@ -34,6 +34,10 @@ export function registerAdmin(program: Command): void {
   const common = (cmd: Command) =>
     cmd
       .option("--data-dir <dir>", "the service's data dir ($MDPS_DATA_DIR)", defaultDataDir())
+      .option(
+        "--store <url>",
+        "the replicas' PostgreSQL database, postgres://... ($MDPS_STORE); default the data dir's SQLite",
+      )
       .option("--json", "print JSON");
 
   common(admin.command("create-model").description("create a model; prints its model_id"))
@@ -80,8 +84,8 @@ export function registerAdmin(program: Command): void {
     .action((flags: Common & { clientId: string }) =>
       withAdmin(
         flags,
-        (a) => {
-          a.deleteApp(flags.clientId);
+        async (a) => {
+          await a.deleteApp(flags.clientId);
           return { client_id: flags.clientId, deleted: true };
         },
         (r) => `deleted application ${r.client_id}; its tokens are revoked`,
@@ -97,8 +101,8 @@ export function registerAdmin(program: Command): void {
     .action((flags: Common & { url?: string }) =>
       withAdmin(
         flags,
-        (a) => {
-          const { link } = a.portalLink(flags.url);
+        async (a) => {
+          const { link } = await a.portalLink(flags.url);
           if (link === null) {
             throw new AdminError(
               `no server has served the portal of ${flags.dataDir} yet; start one with 'mdps serve --data-dir ${flags.dataDir}' (it prints a link), or pass --url`,
@@ -109,6 +113,20 @@ export function registerAdmin(program: Command): void {
         (r) => `portal: ${r.portal}`,
       ),
     );
+
+  common(
+    admin
+      .command("migrate")
+      .description(
+        "create or update the store's tables: each numbered step runs once, under a lock (replicas may start together)",
+      ),
+  ).action((flags: Common) =>
+    withAdmin(
+      flags,
+      (a) => Promise.resolve({ store: a.store, migrated: true }),
+      (r) => `${r.store}: tables up to date`,
+    ),
+  );
 
   registerHousekeeping(admin, common, withAdmin);
   registerVerify(admin, common);

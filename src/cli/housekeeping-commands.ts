@@ -1,11 +1,15 @@
 import type { Command } from "commander";
-import type { Admin, DataDirUsage, PruneReport } from "../service/index.js";
+import type { DataDirUsage, PruneReport, StoreAdmin } from "../service/index.js";
 import { parseDuration } from "./duration-option.js";
 import type { Common } from "./admin-flags.js";
 import { formatBytes } from "../render/html.js";
 import { AUTO_INPUT_TAG } from "../session/local/auto-inputs.js";
 
-type WithAdmin = <T>(flags: Common, run: (admin: Admin) => T, human: (result: T) => string) => Promise<void>;
+type WithAdmin = <T>(
+  flags: Common,
+  run: (admin: StoreAdmin) => Promise<T>,
+  human: (result: T) => string,
+) => Promise<void>;
 
 /** `mdps admin usage` and `mdps admin prune`: what a data dir holds, and removing the old. */
 export function registerHousekeeping(admin: Command, common: (cmd: Command) => Command, withAdmin: WithAdmin): void {

@@ -10,7 +10,7 @@ export function registerVerify(admin: Command, common: (cmd: Command) => Command
       .description("check every blob's file against its stored size and sha256; exit code 1 if any is damaged"),
   ).action(async (flags: Common) => {
     const { verifyDataDir } = await import("../service/index.js");
-    const report = await verifyDataDir(flags.dataDir);
+    const report = await verifyDataDir(flags.dataDir, { store: flags.store });
     if (flags.json) console.log(JSON.stringify(report, null, 2));
     else {
       const lines = [`checked ${report.checked} blob(s), ${report.bytes} bytes whole, in ${report.dataDir}`];

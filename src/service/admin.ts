@@ -72,27 +72,39 @@ export function openAdmin(dataDir: string, options: { sqliteDriver?: SqliteDrive
     regenerateSecret: (clientId) => apps.regenerateSecret(clientId),
     deleteApp: (clientId) => apps.deleteApp(clientId),
     listModels: () => apps.listModels(),
-    portalLink: (baseUrl) => {
-      const base = (baseUrl ?? portal.lastUrl())?.replace(/\/+$/, "");
-      const token = portal.createLoginToken();
-      return { link: base ? `${base}/login?token=${token}` : null, token };
-    },
+    portalLink: (baseUrl) => loginLink(baseUrl ?? portal.lastUrl(), portal.createLoginToken()),
     usage: (tag) => ({ dataDir, ...store.usage(tag), diskBytes: diskBytes(dataDir) }),
     prune: (options) => {
-      const before = new Date((options.now ?? Date.now()) - options.olderThanMs).toISOString();
-      const dryRun = options.dryRun === true;
-      const rows = store.prune({ before, tag: options.tag, dryRun });
-      // The rows are gone (committed): now the bytes. A run reading one holds its own link.
-      if (!dryRun)
-        for (const b of rows.blobs) rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
-      return { ...rows, before, dryRun, bytes: rows.blobs.reduce((sum, b) => sum + b.size_bytes, 0) };
+      const query = pruneQuery(options);
+      return prunedFiles(dataDir, query, store.prune(query));
     },
     close: () => store.close(),
   };
 }
 
+/** A portal login link at `base` (null without one; the token still works with `<url>/login?token=`). */
+export function loginLink(base: string | undefined, token: string): { link: string | null; token: string } {
+  const trimmed = base?.replace(/\/+$/, "");
+  return { link: trimmed ? `${trimmed}/login?token=${token}` : null, token };
+}
+
+/** What `prune` asks the store: rows older than `olderThanMs` ago, of `tag` only if given. */
+export function pruneQuery(options: PruneOptions): { before: string; tag: string | undefined; dryRun: boolean } {
+  const before = new Date((options.now ?? Date.now()) - options.olderThanMs).toISOString();
+  return { before, tag: options.tag, dryRun: options.dryRun === true };
+}
+
+/** Removes the files of the pruned rows (unless a dry run) and reports them. */
+export function prunedFiles(dataDir: string, query: { before: string; dryRun: boolean }, rows: PruneRows): PruneReport {
+  // The rows are gone (committed): now the bytes. A run reading one holds its own link.
+  if (!query.dryRun)
+    for (const b of rows.blobs) rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
+  const bytes = rows.blobs.reduce((sum, b) => sum + b.size_bytes, 0);
+  return { ...rows, before: query.before, dryRun: query.dryRun, bytes };
+}
+
 /** Bytes of every file under `dir` (blob files, temp files, the database and its WAL). */
-function diskBytes(dir: string): number {
+export function diskBytes(dir: string): number {
   let total = 0;
   let entries;
   try {

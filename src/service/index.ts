@@ -4,6 +4,7 @@ export { createNotebookLink } from "./portal/notebook-links.js";
 export { CAPABILITIES } from "./routes/health.js";
 export { verifyDataDir, type VerifyReport } from "./verify.js";
 export type { RateLimitOptions, ServiceOptions } from "./options.js";
+export { openStoreAdmin, type StoreAdmin, type StoreAdminOptions } from "./store-admin.js";
 export {
   openAdmin,
   AdminError,

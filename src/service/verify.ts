@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import { BlobDamagedError, verifyFile } from "./blob-check.js";
 import { blobFileName } from "./blob-files.js";
-import { openStores } from "./store/index.js";
+import { chooseStore } from "./store/choice.js";
+import { openChosenStores } from "./store/open.js";
 import type { SqliteDriverName } from "./store/sqlite.js";
 
 export interface VerifyReport {
@@ -18,9 +19,14 @@ export interface VerifyReport {
 
 export async function verifyDataDir(
   dataDir: string,
-  options: { sqliteDriver?: SqliteDriverName } = {},
+  options: {
+    sqliteDriver?: SqliteDriverName;
+    /** The replicas' PostgreSQL database (postgres://...), whose blob files are in `dataDir`; default the data dir's SQLite. */
+    store?: string | undefined;
+  } = {},
 ): Promise<VerifyReport> {
-  const store = openStores({ dataDir, driver: options.sqliteDriver });
+  const choice = chooseStore({ store: options.store, sqliteDriver: options.sqliteDriver });
+  const store = await openChosenStores({ choice, dataDir, region: "" });
   try {
     const rows = await store.blobs.everyFile();
     const report: VerifyReport = { dataDir, checked: 0, bytes: 0, damaged: [] };
