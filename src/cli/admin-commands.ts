@@ -5,6 +5,7 @@ import type { StoreAdmin } from "../service/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import type { Common } from "./admin-flags.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
+import { registerTransfer } from "./transfer-commands.js";
 import { registerVerify } from "./verify-command.js";
 
 /** Runs one admin operation on a data dir or the replicas' database and prints its result (JSON with --json). */
@@ -130,6 +131,7 @@ export function registerAdmin(program: Command): void {
 
   registerHousekeeping(admin, common, withAdmin);
   registerVerify(admin, common);
+  registerTransfer(admin, common);
 
   common(admin.command("list-models").description("list models and their applications (never secrets)")).action(
     (flags: Common) =>

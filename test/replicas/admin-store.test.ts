@@ -5,16 +5,25 @@
  * is a one-line error.
  */
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
+import { blobRecord, jobResult } from "../../src/contract/index.js";
 import { ensureBuilt, MAIN } from "../harness/built.js";
 import { postgresTool } from "../harness/postgres.js";
 import { ServiceStarter } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
-import { tokenFor } from "../service/service-harness.js";
+import { Api, json, preprocessingBody, referenceJob, tokenFor } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
 
 const run = promisify(execFile);
+
+async function outputIds(api: Api, jobId: string): Promise<string[]> {
+  const result = json(jobResult, await api.call("GET", `/api/job/${jobId}/result`));
+  return (result.outputs ?? []).map((o) => o.id);
+}
 
 describeWithTool(postgresTool, "mdps admin on the replicas' PostgreSQL database", () => {
   const pgc = useCluster();
@@ -95,5 +104,75 @@ describeWithTool(postgresTool, "mdps admin on the replicas' PostgreSQL database"
     expect(out.stderr.trim().split("\n")).toHaveLength(1);
     expect(out.stderr).not.toContain(password);
     expect(out.stderr).not.toContain(encodeURIComponent(password));
+  });
+
+  it("export moves a data dir's records into PostgreSQL, where a replica serves them; import brings them back", async () => {
+    const dataDir = await starter.tempDir();
+    const app = starter.app(dataDir);
+    // A SQLite service's blob and job, then the service stops.
+    const sqliteService = await starter.start({ dataDir });
+    const api = new Api(sqliteService, await tokenFor(sqliteService, app), app.modelId);
+    const bytes = "a,b\n1,10\n2,20\n4,40\n";
+    const blob = json(blobRecord, await api.upload(bytes));
+    const sent = json(
+      referenceJob,
+      await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id)),
+    );
+    const done = await api.waitForJob(sent.id);
+    expect(done.status).toBe("succeeded");
+    const generic = {
+      job_id: randomUUID(),
+      model_id: app.modelId,
+      job_type: "preprocessing",
+      payload: preprocessingBody(app.modelId, blob.id),
+    };
+    expect((await api.call("POST", "/api/job/send", generic)).status).toBe(200);
+    await api.waitForJob(generic.job_id);
+    await sqliteService.close();
+
+    const url = await pgc.fresh();
+    const exported = await admin(["export", "--to", url, "--data-dir", dataDir, "--json"]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect((JSON.parse(exported.stdout) as { rows: Record<string, number> }).rows).toMatchObject({
+      models: 1,
+      applications: 1,
+      blobs: 3,
+      jobs: 2,
+    });
+    // A second export into the same database is refused: records are never merged.
+    const again = await admin(["export", "--to", url, "--data-dir", dataDir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already holds models/);
+    expect(again.stderr).not.toContain(pgc.cluster().password);
+
+    // A replica on the database and the same blob directory: the same secret, blob, job and result.
+    const replica = await starter.start({ dataDir, store: url });
+    const onPg = new Api(replica, await tokenFor(replica, app), app.modelId);
+    const download = await onPg.download(blob.id);
+    expect(download.body.toString()).toBe(bytes);
+    const job = await onPg.waitForJob(sent.id);
+    expect(job.status).toBe("succeeded");
+    expect(job.events.map((e) => e.status)).toEqual(done.events.map((e) => e.status));
+    const result = json(jobResult, await onPg.call("GET", `/api/job/${sent.id}/result`));
+    expect((await onPg.download(result.outputs![0]!.id)).status).toBe(200);
+    // The same generic send again is the same job: its digest is keyed by the copied instance secret.
+    const resent = await onPg.call("POST", "/api/job/send", generic);
+    expect(resent.status).toBe(200);
+    expect(json(referenceJob, resent).id).toBe(generic.job_id);
+    await replica.close();
+
+    // And back, into a new data dir (its blob files copied by the operator).
+    const back = await starter.tempDir();
+    const imported = await admin(["import", "--from", url, "--data-dir", back, "--json"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    await cp(join(dataDir, "blobs"), join(back, "blobs"), { recursive: true });
+    const returned = await starter.start({ dataDir: back });
+    const onSqlite = new Api(returned, await tokenFor(returned, app), app.modelId);
+    expect((await onSqlite.download(blob.id)).body.toString()).toBe(bytes);
+    expect((await onSqlite.waitForJob(sent.id)).status).toBe("succeeded");
+    const listed = await onSqlite.call("GET", `/api/model/${app.modelId}/shared/blobs`);
+    expect((listed.body as { items: Array<{ id: string }> }).items.map((b) => b.id).sort()).toEqual(
+      [blob.id, result.outputs![0]!.id, ...(await outputIds(onSqlite, generic.job_id))].sort(),
+    );
   });
 });
