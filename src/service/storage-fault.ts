@@ -12,8 +12,10 @@ import { isBusy } from "./store/process-lock.js";
  * `busy`: the database's write lock stayed taken past busy_timeout. Another service
  * process holds it, frozen (SIGSTOP, Ctrl-Z) or stalled in the middle of a write: it
  * passes once that process resumes or dies, so it is a retry, not a failure.
+ * `unavailable`: a database server that refused or dropped the connection (PostgreSQL
+ * restarting): a retry too.
  */
-export type StorageFaultKind = "full" | "read_only" | "busy";
+export type StorageFaultKind = "full" | "read_only" | "busy" | "unavailable";
 
 /** What a client is told to wait before retrying a write that met a locked database. */
 const BUSY_RETRY_SECONDS = 5;
@@ -23,6 +25,7 @@ const SQLITE_FULL = 13;
 
 /** Whether `err` is a full disk or a read-only data dir, from node:fs, better-sqlite3 or node:sqlite. */
 export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
+  if (err instanceof PgStorageFault) return err.kind;
   const e = err as { code?: unknown; errcode?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
   if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return "full";
@@ -77,4 +80,10 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
       { headers: { "retry-after": String(BUSY_RETRY_SECONDS) }, body: { code: "storage_busy" } },
     );
   return undefined;
+}
+
+/** A fault that passes by itself (a lock released, a database back): the work is tried again, not failed. */
+export function isTransientStorageFault(err: unknown): boolean {
+  const kind = storageFaultOf(err);
+  return kind === "busy" || kind === "unavailable";
 }

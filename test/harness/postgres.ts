@@ -8,11 +8,12 @@
  * password (scram-sha-256), so tests pass a URL holding one and the redaction of errors is
  * exercised; the harness itself talks to the cluster as `postgres` over its private socket.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import type { RequiredTool } from "../required-tool.js";
 
@@ -50,6 +51,8 @@ export interface PostgresCluster {
   freshDatabase(): Promise<string>;
   /** Runs SQL as the superuser (over the socket): to end other sessions, read pg_stat_activity. */
   adminQuery(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
+  /** Restarts the server (fast: every session ended), on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,15 @@ export function freePort(): Promise<number> {
 }
 
 /** Runs a server binary as `nobody` when we are root (PostgreSQL refuses root), else as ourselves. */
+/** As runAs, without blocking this process's event loop (requests of the test go on meanwhile). */
+async function runAsAsync(bin: string, args: string[], cwd: string): Promise<void> {
+  const asRoot = process.getuid?.() === 0;
+  const [file, argv] = asRoot
+    ? ["setpriv", [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", bin, ...args]]
+    : [bin, args];
+  await promisify(execFile)(file, argv, { cwd, encoding: "utf8", timeout: 120_000 });
+}
+
 function runAs(bin: string, args: string[], cwd: string): string {
   const asRoot = process.getuid?.() === 0;
   const [file, argv] = asRoot
@@ -90,6 +102,13 @@ export async function startPostgres(): Promise<PostgresCluster> {
     chownSync(socketDir, NOBODY, NOBODY);
   }
   const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    `-k ${socketDir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c fsync=on",
+    "-c max_connections=100",
+  ].join(" ");
   try {
     // --no-sync only spares initdb's own fsync of the template files; the server below runs with fsync=on.
     runAs(
@@ -108,13 +127,6 @@ export async function startPostgres(): Promise<PostgresCluster> {
       ],
       dir,
     );
-    const options = [
-      `-p ${port}`,
-      `-k ${socketDir}`,
-      "-c listen_addresses=127.0.0.1",
-      "-c fsync=on",
-      "-c max_connections=100",
-    ].join(" ");
     runAs(
       join(bin, "pg_ctl"),
       ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"],
@@ -126,8 +138,12 @@ export async function startPostgres(): Promise<PostgresCluster> {
     throw new Error(`PostgreSQL did not start: ${(err as Error).message}\n${log}`);
   }
 
-  const admin = new pg.Client({ host: socketDir, port, user: "postgres", database: "postgres" });
-  await admin.connect();
+  const connectAdmin = async () => {
+    const client = new pg.Client({ host: socketDir, port, user: "postgres", database: "postgres" });
+    await client.connect();
+    return client;
+  };
+  let admin = await connectAdmin();
   // Characters a URL must percent-encode, so the store's decoding and redaction of both forms are exercised.
   const password = `pw:${Math.random().toString(36).slice(2)}/@x`;
   await admin.query(`CREATE ROLE mdps LOGIN CREATEDB PASSWORD '${password}'`);
@@ -144,6 +160,18 @@ export async function startPostgres(): Promise<PostgresCluster> {
       return urlOf(name);
     },
     adminQuery: (sql, params) => admin.query(sql, params),
+    async restart() {
+      await admin.end().catch(() => undefined);
+      // -m fast: every session is ended at once, as a server restarted by its operator does.
+      // -l: the server's output to its log, not to this pipe (which would stay open for its life).
+      const log = join(dir, "server.log");
+      await runAsAsync(
+        join(bin, "pg_ctl"),
+        ["-D", data, "-l", log, "-m", "fast", "-w", "-t", "60", "-o", options, "restart"],
+        dir,
+      );
+      admin = await connectAdmin();
+    },
     async stop() {
       await admin.end().catch(() => undefined);
       try {

@@ -167,6 +167,66 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
     expect((listed.body as { items: unknown[] }).items).toHaveLength(uploaded.length + sent.length);
   }, 180_000);
 
+  it("a PostgreSQL restart mid-run: requests meanwhile succeed or get a 503 to retry; nothing acknowledged is lost", async () => {
+    const url = await pgc.fresh();
+    const dataDir = await starter.tempDir();
+    const spawn = () => starter.spawn({ lease: { dataDir, leaseMs: LEASE_MS, workers: 1 }, env: { MDPS_STORE: url } });
+    const replicas = await Promise.all([spawn(), spawn()]);
+    const app = await registerPgApp(url);
+    const token = await tokenFor(replicas[0], app);
+    const apis = replicas.map((r) => new Api(r, token, app.modelId));
+    const acknowledged: Array<{ record: BlobRecord; sha: string }> = [];
+    const sent: string[] = [];
+    const answers = new Map<number, number>();
+    /** One upload and its job, through either replica: refused only with a 503 that says to retry. */
+    const work = async (i: number) => {
+      const bytes = csv(i < 2 ? 400_000 : 200, i);
+      const api = apis[i % 2]!;
+      const reply = await api.upload(bytes);
+      answers.set(reply.status, (answers.get(reply.status) ?? 0) + 1);
+      if (reply.status !== 200) {
+        expect(reply.status, JSON.stringify(reply.body)).toBe(503);
+        expect(reply.headers.get("retry-after")).toBe("5");
+        expect((reply.body as { code: string }).code).toBe("storage_unavailable");
+        return;
+      }
+      const record = json(blobRecord, reply);
+      acknowledged.push({ record, sha: sha256(bytes) });
+      const type = i < 2 ? { preprocessing_type: "PowerTransformer" } : {};
+      const job = await api.call(
+        "POST",
+        "/api/ml/preprocessing/job/send",
+        preprocessingBody(app.modelId, record.id, type),
+      );
+      if (job.status === 200) sent.push(json(referenceJob, job).id);
+      else expect(job.status, JSON.stringify(job.body)).toBe(503);
+    };
+    for (let i = 0; i < 4; i++) await work(i);
+    await runningOn(apis[0]!, sent, [replicas[0].pid]);
+    // The restart ends every session: the replicas' pools and their process locks.
+    const restarting = pgc.cluster().restart();
+    // Requests while the server stops and starts again.
+    await Promise.all([restarting, ...Array.from({ length: 6 }, (_, i) => work(10 + i))]);
+    // Back: both replicas answer, take their locks again and finish every accepted job.
+    await new Promise((r) => setTimeout(r, 1500));
+    for (let i = 20; i < 24; i++) await work(i);
+    console.log(
+      `postgres restart: answers ${JSON.stringify(Object.fromEntries(answers))}, ${sent.length} jobs accepted`,
+    );
+    for (const id of sent) {
+      const job = await apis[1]!.waitForJob(id, undefined, 120_000);
+      const logs = json(logDetails, await apis[1]!.call("GET", `/api/job/${id}/logs`));
+      const why = `${id}: ${JSON.stringify(job.error)} ${logs.messages.map((m) => m.message).join(" | ")}`;
+      expect(job.status, why).toBe("succeeded");
+    }
+    for (const { record, sha } of acknowledged) {
+      const download = await apis[0]!.download(record.id);
+      expect(sha256(download.body), record.id).toBe(sha);
+    }
+    const health = await Promise.all(apis.map(async (api) => (await api.call("GET", "/api/shared/health")).body));
+    expect(health.map((h) => (h as { status: string }).status)).toEqual(["healthy", "healthy"]);
+  }, 180_000);
+
   describeWithTool(nginxTool, "behind nginx", () => {
     it("a Session through nginx in front of three replicas works as against one mdps serve, one replica killed", async () => {
       const url = await pgc.fresh();

@@ -1,4 +1,4 @@
-import { storageFaultOf } from "../storage-fault.js";
+import { isTransientStorageFault, storageFaultOf } from "../storage-fault.js";
 import type { JobErrorBody } from "../store/jobs.js";
 import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import type { RunOutcome } from "./worker-slot.js";
@@ -50,11 +50,12 @@ export function commitFailed(err: unknown): JobErrorBody {
  * read-only disk fails the job saying so; anything else is internal.
  */
 export function commitEnding(err: unknown, log: LogLine): AttemptEnd {
-  if (storageFaultOf(err) === "busy") {
-    log(
-      "warning",
-      "the outputs could not be committed: the database stayed locked by another service process past its busy timeout; the job runs again once this attempt's lease runs out",
-    );
+  if (isTransientStorageFault(err)) {
+    const why =
+      storageFaultOf(err) === "busy"
+        ? "the database stayed locked by another service process past its busy timeout"
+        : "the database could not be reached";
+    log("warning", `the outputs could not be committed: ${why}; the job runs again once this attempt's lease runs out`);
     return { kind: "abandoned" };
   }
   return { kind: "failed", ...failedWith(commitFailed(err)) };

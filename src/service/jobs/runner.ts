@@ -6,6 +6,7 @@ import { nowIso } from "../store/database.js";
 import type { ClaimCandidate, FinishGuard, JobRow, RunReport } from "../store/jobs.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { KEYS_LOST, type JobKeys } from "./job-keys.js";
+import { isTransientStorageFault } from "../storage-fault.js";
 import { failedWith, INTERNAL_ERROR } from "./run-ending.js";
 import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import { runAttempt, type AttemptContext } from "./attempt-run.js";
@@ -346,6 +347,11 @@ export class JobRunner {
         signal: abort.signal,
       }).catch((err: unknown): AttemptEnd => {
         if (this.closed) return { kind: "abandoned" }; // close() hands the job back
+        if (isTransientStorageFault(err)) {
+          // The database was busy or unreachable: not the job's fault. Its lease runs out and it runs again.
+          this.log.warn({ err, jobId }, "a job's attempt met the database unavailable; it runs again");
+          return { kind: "abandoned" };
+        }
         this.log.error({ err, jobId }, "job run failed");
         return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
       });

@@ -15,6 +15,16 @@ function lockKeys(ownerId: string): [number, number] {
   return [digest.readUInt32BE(0) & 0x7fffffff, digest.readUInt32BE(4) & 0x7fffffff];
 }
 
+/** How often a replica whose lock's session ended tries to take it again. */
+const RELOCK_MS = 1000;
+/**
+ * How long a lock must stay missing before its process counts as dead: a server restart
+ * ends every replica's session at once, and each takes its lock again within RELOCK_MS
+ * of the server's return. Without this grace each would see the others dead meanwhile
+ * and take their running jobs over, back and forth, until the jobs ran out of attempts.
+ */
+const DEAD_AFTER_MS = 5 * RELOCK_MS;
+
 const LOCK_HELD = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
   AND classid::bigint = $1 AND objid::bigint = $2
   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
@@ -31,8 +41,10 @@ const LOCK_HELD = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND grante
  */
 export class PgProcessRegistry {
   private readonly host = hostname();
-  /** Owners found dead: dead stays dead (owner ids are never reused). */
-  private readonly dead = new Set<string>();
+  /** Owners whose lock is being taken again after its session ended. */
+  private readonly relocking = new Set<string>();
+  /** When each owner's lock was first seen missing (cleared once it is seen held again). */
+  private readonly missingSince = new Map<string, number>();
   /** The lock connections of the processes registered from here. */
   private readonly held = new Map<string, pg.Client>();
   private readonly lostListeners = new Set<(ownerId: string) => void>();
@@ -43,8 +55,9 @@ export class PgProcessRegistry {
    * Calls `listener` when the connection holding a registered process's lock ends without
    * `unregister` (the server restarted, or dropped the session). Other replicas then
    * count that process dead: they take its jobs over and fail those whose keys only it
-   * holds, and the fence refuses its further writes. A file lock cannot be lost this way,
-   * so the SQLite store has no such event; the process should stop, as a dead one would.
+   * holds, and the fence refuses its further writes, until the lock is taken again (the
+   * registry retries every RELOCK_MS). A file lock cannot be lost this way, so the SQLite
+   * store has no such event.
    */
   onLockLost(listener: (ownerId: string) => void): void {
     this.lostListeners.add(listener);
@@ -52,15 +65,27 @@ export class PgProcessRegistry {
 
   /** Takes this process's lock, then announces it. */
   async register(me: ProcessIdentity, now: number): Promise<void> {
+    await this.takeLock(me);
+    await this.db.run(
+      `INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (owner_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at`,
+      [me.ownerId, me.hostname, me.processId, nowIso(), now],
+    );
+  }
+
+  /**
+   * Takes the lock of `me` on a connection of its own. When that connection ends without
+   * `unregister` (the server restarted, or dropped the session), the listeners hear it and
+   * the lock is taken again, every RELOCK_MS until the server answers: meanwhile the other
+   * replicas count this process dead and take its jobs over (the fence refuses what it
+   * then writes for them); once the lock is back it is alive to them again.
+   */
+  private async takeLock(me: ProcessIdentity): Promise<void> {
     const client = await this.db.dedicatedClient();
     try {
       const [a, b] = lockKeys(me.ownerId);
       const taken = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1, $2) AS ok", [a, b]);
       if (!taken.rows[0]?.ok) throw new Error(`the process lock of owner ${me.ownerId} is held by another session`);
-      await this.db.run(
-        "INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5)",
-        [me.ownerId, me.hostname, me.processId, nowIso(), now],
-      );
     } catch (err) {
       await client.end().catch(() => undefined);
       throw this.db.fault(err);
@@ -70,7 +95,21 @@ export class PgProcessRegistry {
       if (this.held.get(me.ownerId) !== client) return; // unregistered: an ending we asked for
       this.held.delete(me.ownerId);
       for (const listener of this.lostListeners) listener(me.ownerId);
+      this.relock(me);
     });
+  }
+
+  private relock(me: ProcessIdentity): void {
+    this.relocking.add(me.ownerId);
+    const retry = setTimeout(() => {
+      if (!this.relocking.has(me.ownerId)) return; // unregistered or closed meanwhile
+      // The row too: another replica may have forgotten it meanwhile.
+      this.register(me, Date.now()).then(
+        () => this.relocking.delete(me.ownerId),
+        () => this.relock(me),
+      );
+    }, RELOCK_MS);
+    retry.unref();
   }
 
   async heartbeat(ownerId: string, now: number): Promise<void> {
@@ -82,6 +121,7 @@ export class PgProcessRegistry {
 
   /** At a clean stop: the row goes, then the lock (its connection closes). */
   async unregister(ownerId: string): Promise<void> {
+    this.relocking.delete(ownerId);
     try {
       await this.db.run("DELETE FROM service_processes WHERE owner_id = $1", [ownerId]);
     } finally {
@@ -96,13 +136,25 @@ export class PgProcessRegistry {
     return (await this.db.one(LOCK_HELD, [a, b])) !== undefined;
   }
 
-  /** Whether the process `ownerId` lives: its lock held and its heartbeat younger than `staleMs`. */
-  async isAlive(ownerId: string, now: number, staleMs: number): Promise<boolean> {
-    if (this.dead.has(ownerId)) return false;
-    if (!(await this.lockHeld(ownerId))) {
-      this.dead.add(ownerId);
+  /** Whether `ownerId`'s lock has stayed missing for DEAD_AFTER_MS: its process is dead. */
+  private async lockGone(ownerId: string): Promise<boolean> {
+    const now = Date.now();
+    if (await this.lockHeld(ownerId)) {
+      this.missingSince.delete(ownerId);
       return false;
     }
+    const since = this.missingSince.get(ownerId) ?? now;
+    this.missingSince.set(ownerId, since);
+    return now - since >= DEAD_AFTER_MS;
+  }
+
+  /**
+   * Whether the process `ownerId` lives: its heartbeat younger than `staleMs`, and its lock
+   * held (or missing for less than DEAD_AFTER_MS: being taken again after a server restart).
+   */
+  async isAlive(ownerId: string, now: number, staleMs: number): Promise<boolean> {
+    // Asked anew each time: a replica whose session the server ended takes its lock again.
+    if (await this.lockGone(ownerId)) return false;
     const row = await this.db.one<{ heartbeat_at: number }>(
       "SELECT heartbeat_at FROM service_processes WHERE owner_id = $1",
       [ownerId],
@@ -139,10 +191,7 @@ export class PgProcessRegistry {
     const rows = await this.db.rows<{ owner_id: string }>("SELECT owner_id FROM service_processes");
     const dead: string[] = [];
     for (const { owner_id } of rows) {
-      if (this.dead.has(owner_id) || !(await this.lockHeld(owner_id))) {
-        this.dead.add(owner_id);
-        dead.push(owner_id);
-      }
+      if (await this.lockGone(owner_id)) dead.push(owner_id);
     }
     return dead;
   }
@@ -154,15 +203,14 @@ export class PgProcessRegistry {
       [now - olderThanMs],
     );
     for (const { owner_id } of rows) {
-      if (this.dead.has(owner_id) || !(await this.lockHeld(owner_id))) {
-        this.dead.add(owner_id);
+      if (await this.lockGone(owner_id))
         await this.db.run("DELETE FROM service_processes WHERE owner_id = $1", [owner_id]);
-      }
     }
   }
 
   /** Ends the lock connections still held (the store is closing). */
   async releaseAll(): Promise<void> {
+    this.relocking.clear();
     const clients = [...this.held.values()];
     this.held.clear();
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));

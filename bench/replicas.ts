@@ -1,0 +1,147 @@
+/**
+ * Replicas: small jobs sent by several clients to 1, 2 and 3 `mdps serve` processes on
+ * one PostgreSQL store and one blob directory, against one `mdps serve` on the data dir's
+ * SQLite in the same run. Reports jobs a second (wall) and the CPU time of all service
+ * processes a job (their utime + stime from /proc), which load moves far less.
+ *
+ *   npm run build && node dist/bench/replicas.js --store postgres://user:password@127.0.0.1:5432/db [--jobs 120] [--clients 8]
+ *
+ * The database should be empty or hold only earlier bench runs (each run makes its own
+ * model). Not part of `npm run bench`: it needs a PostgreSQL server.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { SCOPES } from "../src/contract/scopes.js";
+import { openStoreAdmin } from "../src/service/index.js";
+import { redactedUrl } from "../src/service/store/choice.js";
+import { summaryRow } from "./summary.js";
+
+const { values: options } = parseArgs({
+  options: {
+    store: { type: "string", default: process.env.MDPS_BENCH_STORE },
+    jobs: { type: "string", default: "120" },
+    clients: { type: "string", default: "8" },
+  },
+});
+if (!options.store) throw new Error("usage: node dist/bench/replicas.js --store postgres://user:password@host:5432/db");
+const STORE = options.store;
+const JOBS = Number(options.jobs);
+const CLIENTS = Number(options.clients);
+const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+const TICKS_PER_SECOND = 100;
+
+interface Replica {
+  child: ChildProcess;
+  url: string;
+}
+
+function startReplica(dataDir: string, store: string | undefined): Promise<Replica> {
+  const args = [MAIN, "serve", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--api-rate-limit", "0"];
+  const child = spawn(process.execPath, [...args, ...(store ? ["--store", store] : [])], {
+    env: { ...process.env, MDPS_STORE: "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once("exit", (code) => reject(new Error(`mdps serve exited (${code}) before listening`)));
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+async function token(url: string, app: { client_id: string; client_secret: string }): Promise<string> {
+  const body = new URLSearchParams({ grant_type: "client_credentials", ...app, scope: "" });
+  const reply = await fetch(`${url}/api/authorization/exchange`, { method: "POST", body });
+  return ((await reply.json()) as { access_token: string }).access_token;
+}
+
+/** `JOBS` small jobs from `CLIENTS` clients over the replicas in turn; jobs a second and CPU ms a job. */
+async function run(
+  label: string,
+  count: number,
+  store: string | undefined,
+): Promise<{ perSecond: number; cpuMs: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "mdps-bench-replicas-"));
+  const admin = await openStoreAdmin({ dataDir, store: store ?? "sqlite" });
+  const { model_id } = await admin.createModel(`bench ${label} ${Date.now()}`);
+  const app = await admin.addApp({ modelId: model_id, name: "bench", scopes: [...SCOPES] });
+  await admin.close();
+  const replicas = await Promise.all(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  try {
+    const bearer = `Bearer ${await token(replicas[0]!.url, app)}`;
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ Name: "small.csv", RecordType: "csv", AccessTier: "hot" })) form.append(k, v);
+    form.append("File", new Blob(["a,b\n1,10\n2,20\n3,30\n4,40\n"]), "small.csv");
+    const uploaded = await fetch(`${replicas[0]!.url}/api/model/${model_id}/shared/blob/upload`, {
+      method: "POST",
+      headers: { authorization: bearer },
+      body: form,
+    });
+    const blobId = ((await uploaded.json()) as { id: string }).id;
+    const cpuBefore = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid!), 0);
+    const started = performance.now();
+    let next = 0;
+    const client = async () => {
+      while (next < JOBS) {
+        const url = replicas[next++ % count]!.url;
+        const body = {
+          model_id,
+          input_blob_id: blobId,
+          preprocessing_type: "StandardScaler",
+          output: [{ name: "o.csv" }],
+        };
+        const sent = await fetch(`${url}/api/ml/preprocessing/job/send`, {
+          method: "POST",
+          headers: { authorization: bearer, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        let job = (await sent.json()) as { id: string; status: string; revision?: number };
+        while (job.status === "queued" || job.status === "running") {
+          const since = job.revision ?? 0;
+          const got = await fetch(`${url}/api/job/${job.id}/get?wait=10&since=${since}`, {
+            headers: { authorization: bearer },
+          });
+          job = (await got.json()) as typeof job;
+        }
+        if (job.status !== "succeeded") throw new Error(`job ${job.id} ended ${job.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid!), 0) - cpuBefore;
+    return { perSecond: JOBS / seconds, cpuMs: (cpu * 1000) / JOBS };
+  } finally {
+    for (const r of replicas) r.child.kill("SIGTERM");
+    await Promise.all(replicas.map((r) => new Promise((resolve) => r.child.once("exit", resolve))));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (r: { perSecond: number; cpuMs: number }) =>
+  `${r.perSecond.toFixed(1)} jobs/s, ${r.cpuMs.toFixed(1)} ms CPU a job`;
+console.log(`${JOBS} small jobs from ${CLIENTS} clients; store ${redactedUrl(STORE)}`);
+const sqlite = await run("sqlite", 1, undefined);
+console.log(`1 mdps serve on SQLite (baseline): ${fmt(sqlite)}`);
+for (const count of [1, 2, 3]) {
+  const result = await run(`pg x${count}`, count, STORE);
+  console.log(`${count} replica(s) on PostgreSQL: ${fmt(result)}`);
+  summaryRow({
+    what: `${count} replica(s) on PostgreSQL, ${CLIENTS} clients, small jobs`,
+    mdps: fmt(result),
+    baseline: `1 mdps serve on SQLite: ${fmt(sqlite)}`,
+    target: "correctness first; throughput reported",
+  });
+}
