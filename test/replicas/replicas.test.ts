@@ -258,6 +258,17 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
             expect(output!.record.size_bytes).toBeGreaterThan(0);
           };
           await run("before.csv");
+          // A portal session made through one replica is valid on every one.
+          const store = await openPgPort({ url, region: "local" });
+          const loginToken = await store.portal.createLoginToken();
+          await store.close();
+          const login = await fetch(`${proxy.url}/login?token=${loginToken}`, { redirect: "manual" });
+          expect(login.status).toBe(303);
+          const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+          const pages = [];
+          for (let i = 0; i < 6; i++)
+            pages.push((await fetch(`${proxy.url}/models`, { headers: { cookie }, redirect: "manual" })).status);
+          expect(pages).toEqual([200, 200, 200, 200, 200, 200]);
           // A replica killed: the proxy sends new connections to the others.
           await replicas[1].kill("SIGKILL");
           for (const name of ["after-1.csv", "after-22.csv", "after-333.csv"]) await run(name);

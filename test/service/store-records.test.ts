@@ -2,7 +2,8 @@
  * The store answers in records and typed errors on every driver, so nothing outside
  * store/ needs the database handle or a driver's error codes: a second send of one job
  * id is a DuplicateJobError, a blob's tags are a list and `encrypted` a boolean, damage is remembered per revision, the data dir's secret
- * outlives the process. Real database files in temp dirs.
+ * outlives the process. Real database files in temp dirs, and the same tests on a real
+ * PostgreSQL cluster through the port the service uses.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,18 +11,58 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStores, type Stores } from "../../src/service/store/index.js";
 import { DuplicateJobError } from "../../src/service/store/jobs.js";
+import { openPgPort } from "../../src/service/store/pg/port.js";
+import { postgresTool } from "../harness/postgres.js";
+import { describeWithTool } from "../required-tool.js";
+import { useCluster } from "../store-pg/cluster.js";
 import { STORE_DRIVERS } from "./sqlite-drivers.js";
 
-describe.each(STORE_DRIVERS)("the store on %s", (driver) => {
-  let dir = "";
+/** A store opened for one test, how to open it again, and what to remove after. */
+interface Opened {
+  store: Stores;
+  reopen(): Promise<Stores>;
+  cleanup(): Promise<void>;
+}
+
+for (const driver of STORE_DRIVERS) {
+  describe(`the store on ${driver}`, () => {
+    storeTests(() => {
+      const dir = mkdtempSync(join(tmpdir(), "mdps-store-records-"));
+      return Promise.resolve({
+        store: openStores({ dataDir: dir, driver, region: "local" }),
+        reopen: () => Promise.resolve(openStores({ dataDir: dir, driver })),
+        cleanup: () => {
+          rmSync(dir, { recursive: true, force: true });
+          return Promise.resolve();
+        },
+      });
+    });
+  });
+}
+
+// The same tests on a real PostgreSQL cluster, through the port the service uses.
+describeWithTool(postgresTool, "the store on PostgreSQL", () => {
+  const pgc = useCluster();
+  storeTests(async () => {
+    const url = await pgc.fresh();
+    return {
+      store: await openPgPort({ url, region: "local" }),
+      reopen: () => openPgPort({ url, region: "local" }),
+      cleanup: () => Promise.resolve(),
+    };
+  });
+});
+
+function storeTests(open: () => Promise<Opened>): void {
+  let opened: Opened;
   let store: Stores;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "mdps-store-records-"));
-    store = openStores({ dataDir: dir, driver, region: "local" });
+  beforeEach(async () => {
+    opened = await open();
+    store = opened.store;
   });
   afterEach(async () => {
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.cleanup();
   });
 
   const job = (id: string, modelId: string) => ({
@@ -81,7 +122,7 @@ describe.each(STORE_DRIVERS)("the store on %s", (driver) => {
     const secret = await store.instanceSecret();
     expect(secret.length).toBeGreaterThanOrEqual(32);
     await store.close();
-    store = openStores({ dataDir: dir, driver });
+    store = await opened.reopen();
     expect(await store.instanceSecret()).toBe(secret);
     await expect(store.ping()).resolves.toBeUndefined();
   });
@@ -154,4 +195,4 @@ describe.each(STORE_DRIVERS)("the store on %s", (driver) => {
       outcome: "deleted b1",
     });
   });
-});
+}
