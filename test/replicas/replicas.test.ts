@@ -1,11 +1,12 @@
 /**
  * `mdps serve` replicas on one PostgreSQL store and one shared data dir (blob bytes): a
  * real cluster (test/harness/postgres.ts), real child processes. One service on the store
- * serves a Session end to end; three replicas share uploads and jobs while one is killed
- * (-9), one is paused past its lease, and a new one starts: every acknowledged upload
- * reads back with its sha256, every accepted job ends once with one committed output.
+ * serves a Session end to end; behind nginx, clients upload and send jobs while one replica
+ * is killed (-9), one is paused past its lease, and a new one starts: every acknowledged
+ * upload reads back with its sha256, every accepted job ends once with one committed
+ * output; a PostgreSQL restart mid-run; a Session through the proxy.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { nginxTool, startNginx } from "../harness/nginx.js";
 import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
-import { Api, json, preprocessingBody, referenceJob, tokenFor } from "../service/service-harness.js";
+import { Api, json, preprocessingBody, referenceJob, tokenFor, type Reply } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
 
 const LEASE_MS = 1500;
@@ -98,75 +99,6 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
     expect(login.headers.get("set-cookie")).toMatch(/^mdps_portal/);
   });
 
-  it("three replicas: one killed, one paused past its lease, one started; nothing acknowledged is lost, every job ends once", async () => {
-    const url = await pgc.fresh();
-    const dataDir = await starter.tempDir();
-    const spawn = () => starter.spawn({ lease: { dataDir, leaseMs: LEASE_MS, workers: 1 }, env: { MDPS_STORE: url } });
-    const replicas: ServiceChild[] = await Promise.all([spawn(), spawn(), spawn()]);
-    const app = await registerPgApp(url);
-    const token = await tokenFor(replicas[0]!, app);
-    const apiOf = (r: ServiceChild) => new Api(r, token, app.modelId);
-    const apis = replicas.map(apiOf);
-
-    // Uploads and jobs spread over the three; a few inputs large enough to be running at the fault.
-    const uploaded: Array<{ record: BlobRecord; sha: string }> = [];
-    for (let i = 0; i < 18; i++) {
-      // The first jobs each replica runs are long: the faults below meet them running.
-      const bytes = csv(i < 6 ? 400_000 : 50, i);
-      const record = json(blobRecord, await apis[i % 3]!.upload(bytes));
-      expect(record.sha256).toBe(sha256(bytes));
-      uploaded.push({ record, sha: sha256(bytes) });
-    }
-    const sent = [];
-    for (const [i, { record }] of uploaded.entries()) {
-      // A Yeo-Johnson fit of the large inputs runs for seconds: the faults meet them running.
-      const type = i < 6 ? { preprocessing_type: "PowerTransformer" } : {};
-      const body = preprocessingBody(app.modelId, record.id, type);
-      const reply = await apis[i % 3]!.call("POST", "/api/ml/preprocessing/job/send", body);
-      sent.push(json(referenceJob, reply).id);
-    }
-
-    // The faults, while jobs run: -9 to one, a pause longer than the lease to another, then a new replica.
-    await runningOn(apis[0]!, sent, [replicas[1]!.pid, replicas[2]!.pid]);
-    await replicas[1]!.kill("SIGKILL");
-    process.kill(replicas[2]!.pid, "SIGSTOP");
-    await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
-    process.kill(replicas[2]!.pid, "SIGCONT");
-    const late = await spawn();
-    const survivors = [apis[0]!, apis[2]!, apiOf(late)];
-
-    let takenOver = 0;
-    for (const [i, id] of sent.entries()) {
-      const job = await survivors[i % 3]!.waitForJob(id, undefined, 120_000);
-      // Each claim's event names its attempt ("attempt 2 on ...; taken over from ...").
-      if (job.events.some((e) => e.status === "running" && /^attempt [2-9] /.test(e.message ?? ""))) takenOver++;
-      expect(job.status, `job ${id}`).toBe("succeeded");
-      // Ended once: one terminal event, however many attempts it took.
-      const terminal = job.events.filter((e) => ["succeeded", "failed", "timed_out", "cancelled"].includes(e.status));
-      expect(
-        terminal.map((e) => e.status),
-        `job ${id}`,
-      ).toEqual(["succeeded"]);
-      const result = json(jobResult, await survivors[(i + 1) % 3]!.call("GET", `/api/job/${id}/result`));
-      const [committed, ...more] = result.outputs ?? [];
-      expect(committed && more.length === 0, `job ${id} has one output`).toBe(true);
-      const output = await survivors[(i + 2) % 3]!.download(committed!.id);
-      expect(output.status).toBe(200);
-      expect(sha256(output.body)).toBe(committed!.sha256);
-    }
-    console.log(`replicas: ${takenOver} of ${sent.length} jobs ran again after a replica was killed or paused`);
-    expect(takenOver, "the killed and the paused replica each lose the job they ran").toBeGreaterThanOrEqual(2);
-    // Every acknowledged upload reads back whole, from every survivor.
-    for (const [i, { record, sha }] of uploaded.entries()) {
-      const download = await survivors[i % 3]!.download(record.id);
-      expect(download.status, record.id).toBe(200);
-      expect(sha256(download.body), record.id).toBe(sha);
-    }
-    // No output committed twice: the model holds the inputs and one output per job.
-    const listed = await survivors[0]!.call("GET", `/api/model/${app.modelId}/shared/blobs?limit=200`);
-    expect((listed.body as { items: unknown[] }).items).toHaveLength(uploaded.length + sent.length);
-  }, 180_000);
-
   it("a PostgreSQL restart mid-run: requests meanwhile succeed or get a 503 to retry; nothing acknowledged is lost", async () => {
     const url = await pgc.fresh();
     const dataDir = await starter.tempDir();
@@ -228,6 +160,100 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
   }, 180_000);
 
   describeWithTool(nginxTool, "behind nginx", () => {
+    it("clients through nginx while one replica is killed, one paused past its lease and one started: nothing acknowledged is lost, every job ends once", async () => {
+      const url = await pgc.fresh();
+      const dataDir = await starter.tempDir();
+      const spawn = () =>
+        starter.spawn({ lease: { dataDir, leaseMs: LEASE_MS, workers: 1 }, env: { MDPS_STORE: url } });
+      const replicas: ServiceChild[] = await Promise.all([spawn(), spawn(), spawn()]);
+      const proxy = await startNginx(replicas.map((r) => `127.0.0.1:${r.port}`));
+      try {
+        const app = await registerPgApp(url);
+        const token = await tokenFor(proxy.url, app);
+        // Every request of the clients goes through the proxy; the test looks at replica 0 directly.
+        const client = new Api(proxy.url, token, app.modelId);
+        const uploaded: Array<{ record: BlobRecord; sha: string }> = [];
+        const sent: string[] = [];
+        /**
+         * What a careful client does through a proxy: an upload answered 502-504 (the proxy lost its
+         * replica mid-request) was not acknowledged and is sent again; a job is sent with its own
+         * job_id (the idempotent send), so sending it again after such an answer is safe.
+         */
+        const retried = async (request: () => Promise<Reply>) => {
+          for (let attempt = 1; ; attempt++) {
+            const reply = await request();
+            if (![502, 503, 504].includes(reply.status) || attempt === 10) return reply;
+            unanswered++;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        };
+        let unanswered = 0;
+        const uploadAndSend = async (i: number) => {
+          // The first inputs are large, and their Yeo-Johnson fits run for seconds: the faults meet them running.
+          const bytes = csv(i < 6 ? 400_000 : 50, i);
+          const record = json(blobRecord, await retried(() => client.upload(bytes)));
+          expect(record.sha256).toBe(sha256(bytes));
+          uploaded.push({ record, sha: sha256(bytes) });
+          const type = i < 6 ? { preprocessing_type: "PowerTransformer" } : {};
+          const payload = preprocessingBody(app.modelId, record.id, type);
+          const body = { job_id: randomUUID(), model_id: app.modelId, job_type: "preprocessing", payload };
+          sent.push(json(referenceJob, await retried(() => client.call("POST", "/api/job/send", body))).id);
+        };
+        for (let i = 0; i < 18; i++) await uploadAndSend(i);
+
+        // The faults, while jobs run and clients keep uploading and sending through the proxy.
+        await runningOn(new Api(replicas[0]!, token, app.modelId), sent, [replicas[1]!.pid, replicas[2]!.pid]);
+        const meanwhile = (async () => {
+          for (let i = 18; i < 24; i++) await uploadAndSend(i);
+        })();
+        await replicas[1]!.kill("SIGKILL");
+        process.kill(replicas[2]!.pid, "SIGSTOP");
+        await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
+        process.kill(replicas[2]!.pid, "SIGCONT");
+        await spawn();
+        await meanwhile;
+
+        let takenOver = 0;
+        for (const id of sent) {
+          const job = await client.waitForJob(id, undefined, 120_000);
+          // Each claim's event names its attempt ("attempt 2 on ...; taken over from ...").
+          if (job.events.some((e) => e.status === "running" && /^attempt [2-9] /.test(e.message ?? ""))) takenOver++;
+          expect(job.status, `job ${id}`).toBe("succeeded");
+          // Ended once: one terminal event, however many attempts it took.
+          const terminal = job.events.filter((e) =>
+            ["succeeded", "failed", "timed_out", "cancelled"].includes(e.status),
+          );
+          expect(
+            terminal.map((e) => e.status),
+            `job ${id}`,
+          ).toEqual(["succeeded"]);
+          const result = json(jobResult, await client.call("GET", `/api/job/${id}/result`));
+          const [committed, ...more] = result.outputs ?? [];
+          expect(committed && more.length === 0, `job ${id} has one output`).toBe(true);
+          const output = await client.download(committed!.id);
+          expect(output.status).toBe(200);
+          expect(sha256(output.body)).toBe(committed!.sha256);
+        }
+        console.log(
+          `replicas: ${takenOver} of ${sent.length} jobs ran again after a replica was killed or paused; ${unanswered} requests answered 502-504 and sent again`,
+        );
+        expect(takenOver, "the killed and the paused replica each lose the job they ran").toBeGreaterThanOrEqual(2);
+        // Every acknowledged upload reads back whole, whichever replica answers.
+        for (const { record, sha } of uploaded) {
+          const download = await client.download(record.id);
+          expect(download.status, record.id).toBe(200);
+          expect(sha256(download.body), record.id).toBe(sha);
+        }
+        // No output committed twice: one output blob per job (an upload cut before its answer may
+        // have been stored, unacknowledged, so the inputs are not counted).
+        const listed = await client.call("GET", `/api/model/${app.modelId}/shared/blobs?limit=500`);
+        const outputs = (listed.body as { items: Array<{ name: string }> }).items.filter((b) => b.name === "out.csv");
+        expect(outputs).toHaveLength(sent.length);
+      } finally {
+        await proxy.stop();
+      }
+    }, 180_000);
+
     it("a Session through nginx in front of three replicas works as against one mdps serve, one replica killed", async () => {
       const url = await pgc.fresh();
       const dataDir = await starter.tempDir();
