@@ -24,6 +24,8 @@ import { Api, json, preprocessingBody, referenceJob, tokenFor, type Reply } from
 import { useCluster } from "../store-pg/cluster.js";
 
 const LEASE_MS = 1500;
+/** The first jobs sent: long Yeo-Johnson fits (seconds each), so that the faults meet them running. */
+const LONG = 6;
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
 /** A model with one application holding every scope, made in the PostgreSQL store at `url`. */
@@ -38,19 +40,35 @@ async function registerPgApp(url: string): Promise<AppCredentials> {
   }
 }
 
-/** Waits until each of `pids` runs one of `jobIds` (its first log line names the process). */
-async function runningOn(api: Api, jobIds: readonly string[], pids: readonly number[]): Promise<void> {
+/** Waits until each of `pids` runs one of `jobIds` (its first log line names the process); the job each runs. */
+async function runningOn(api: Api, jobIds: readonly string[], pids: readonly number[]): Promise<Map<number, string>> {
   const deadline = Date.now() + 30_000;
-  const waiting = new Set(pids);
-  while (waiting.size > 0) {
-    if (Date.now() > deadline) throw new Error(`no job started on process(es) ${[...waiting].join(", ")}`);
+  const found = new Map<number, string>();
+  while (found.size < pids.length) {
+    if (Date.now() > deadline)
+      throw new Error(`no job started on process(es) ${pids.filter((p) => !found.has(p)).join(", ")}`);
     for (const id of jobIds) {
       const job = json(referenceJob, await api.call("GET", `/api/job/${id}/get`));
       if (job.status !== "running") continue;
       const logs = json(logDetails, await api.call("GET", `/api/job/${id}/logs`));
-      for (const m of logs.messages) if (m.container?.processId !== undefined) waiting.delete(m.container.processId);
+      for (const m of logs.messages) {
+        const pid = m.container?.processId;
+        if (pid !== undefined && pids.includes(pid) && !found.has(pid)) found.set(pid, id);
+      }
     }
     await new Promise((r) => setTimeout(r, 50));
+  }
+  return found;
+}
+
+/** Waits until `jobId` was claimed again (a second attempt), as another replica takes it over. */
+async function waitTakenOver(api: Api, jobId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const job = json(referenceJob, await api.call("GET", `/api/job/${jobId}/get`));
+    if (job.events.some((e) => e.status === "running" && /^attempt [2-9] /.test(e.message ?? ""))) return;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} was not taken over in 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -190,27 +208,31 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
         let unanswered = 0;
         const uploadAndSend = async (i: number) => {
           // The first inputs are large, and their Yeo-Johnson fits run for seconds: the faults meet them running.
-          const bytes = csv(i < 6 ? 400_000 : 50, i);
+          const bytes = csv(i < LONG ? 800_000 : 50, i);
           const record = json(blobRecord, await retried(() => client.upload(bytes)));
           expect(record.sha256).toBe(sha256(bytes));
           uploaded.push({ record, sha: sha256(bytes) });
-          const type = i < 6 ? { preprocessing_type: "PowerTransformer" } : {};
+          const type = i < LONG ? { preprocessing_type: "PowerTransformer" } : {};
           const payload = preprocessingBody(app.modelId, record.id, type);
           const body = { job_id: randomUUID(), model_id: app.modelId, job_type: "preprocessing", payload };
           sent.push(json(referenceJob, await retried(() => client.call("POST", "/api/job/send", body))).id);
         };
         for (let i = 0; i < 18; i++) await uploadAndSend(i);
 
-        // The faults, while jobs run and clients keep uploading and sending through the proxy.
-        await runningOn(new Api(replicas[0]!, token, app.modelId), sent, [replicas[1]!.pid, replicas[2]!.pid]);
+        // The faults as soon as both replicas run a long job (pause first: a signal, at once), then
+        // clients keep uploading and sending through the proxy while the paused one is frozen.
+        const direct = new Api(replicas[0]!, token, app.modelId);
+        const running = await runningOn(direct, sent.slice(0, LONG), [replicas[1]!.pid, replicas[2]!.pid]);
+        process.kill(replicas[2]!.pid, "SIGSTOP");
+        await replicas[1]!.kill("SIGKILL");
         const meanwhile = (async () => {
           for (let i = 18; i < 24; i++) await uploadAndSend(i);
         })();
-        await replicas[1]!.kill("SIGKILL");
-        process.kill(replicas[2]!.pid, "SIGSTOP");
-        await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
-        process.kill(replicas[2]!.pid, "SIGCONT");
+        // A new replica with an idle worker takes the frozen one's job once its lease runs out;
+        // the frozen one resumes only then (its late writes must be refused).
         await spawn();
+        await waitTakenOver(direct, running.get(replicas[2]!.pid)!);
+        process.kill(replicas[2]!.pid, "SIGCONT");
         await meanwhile;
 
         let takenOver = 0;
