@@ -6,6 +6,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { AppStore } from "../../src/service/store/apps.js";
+import type { Async } from "../../src/service/store/async-port.js";
 import { BlobStore } from "../../src/service/store/blobs.js";
 import { DamageStore } from "../../src/service/store/damage.js";
 import type { Stores } from "../../src/service/store/index.js";
@@ -25,10 +26,6 @@ import { PortalStore } from "../../src/service/store/portal.js";
 import { ProcessRegistry } from "../../src/service/store/processes.js";
 import { TokenStore } from "../../src/service/store/tokens.js";
 
-/** The async twin of a class's public surface: each method's result as a Promise. */
-type Async<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : T[K];
-};
 /** Registering a listener stays synchronous on both stores. */
 type AsyncJobs = Omit<Async<JobStore>, "onChange"> & Pick<JobStore, "onChange">;
 

@@ -22,8 +22,8 @@ export interface JobEnding {
   reports?: { owner: string; entries: readonly RunReport[] };
 }
 
-/** Refused by the guard: rolls back the output rows written before the check. */
-class EndingRefused extends Error {}
+/** Refused by the guard: thrown inside the ending's transaction, it rolls back the output rows written before the check. */
+export class EndingRefused extends Error {}
 
 /**
  * Writes `ending` in one durable transaction: output blob rows, then the terminal state

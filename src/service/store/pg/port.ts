@@ -3,7 +3,7 @@
  * stores as they are, and the port's whole operations (a job's ending) as one transaction.
  */
 import type { Stores } from "../index.js";
-import type { JobEnding } from "../job-ending.js";
+import { EndingRefused, type JobEnding } from "../job-ending.js";
 import { openPgStores, type OpenPgStoresOptions, type PgStores } from "./index.js";
 
 /** Opens (and migrates) the PostgreSQL store at `url` as a `Stores`. */
@@ -27,9 +27,6 @@ export async function openPgPort(options: OpenPgStoresOptions): Promise<Stores> 
     close: () => pg.close(),
   };
 }
-
-/** Refused by the guard: rolls back the output rows written before the check. */
-class EndingRefused extends Error {}
 
 /** As the SQLite store's endJob (../job-ending.ts): outputs, then the guarded ending, then the reports, or nothing. */
 async function endJob(pg: PgStores, ending: JobEnding): Promise<boolean> {
