@@ -161,7 +161,8 @@ describeWithTool(postgresTool, "the PostgreSQL connection", () => {
         return first;
       });
     expect(await Promise.all([crossing(a, "j1", "j2"), crossing(b, "j2", "j1")])).toEqual(["j1", "j2"]);
-    expect(runs).toBe(3);
+    // One run lost to the deadlock and ran again (on a loaded machine the rerun can meet the other side once more).
+    expect(runs).toBeGreaterThanOrEqual(3);
   });
 
   it("answers an unreachable server as storage_unavailable with a retry, without the password", async () => {
