@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { FrameTooLargeError, Session } from "../src/index.js";
-import { writeTable } from "../src/formats/index.js";
-import type { Column } from "../src/formats/table.js";
+import { writeTable } from "../src/core/formats/index.js";
+import type { Column } from "../src/core/formats/table.js";
 import { writeFileAtomically } from "../src/session/table-io.js";
 import { summaryRow } from "./summary.js";
 

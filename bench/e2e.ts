@@ -18,8 +18,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DataFrame } from "danfojs-node";
 import { Session } from "../src/index.js";
-import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
-import { readTable, writeTable } from "../src/formats/index.js";
+import { dataFrameFromTable, tableFromDataFrame } from "../src/core/formats/danfo.js";
+import { readTable, writeTable } from "../src/core/formats/index.js";
 import { summaryRow } from "./summary.js";
 
 const { values: options } = parseArgs({

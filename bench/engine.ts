@@ -16,9 +16,9 @@
  * for any transform that returns new columns. Never asserted in tests.
  */
 import { parseArgs } from "node:util";
-import type { PreprocessingType } from "../src/contract/transform-types.js";
-import { fitTransform } from "../src/engine/index.js";
-import { mapColumns } from "../src/engine/column-alloc.js";
+import type { PreprocessingType } from "../src/core/contract/transform-types.js";
+import { fitTransform } from "../src/core/engine/index.js";
+import { mapColumns } from "../src/core/engine/column-alloc.js";
 import { makeData, type BenchData } from "./engine-data.js";
 import { SklearnTimer, sklearnAvailable } from "./engine-sklearn.js";
 import { append, best, emptyTimings, fmt, median, timeRuns, type Timings } from "./timing.js";

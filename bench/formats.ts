@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { toCSV, type DataFrame } from "danfojs-node";
-import { dataFrameFromTable, tableFromDataFrame } from "../src/formats/danfo.js";
-import { readTable, writeTable, type Table, type TableRecordType } from "../src/formats/index.js";
-import { seededRandom } from "../src/sample-data/seeded-random.js";
+import { dataFrameFromTable, tableFromDataFrame } from "../src/core/formats/danfo.js";
+import { readTable, writeTable, type Table, type TableRecordType } from "../src/core/formats/index.js";
+import { seededRandom } from "../src/core/sample-data/seeded-random.js";
 
 const { values: options } = parseArgs({
   options: {

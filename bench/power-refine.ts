@@ -2,7 +2,7 @@
  * What refining PowerTransformer's lambda costs on big columns (Yeo-Johnson and Box-Cox):
  * scikit-learn's search (scipy's bracket and Brent on the objective, one WebAssembly pass
  * over the column per evaluation) against the refinement to the root of the objective's
- * slope (src/engine/lambda-refine.ts: one compensated JavaScript pass per evaluation),
+ * slope (src/core/engine/lambda-refine.ts: one compensated JavaScript pass per evaluation),
  * with how many passes each made, in CPU time of this process (process.cpuUsage()).
  * One seeded column per row: a skewed one (exp of a normal: lambda near 0) and a normal
  * one (lambda near 1). The best of the runs; never asserted in tests.
@@ -10,10 +10,10 @@
  *   npm run build --silent && node dist/bench/power-refine.js [--rows 100000,1000000,10000000] [--runs 3]
  */
 import { parseArgs } from "node:util";
-import { brentMinimize } from "../src/engine/brent.js";
-import { refineLambda } from "../src/engine/lambda-refine.js";
-import { boxCoxObjective, yeoJohnsonObjective } from "../src/engine/power-functions.js";
-import { boxCoxObjectiveSlope, yeoJohnsonObjectiveSlope } from "../src/engine/power-slope.js";
+import { brentMinimize } from "../src/core/engine/brent.js";
+import { refineLambda } from "../src/core/engine/lambda-refine.js";
+import { boxCoxObjective, yeoJohnsonObjective } from "../src/core/engine/power-functions.js";
+import { boxCoxObjectiveSlope, yeoJohnsonObjectiveSlope } from "../src/core/engine/power-slope.js";
 import { makeData } from "./engine-data.js";
 
 const { values: options } = parseArgs({

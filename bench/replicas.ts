@@ -15,9 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { SCOPES } from "../src/contract/scopes.js";
-import { openStoreAdmin } from "../src/service/index.js";
-import { redactedUrl } from "../src/service/store/choice.js";
+import { SCOPES } from "../src/core/contract/scopes.js";
+import { openStoreAdmin } from "../src/server/index.js";
+import { redactedUrl } from "../src/server/store/choice.js";
 import { summaryRow } from "./summary.js";
 
 const { values: options } = parseArgs({

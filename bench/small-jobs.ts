@@ -316,7 +316,7 @@ function roundTrips(lines: readonly string[]): string {
 if (options.serve !== undefined) {
   // The service process: Session.local()'s service on a data dir, so the parent finds
   // the credentials file there; prints its url, stops on SIGTERM.
-  const { startLocalService } = await import("../src/session/local/local-service.js");
+  const { startLocalService } = await import("../src/local/local-service.js");
   const local = await startLocalService({ dataDir: options.serve });
   console.log(`listening on ${local.service.url}`);
   process.on("SIGTERM", () => void local.service.close().then(() => process.exit(0)));

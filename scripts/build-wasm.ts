@@ -1,5 +1,5 @@
 /**
- * Compiles src/engine/simd/kernels.wat into src/engine/simd/kernels-wasm.ts (the module's
+ * Compiles src/core/engine/simd/kernels.wat into src/core/engine/simd/kernels-wasm.ts (the module's
  * bytes as base64), which is committed: building and running mdps needs no WebAssembly
  * toolchain, and the engine loads its kernels without touching the disk.
  * test/engine/wasm-kernels.test.ts fails when the committed bytes are not this script's
@@ -11,8 +11,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import wabtInit from "wabt";
 
-const SOURCE = fileURLToPath(new URL("../src/engine/simd/kernels.wat", import.meta.url));
-const TARGET = fileURLToPath(new URL("../src/engine/simd/kernels-wasm.ts", import.meta.url));
+const SOURCE = fileURLToPath(new URL("../src/core/engine/simd/kernels.wat", import.meta.url));
+const TARGET = fileURLToPath(new URL("../src/core/engine/simd/kernels-wasm.ts", import.meta.url));
 
 /** The TypeScript module that carries the compiled kernels. */
 export async function kernelsModuleText(): Promise<string> {

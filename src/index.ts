@@ -26,15 +26,20 @@ export { FittedPipeline, type FittedPipelineJson } from "./session/pipeline/fitt
 export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./session/pipeline/run.js";
 export { PipelineStepError } from "./session/pipeline/errors.js";
 export type { PipelineStep, AnyPipelineStep } from "./session/pipeline/steps.js";
-export type { PipelineStepView } from "./notebook/pipeline-card.js";
+export type { PipelineStepView } from "./display/notebook/pipeline-card.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export { PreflightError, type PreflightProblem } from "./session/preflight/preflight-error.js";
-export { ServiceProfile, CONTRACT_CAPABILITIES, type Capability, type Assumption } from "./session/service-profile.js";
-export type { ServiceSettings } from "./client/service-settings.js";
+export {
+  ServiceProfile,
+  CONTRACT_CAPABILITIES,
+  type Capability,
+  type Assumption,
+} from "./client/vendor/service-profile.js";
+export type { ServiceSettings } from "./client/vendor/service-settings.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess/options.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
-export { defaultLocalDataDir, CREDENTIALS_FILE } from "./session/local/local-service.js";
-export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./session/local/auto-inputs.js";
+export { defaultLocalDataDir, CREDENTIALS_FILE } from "./local/local-service.js";
+export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./local/auto-inputs.js";
 
 export { MdpsClient, type ClientOptions } from "./client/client.js";
 export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";
@@ -71,7 +76,7 @@ export {
   SendOutcomeUnknownError,
   type FieldErrors,
 } from "./client/errors.js";
-export { DecryptionError, InvalidEncryptionKeyError, generateEncryptionKey } from "./crypto/index.js";
+export { DecryptionError, InvalidEncryptionKeyError, generateEncryptionKey } from "./core/crypto/index.js";
 export type { NetworkOptions, ProxySettings } from "./client/network.js";
 export type { WhoAmI, DoctorReport, DoctorCheck, EndpointAccess } from "./client/diagnostics.js";
 
@@ -119,7 +124,7 @@ export {
   type TokenResponse,
   type CreatePreprocessingRequest,
   type SendJobRequest,
-} from "./contract/index.js";
+} from "./core/contract/index.js";
 
 // Notebook rendering (tslab and Deno's kernel): rich display, live job status, plots.
 export {
@@ -154,13 +159,13 @@ export {
   type RenderOptions,
   type RangeRow,
   type TableHtmlOptions,
-} from "./notebook/index.js";
+} from "./display/notebook/index.js";
 export { jobLabel } from "./session/job-label.js";
 
 // The engine itself, for applying a fitted state without a Session (Job.transformer() wraps it),
 // and the errors data can raise. The format readers and writers stay internal: they load
 // apache-arrow, and the Session already chooses the wire format.
-export { fitTransform, transformWith, inverseTransformWith, EngineError } from "./engine/index.js";
-export type { FeatureMatrix, FittedState } from "./engine/types.js";
-export { FormatError } from "./formats/format-error.js";
-export type { Table, Column } from "./formats/table.js";
+export { fitTransform, transformWith, inverseTransformWith, EngineError } from "./core/engine/index.js";
+export type { FeatureMatrix, FittedState } from "./core/engine/types.js";
+export { FormatError } from "./core/formats/format-error.js";
+export type { Table, Column } from "./core/formats/table.js";

@@ -1,4 +1,4 @@
-import { columnDtype } from "../../src/formats/column-dtype.js";
+import { columnDtype } from "../../src/core/formats/column-dtype.js";
 import { ReplError } from "../errors.js";
 import { previewTable, shapeText, statsTable } from "../format/frame-preview.js";
 import { message, type Command } from "./types.js";

@@ -4,8 +4,8 @@
  */
 import type { FittedStateJson, Table } from "../../src/index.js";
 import { tableFromDataFrame } from "../../src/internal/index.js";
-import { rangesOf } from "../../src/notebook/compare-ranges.js";
-import { fittedColumns } from "../../src/render/fitted.js";
+import { rangesOf } from "../../src/display/notebook/compare-ranges.js";
+import { fittedColumns } from "../../src/display/render/fitted.js";
 import { ReplError } from "../errors.js";
 import { formatCell, formatNumberCell } from "../format/cells.js";
 import type { CommandContext, TableOutput } from "./types.js";

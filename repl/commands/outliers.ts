@@ -1,6 +1,6 @@
 import type { Column, Job, Table } from "../../src/index.js";
 import { dataFrameFromTable, isPreprocessingType } from "../../src/internal/index.js";
-import { percentiles } from "../../src/render/plot-data.js";
+import { percentiles } from "../../src/display/render/plot-data.js";
 import { ReplError } from "../errors.js";
 import { formatNumberCell } from "../format/cells.js";
 import { splitList } from "./args.js";

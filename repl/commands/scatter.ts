@@ -1,6 +1,6 @@
 import { findColumn } from "../../src/internal/index.js";
 import { featureColumns } from "./completers.js";
-import { percentiles } from "../../src/render/plot-data.js";
+import { percentiles } from "../../src/display/render/plot-data.js";
 import { ReplError } from "../errors.js";
 import { scatterGrid } from "../format/scatter-grid.js";
 import type { Command } from "./types.js";

@@ -1,6 +1,6 @@
 /**
  * What `/preprocess` knows about each transform's parameters, read from the same zod
- * schemas the service validates with (src/contract/params.ts): names, types, allowed
+ * schemas the service validates with (src/core/contract/params.ts): names, types, allowed
  * values and defaults for completion and help, and a typed reading of `key=value`.
  */
 import { z } from "zod";

@@ -1,11 +1,11 @@
 /**
  * A job's fitted state as a table: one row per feature, one column per scikit-learn
  * attribute that holds a number per feature (center_, scale_, lambdas_, ...). The split
- * into per-feature attributes and the rest is the notebook's (src/render/fitted.ts),
+ * into per-feature attributes and the rest is the notebook's (src/display/render/fitted.ts),
  * so the REPL and a notebook show the same state.
  */
 import type { FittedStateJson } from "../../src/index.js";
-import { fittedColumns } from "../../src/render/fitted.js";
+import { fittedColumns } from "../../src/display/render/fitted.js";
 import type { TableOutput } from "../commands/types.js";
 import { formatCell } from "./cells.js";
 

@@ -1,5 +1,5 @@
 /**
- * Every output with control characters made visible (src/text/visible-text.ts) before
+ * Every output with control characters made visible (src/core/text/visible-text.ts) before
  * it reaches the screen: blob names, tags, model names, job errors and service messages
  * can hold escape sequences (OSC 52 writes the clipboard), and the REPL prints them.
  * Line breaks of messages stay; inside a table cell or a title they show as `\n`.

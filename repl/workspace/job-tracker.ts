@@ -179,7 +179,7 @@ export class JobTracker<J extends JobUpdateSource = JobUpdateSource> {
       status,
       phase: change.phase === undefined ? current.phase : change.phase === null ? null : visible(change.phase),
       progress: finished && status === "succeeded" ? 1 : (change.progress ?? current.progress),
-      // What the service says is shown with control characters made visible (src/text/visible-text.ts).
+      // What the service says is shown with control characters made visible (src/core/text/visible-text.ts).
       error: change.error
         ? { title: visible(change.error.title), detail: visible(change.error.detail, { keepNewlines: true }) }
         : current.error,

@@ -3,7 +3,7 @@
  * (also JavaScript variables), the blobs uploaded and the jobs started here. Commands
  * work on this object; components never touch it.
  */
-import { shownUrl } from "../../src/errors/shown-url.js";
+import { shownUrl } from "../../src/core/errors/shown-url.js";
 import { jobLabel } from "../../src/session/job-label.js";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";

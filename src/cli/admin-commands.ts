@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { visible } from "../text/visible-text.js";
-import { AdminError } from "../service/admin-error.js";
-import type { StoreAdmin } from "../service/index.js";
+import { visible } from "../core/text/visible-text.js";
+import { AdminError } from "../server/admin/admin-error.js";
+import type { StoreAdmin } from "../server/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import type { Common } from "./admin-flags.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
@@ -14,7 +14,7 @@ export async function withAdmin<T>(
   run: (admin: StoreAdmin) => Promise<T>,
   human: (result: T) => string,
 ): Promise<void> {
-  const { openStoreAdmin } = await import("../service/index.js");
+  const { openStoreAdmin } = await import("../server/index.js");
   const admin = await openStoreAdmin({ dataDir: flags.dataDir, store: flags.store });
   try {
     const result = await run(admin);

@@ -4,9 +4,9 @@
  * its own (`Csv`, `Hot`). Optional: Enter keeps the profile's words (or mdps's own when it
  * has none), `-` goes back to mdps's own (an empty map, which removes the profile key).
  */
-import { ACCESS_TIERS, RECORD_TYPES } from "../contract/blob.js";
+import { ACCESS_TIERS, RECORD_TYPES } from "../core/contract/blob.js";
 import { ConfigError } from "../client/errors.js";
-import { parseWordMap, wordMapText } from "../client/service-settings.js";
+import { parseWordMap, wordMapText } from "../client/vendor/service-settings.js";
 import type { Prompter } from "./terminal-prompt.js";
 
 export type WordMap = Readonly<Record<string, string>>;

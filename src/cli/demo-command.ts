@@ -15,8 +15,8 @@ import {
   type ReferenceLogDetails as JobExecutionLogDetails,
   type ReferenceJobRecord as JobRecord,
   type ReferenceJobResult as JobResult,
-} from "../contract/index.js";
-import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
+} from "../core/contract/index.js";
+import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../core/crypto/index.js";
 import { demoInput } from "./demo-input.js";
 import { demoHttp, exchangeToken, type DemoHttp, type Reply } from "./demo-http.js";
 import { columnNames, detail, firstLines, fittedSummary, fittedTable, step } from "./demo-print.js";
@@ -74,7 +74,7 @@ export async function runDemo(options: { dataDir?: string; data?: string }): Pro
   const data = await demoInput(options.data);
   const { name, features, complete } = data;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "mdps-demo-")));
-  const { openAdmin, startService } = await import("../service/index.js");
+  const { openAdmin, startService } = await import("../server/index.js");
   const service = await startService({ dataDir });
   try {
     console.log("mdps demo: the Model Data Preprocessing workflow against the embedded reference service\n");

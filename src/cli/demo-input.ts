@@ -6,8 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { emptyCsvReadReport, describeReport, isContractClean } from "../formats/csv-dialect.js";
-import { PANDAS_CSV, readCsv, writeCsv } from "../formats/csv.js";
+import { emptyCsvReadReport, describeReport, isContractClean } from "../core/formats/csv-dialect.js";
+import { PANDAS_CSV, readCsv, writeCsv } from "../core/formats/csv.js";
 import { sampleCsv } from "./demo-data.js";
 
 export interface DemoInput {

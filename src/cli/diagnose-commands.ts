@@ -22,7 +22,7 @@ export function registerDiagnose(program: Command): void {
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
       const { whoami } = await import("../client/diagnostics.js");
-      const { whoamiText } = await import("../render/diagnostics.js");
+      const { whoamiText } = await import("../display/render/diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {
         const region = await client.health.get().then(
@@ -49,8 +49,8 @@ export function registerDiagnose(program: Command): void {
     )
     .action(async (flags: DiagnoseFlags) => {
       const { MdpsClient } = await import("../client/client.js");
-      const { doctorWithProbe: doctor } = await import("../client/word-probe.js");
-      const { doctorText } = await import("../render/diagnostics.js");
+      const { doctorWithProbe: doctor } = await import("../client/vendor/word-probe.js");
+      const { doctorText } = await import("../display/render/diagnostics.js");
       const client = MdpsClient.create({ profile: flags.profile });
       try {
         const report = await doctor(client, { probe: flags.probe === true });

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { parseAge } from "../session/local/data-dir-usage.js";
+import { parseAge } from "../local/data-dir-usage.js";
 
 /**
  * commander's parser for an age option (`7d`, `12h`, `30m`, `90s`, `2w`) in

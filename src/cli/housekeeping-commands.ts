@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import type { DataDirUsage, PruneReport, StoreAdmin } from "../service/index.js";
+import type { DataDirUsage, PruneReport, StoreAdmin } from "../server/index.js";
 import { parseDuration } from "./duration-option.js";
 import type { Common } from "./admin-flags.js";
-import { formatBytes } from "../render/html.js";
-import { AUTO_INPUT_TAG } from "../session/local/auto-inputs.js";
+import { formatBytes } from "../display/render/html.js";
+import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
 
 type WithAdmin = <T>(
   flags: Common,

@@ -4,10 +4,10 @@
  * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
  * React) when it runs, so `mdps repl` against a remote service never loads the service.
  */
-import { visible } from "../text/visible-text.js";
+import { visible } from "../core/text/visible-text.js";
 import { Command } from "commander";
-import { AdminError } from "../service/admin-error.js";
-import { packageVersion } from "../service/version.js";
+import { AdminError } from "../server/admin/admin-error.js";
+import { packageVersion } from "../server/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerConfigure } from "./configure-command.js";
 import { registerDemo } from "./demo-register.js";

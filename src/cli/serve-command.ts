@@ -53,7 +53,7 @@ export function registerServe(program: Command): void {
     )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
-      const { startService } = await import("../service/index.js");
+      const { startService } = await import("../server/index.js");
       const service = await startService({
         dataDir: flags.dataDir,
         ...(flags.store !== undefined ? { store: flags.store } : {}),

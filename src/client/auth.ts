@@ -1,5 +1,5 @@
-import { TOKEN_PATH, tokenResponse, type TokenResponse } from "../contract/auth.js";
-import { ENDPOINT_SCOPES, SCOPES, type Scope } from "../contract/scopes.js";
+import { TOKEN_PATH, tokenResponse, type TokenResponse } from "../core/contract/auth.js";
+import { ENDPOINT_SCOPES, SCOPES, type Scope } from "../core/contract/scopes.js";
 import { OAuthError } from "./errors.js";
 import type { Secret } from "./secret.js";
 import { Secret as SecretValue } from "./secret.js";

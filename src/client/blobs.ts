@@ -11,13 +11,13 @@ import {
   type BlobFormPart,
   type BlobRecord,
   type RecordType,
-} from "../contract/blob.js";
+} from "../core/contract/blob.js";
 import type { z } from "zod";
-import { blobList, type BlobList, type BlobListOptions } from "../contract/listing.js";
+import { blobList, type BlobList, type BlobListOptions } from "../core/contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
 import { APIError } from "./errors.js";
 import { listUnsupported } from "./jobs.js";
-import { explainWordRefusal, type SentWords } from "./vendor-words.js";
+import { explainWordRefusal, type SentWords } from "./vendor/vendor-words.js";
 import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, RequestSpec, StreamResponse, Transport } from "./transport.js";

@@ -17,8 +17,8 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { uuid } from "../contract/common.js";
-import { SCOPES, isScope } from "../contract/scopes.js";
+import { uuid } from "../core/contract/common.js";
+import { SCOPES, isScope } from "../core/contract/scopes.js";
 import { ConfigError } from "./errors.js";
 import { Secret } from "./secret.js";
 import {
@@ -27,7 +27,7 @@ import {
   serviceSettingsOfEnv,
   serviceSettingsOfProfile,
   type ServiceSettings,
-} from "./service-settings.js";
+} from "./vendor/service-settings.js";
 
 export interface ConfigOptions {
   readonly baseUrl?: string | undefined;

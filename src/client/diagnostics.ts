@@ -4,9 +4,9 @@
  * allow it (`whoami`); then whether each address answers and health's region matches,
  * each failing line with its remedy (`doctor`).
  */
-import { shownUrl, withShownUrls } from "../errors/shown-url.js";
-import type { TokenResponse } from "../contract/auth.js";
-import type { Scope } from "../contract/scopes.js";
+import { shownUrl, withShownUrls } from "../core/errors/shown-url.js";
+import type { TokenResponse } from "../core/contract/auth.js";
+import type { Scope } from "../core/contract/scopes.js";
 import type { MdpsClient } from "./client.js";
 import { WORKFLOW_SCOPES } from "./auth.js";
 import { oauthAdvice } from "./error-factory.js";

@@ -1,4 +1,4 @@
-import { oauthError, problemDetails } from "../contract/problem.js";
+import { oauthError, problemDetails } from "../core/contract/problem.js";
 import {
   APIError,
   AuthenticationError,

@@ -4,8 +4,8 @@
  * HTTP failures are built by one function, {@link makeAPIError}, from the status and
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.
  */
-import { MdpsError, type MdpsErrorOptions } from "../errors/mdps-error.js";
-import type { FieldErrors } from "../contract/index.js";
+import { MdpsError, type MdpsErrorOptions } from "../core/errors/mdps-error.js";
+import type { FieldErrors } from "../core/contract/index.js";
 import { parseRetryAfter } from "./retry-timing.js";
 
 export { MdpsError, type MdpsErrorOptions };

@@ -1,4 +1,4 @@
-import { health, type Health } from "../contract/health.js";
+import { health, type Health } from "../core/contract/health.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, Transport } from "./transport.js";
 

@@ -7,12 +7,12 @@ import {
   type JobRecord,
   type JobResult,
   type SendJobRequest,
-} from "../contract/job.js";
-import { jobList, type JobList, type JobListOptions } from "../contract/listing.js";
+} from "../core/contract/job.js";
+import { jobList, type JobList, type JobListOptions } from "../core/contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
 import { APIError, ConflictError, JobAlreadyEndedError, UnsupportedExtensionError } from "./errors.js";
 import type { TokenCache } from "./token-cache.js";
-import { explainWordRefusal, wordsOfOutput } from "./vendor-words.js";
+import { explainWordRefusal, wordsOfOutput } from "./vendor/vendor-words.js";
 import type { CallOptions, Transport } from "./transport.js";
 
 export interface ListOptions extends CallOptions {

@@ -4,7 +4,7 @@
  * and computes in float32; this one skips missing values as pandas does and keeps float64.
  */
 import { DataFrame } from "danfojs-node";
-import { tableFromDataFrame, type DataFrameSource } from "../formats/danfo.js";
+import { tableFromDataFrame, type DataFrameSource } from "../core/formats/danfo.js";
 import { summarize, type CategorySummary, type NumericSummary } from "./summary-stats.js";
 
 const NUMBER_ROWS = ["count", "mean", "std", "min", "25%", "50%", "75%", "max"];

@@ -2,7 +2,7 @@
  * The numbers `describe(df)` and the REPL's `/describe` show, computed the way pandas' `describe()` does: missing
  * values skipped, sample standard deviation (ddof 1), linear-interpolated quartiles.
  */
-import type { Column } from "../formats/table.js";
+import type { Column } from "../core/formats/table.js";
 
 export interface NumericSummary {
   readonly kind: "number";

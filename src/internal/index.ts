@@ -5,22 +5,22 @@
  * src/index.ts instead.
  */
 export { raceAbort } from "../client/race-abort.js";
-export { visible } from "../text/visible-text.js";
-export { isTerminalStatus } from "../contract/job-status.js";
-export { isPreprocessingType } from "../contract/transform-types.js";
-export { dataFrameFromTable, tableFromDataFrame } from "../formats/danfo.js";
+export { visible } from "../core/text/visible-text.js";
+export { isTerminalStatus } from "../core/contract/job-status.js";
+export { isPreprocessingType } from "../core/contract/transform-types.js";
+export { dataFrameFromTable, tableFromDataFrame } from "../core/formats/danfo.js";
 export { assertFrameFits, FrameTooLargeError } from "../session/frame-size.js";
-export { displayedDtype } from "../formats/danfo-dtype.js";
+export { displayedDtype } from "../core/formats/danfo-dtype.js";
 export { readTable, writeTable } from "./lazy-formats.js";
-export { findColumn } from "../formats/table.js";
-export { seededRandom } from "../sample-data/seeded-random.js";
+export { findColumn } from "../core/formats/table.js";
+export { seededRandom } from "../core/sample-data/seeded-random.js";
 export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
-export { dataDirUsage, parseAge, pruneDataDir } from "../session/local/data-dir-usage.js";
-export { didYouMean, nearestName } from "../contract/nearest-name.js";
-export { checkParams } from "../contract/param-issues.js";
-export { PANDAS_CSV, readCsv } from "../formats/csv.js";
-export { CSV_DELIMITERS, describeReport, emptyCsvReadReport, isContractClean } from "../formats/csv-dialect.js";
-export type { CsvDelimiter } from "../formats/csv-dialect.js";
+export { dataDirUsage, parseAge, pruneDataDir } from "../local/data-dir-usage.js";
+export { didYouMean, nearestName } from "../core/contract/nearest-name.js";
+export { checkParams } from "../core/contract/param-issues.js";
+export { PANDAS_CSV, readCsv } from "../core/formats/csv.js";
+export { CSV_DELIMITERS, describeReport, emptyCsvReadReport, isContractClean } from "../core/formats/csv-dialect.js";
+export type { CsvDelimiter } from "../core/formats/csv-dialect.js";
 export {
   formatPreflight,
   preflight,

@@ -5,9 +5,9 @@
  * Same signatures and results as ../formats/index.js's; writeTable's errors come from
  * its first read instead of its call (its consumers read it at once).
  */
-import type { CsvWriteOptions, ReadTableOptions, Source, Table, TableRecordType } from "../formats/index.js";
+import type { CsvWriteOptions, ReadTableOptions, Source, Table, TableRecordType } from "../core/formats/index.js";
 
-const formats = () => import("../formats/index.js");
+const formats = () => import("../core/formats/index.js");
 
 export async function readTable(
   recordType: TableRecordType,

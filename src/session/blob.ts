@@ -1,14 +1,14 @@
 import { Readable } from "node:stream";
 import type { RerunSender } from "./job-rerun.js";
-import { visible } from "../text/visible-text.js";
+import { visible } from "../core/text/visible-text.js";
 import { inspect } from "node:util";
-import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../contract/blob.js";
-import type { JobStatusVocabulary } from "../contract/job-status.js";
+import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../core/contract/blob.js";
+import type { JobStatusVocabulary } from "../core/contract/job-status.js";
 import type { MdpsClient } from "../client/client.js";
 import { ConfigError } from "../client/errors.js";
 import { Secret } from "../client/secret.js";
 import type { CallOptions } from "../client/transport.js";
-import type { Table } from "../formats/table.js";
+import type { Table } from "../core/formats/table.js";
 import {
   decodeTable,
   decrypted,
@@ -24,12 +24,12 @@ import {
   type FrameSizeCheck,
   type Uploadable,
 } from "./table-io.js";
-import { generateEncryptionKey, parseEncryptionKey } from "../crypto/index.js";
-import { RichValue } from "../notebook/rich-value.js";
-import { blobHtml } from "../render/records.js";
+import { generateEncryptionKey, parseEncryptionKey } from "../core/crypto/index.js";
+import { RichValue } from "../display/notebook/rich-value.js";
+import { blobHtml } from "../display/render/records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
-import type { ServiceProfile } from "./service-profile.js";
+import type { ServiceProfile } from "../client/vendor/service-profile.js";
 
 /**
  * The metadata of a blob the session stores: an upload, an update, a job output.

@@ -4,9 +4,9 @@
  */
 import type { MdpsClient } from "../client/client.js";
 import { whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
-import { doctorWithProbe } from "../client/word-probe.js";
-import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../render/diagnostics.js";
-import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../notebook/rich-inspect.js";
+import { doctorWithProbe } from "../client/vendor/word-probe.js";
+import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../display/render/diagnostics.js";
+import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../display/notebook/rich-inspect.js";
 
 /** A report that prints as its table and renders as HTML in a notebook. */
 export type Rendered<T> = T & { toHTML(): string; toString(): string };

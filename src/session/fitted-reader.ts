@@ -6,10 +6,10 @@
  * engine's own schema of that transform, so a state that does not fit is refused, never
  * applied. A service's other names map through the `fittedNames` setting.
  */
-import type { FittedStateJson } from "../contract/job.js";
-import { paramsSchemas } from "../contract/params.js";
-import type { PreprocessingType } from "../contract/transform-types.js";
-import { engineFitted } from "../engine/fitted-state.js";
+import type { FittedStateJson } from "../core/contract/job.js";
+import { paramsSchemas } from "../core/contract/params.js";
+import type { PreprocessingType } from "../core/contract/transform-types.js";
+import { engineFitted } from "../core/engine/fitted-state.js";
 
 /** Where a result may hold the fitted state, its keys in snake_case (the result's keys are). */
 const CONTAINERS = [

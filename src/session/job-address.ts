@@ -9,7 +9,7 @@
  */
 import { NotFoundError } from "../client/errors.js";
 import type { JobFamily, JobReads } from "../client/jobs.js";
-import type { ServiceProfile } from "./service-profile.js";
+import type { ServiceProfile } from "../client/vendor/service-profile.js";
 import type { MdpsClient } from "../client/client.js";
 
 export interface JobPlace {

@@ -5,7 +5,7 @@
  * or several is refused here, with the candidates, instead of going out as a bad path id.
  */
 import { MdpsError } from "../client/errors.js";
-import type { PreprocessingType } from "../contract/transform-types.js";
+import type { PreprocessingType } from "../core/contract/transform-types.js";
 import type { SessionContext } from "./blob.js";
 import { Job } from "./job.js";
 import type { JournalJob } from "./journal.js";

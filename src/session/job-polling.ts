@@ -8,10 +8,10 @@
  * both are given.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../contract/job.js";
-import { isTerminalStatus } from "../contract/job-status.js";
+import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../core/contract/job.js";
+import { isTerminalStatus } from "../core/contract/job-status.js";
 import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
-import type { LiveStatus, ProgressMode } from "../notebook/live-status.js";
+import type { LiveStatus, ProgressMode } from "../display/notebook/live-status.js";
 
 export interface WaitOptions {
   /**

@@ -5,8 +5,8 @@
  * checked before anything is sent and the new job is reported to `onJob` like any other.
  */
 import { MdpsError } from "../client/errors.js";
-import type { ParamsInput } from "../contract/params.js";
-import type { PreprocessingType } from "../contract/transform-types.js";
+import type { ParamsInput } from "../core/contract/params.js";
+import type { PreprocessingType } from "../core/contract/transform-types.js";
 import type { Blob, SessionContext } from "./blob.js";
 import type { Job } from "./job.js";
 import type { PreprocessOptions } from "./preprocess/options.js";

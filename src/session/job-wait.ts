@@ -4,7 +4,7 @@
  * kernel's interrupt stops the wait (not the job). Job.wait adds the live status and
  * turns an unsuccessful end into its error.
  */
-import type { JobRecord } from "../contract/job.js";
+import type { JobRecord } from "../core/contract/job.js";
 import type { SessionContext } from "./blob.js";
 import type { JobAddress } from "./job-address.js";
 import { pollUntilTerminal, waitDurations, type WaitOptions } from "./job-polling.js";

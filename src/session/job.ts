@@ -1,8 +1,14 @@
 import { inspect } from "node:util";
-import type { JobExecutionLogMessage, JobRecord, JobResult, JobWarning, FittedStateJson } from "../contract/job.js";
-import type { PreprocessingType } from "../contract/transform-types.js";
+import type {
+  JobExecutionLogMessage,
+  JobRecord,
+  JobResult,
+  JobWarning,
+  FittedStateJson,
+} from "../core/contract/job.js";
+import type { PreprocessingType } from "../core/contract/transform-types.js";
 import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../client/errors.js";
-import type { RecordType } from "../contract/blob.js";
+import type { RecordType } from "../core/contract/blob.js";
 import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
 import type { JobFamily, ListOptions } from "../client/jobs.js";
 import { JobAddress } from "./job-address.js";
@@ -19,12 +25,12 @@ import { rerunJob, type RerunOptions } from "./job-rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { followWithStatus, jobProgress } from "../notebook/job-progress.js";
-import { plotComparison, type PlotComparisonOptions } from "../notebook/job-plot.js";
-import { RichValue } from "../notebook/rich-value.js";
-import { jobHtml } from "../render/records.js";
-import { displayableResult } from "../notebook/displayable-result.js";
-import type { SvgChart } from "../notebook/svg-chart.js";
+import { followWithStatus, jobProgress } from "../display/notebook/job-progress.js";
+import { plotComparison, type PlotComparisonOptions } from "../display/notebook/job-plot.js";
+import { RichValue } from "../display/notebook/rich-value.js";
+import { jobHtml } from "../display/render/records.js";
+import { displayableResult } from "../display/notebook/displayable-result.js";
+import type { SvgChart } from "../display/notebook/svg-chart.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
 export type JobOutputOptions = WaitOptions &

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import type { BlobRecord } from "../contract/blob.js";
-import type { CreatePreprocessingRequest, JobRecord } from "../contract/job.js";
+import type { BlobRecord } from "../core/contract/blob.js";
+import type { CreatePreprocessingRequest, JobRecord } from "../core/contract/job.js";
 import { defaultConfigPath } from "../client/config.js";
 
 const jobEntry = z.object({

@@ -7,7 +7,7 @@
  * signal only.
  */
 import { AbortError } from "../client/errors.js";
-import { listenForKernelInterrupt } from "../notebook/kernel-interrupt.js";
+import { listenForKernelInterrupt } from "../display/notebook/kernel-interrupt.js";
 import { combine } from "./job-polling.js";
 
 export interface StopNotice {

@@ -2,8 +2,8 @@
  * The Session's listings: every page of the service's blob and job lists where it
  * declares them, else what this session and its journal know.
  */
-import { blobRecord, type BlobRecord } from "../contract/blob.js";
-import type { BlobListOptions, JobListOptions } from "../contract/listing.js";
+import { blobRecord, type BlobRecord } from "../core/contract/blob.js";
+import type { BlobListOptions, JobListOptions } from "../core/contract/listing.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob, type SessionContext } from "./blob.js";
 import { Job } from "./job.js";

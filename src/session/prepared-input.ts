@@ -1,12 +1,12 @@
 /**
  * What the Session is about to upload, read once on this machine: a user's CSV is read
- * as pandas would read it (src/formats/csv-dialect.ts), and when it is not the
+ * as pandas would read it (src/core/formats/csv-dialect.ts), and when it is not the
  * contract's CSV a normalised copy is uploaded instead, with one sentence saying so.
  * The Table it yields is what the pre-flight checks (./preflight/preflight.ts) look at.
  */
-import type { RecordType } from "../contract/blob.js";
-import type { CsvDelimiter } from "../formats/csv-dialect.js";
-import type { Table } from "../formats/table.js";
+import type { RecordType } from "../core/contract/blob.js";
+import type { CsvDelimiter } from "../core/formats/csv-dialect.js";
+import type { Table } from "../core/formats/table.js";
 import {
   frameShape,
   isDataFrame,
@@ -43,8 +43,8 @@ export class PreparedUpload {
   }
 }
 
-const loadCsv = () => import("../formats/csv.js");
-const loadDialect = () => import("../formats/csv-dialect.js");
+const loadCsv = () => import("../core/formats/csv.js");
+const loadDialect = () => import("../core/formats/csv-dialect.js");
 
 /**
  * Reads `data` the way the Session sends it. A DataFrame becomes a Table (encoded on

@@ -1,5 +1,5 @@
 /** The Session's two kinds of event: a job it sent, a one-line notice. */
-import { showNotice } from "../notebook/notice.js";
+import { showNotice } from "../display/notebook/notice.js";
 import type { Job } from "./job.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */

@@ -3,16 +3,16 @@
  * capabilities); `local` starts the reference service in this process with its own
  * application. Both hand the Session its parts.
  */
-import type { JobStatusVocabularyOptions } from "../contract/job-status.js";
+import type { JobStatusVocabularyOptions } from "../core/contract/job-status.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
 import { resolveConfig, type ClientConfig } from "../client/config.js";
 import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
-import { mergeServiceSettings, type ServiceSettings } from "../client/service-settings.js";
+import { mergeServiceSettings, type ServiceSettings } from "../client/vendor/service-settings.js";
 import type { TransportOptions } from "../client/transport.js";
 import { configDirOf, Journal, journalPath } from "./journal.js";
-import { keepLocalToken } from "./local/local-token.js";
-import { ServiceProfile } from "./service-profile.js";
-import { startLocalService, type LocalService, type LocalServiceOptions } from "./local/local-service.js";
+import { keepLocalToken } from "../local/local-token.js";
+import { ServiceProfile } from "../client/vendor/service-profile.js";
+import { startLocalService, type LocalService, type LocalServiceOptions } from "../local/local-service.js";
 
 /**
  * What the Session may assume of the service (./service-profile.ts): `wireFormat`

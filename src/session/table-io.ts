@@ -1,5 +1,5 @@
 /**
- * The Session's bridge to src/formats and src/crypto: DataFrames and files to byte
+ * The Session's bridge to src/core/formats and src/core/crypto: DataFrames and files to byte
  * streams for upload, and downloaded byte streams back to DataFrames. Every path
  * streams; a DataFrame is held once as a Table while its bytes are produced.
  */
@@ -9,9 +9,9 @@ import { extname } from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { pipeline as pipelineAsync } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
-import type { RecordType } from "../contract/blob.js";
-import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../crypto/index.js";
-import type { Table } from "../formats/table.js";
+import type { RecordType } from "../core/contract/blob.js";
+import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../core/crypto/index.js";
+import type { Table } from "../core/formats/table.js";
 import type { Secret } from "../client/secret.js";
 import { validationBeforeSending } from "./validation-before-sending.js";
 import { assertFrameFits } from "./frame-size.js";
@@ -23,8 +23,8 @@ export type { DataFrame };
  * danfo (with TensorFlow.js behind it) takes a second or more to load: load it, and
  * the formats, on first use, so `import "mdps"` stays fast for the CLI and REPL.
  */
-export const loadDanfo = () => import("../formats/danfo.js");
-export const loadFormats = () => import("../formats/index.js");
+export const loadDanfo = () => import("../core/formats/danfo.js");
+export const loadFormats = () => import("../core/formats/index.js");
 export type DanfoModule = Awaited<ReturnType<typeof loadDanfo>>;
 
 /** What can be uploaded: a danfo DataFrame, a file path, or bytes. */

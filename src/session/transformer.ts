@@ -1,8 +1,8 @@
 import { inspect } from "node:util";
-import type { FittedStateJson } from "../contract/job.js";
-import { inverseTransformWith, transformWith } from "../engine/index.js";
-import type { FeatureMatrix } from "../engine/types.js";
-import type { Column, Table } from "../formats/table.js";
+import type { FittedStateJson } from "../core/contract/job.js";
+import { inverseTransformWith, transformWith } from "../core/engine/index.js";
+import type { FeatureMatrix } from "../core/engine/types.js";
+import type { Column, Table } from "../core/formats/table.js";
 import { validationBeforeSending } from "./validation-before-sending.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
 

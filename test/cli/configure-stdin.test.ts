@@ -10,8 +10,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCOPES } from "../../src/contract/scopes.js";
-import { openAdmin } from "../../src/service/index.js";
+import { SCOPES } from "../../src/core/contract/scopes.js";
+import { openAdmin } from "../../src/server/index.js";
 import { MAIN, ensureBuilt, startServe, type ServeProcess } from "./built-cli.js";
 
 interface Run {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, beforeAll } from "vitest";
-import { PREPROCESSING_TYPES } from "../../src/contract/index.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/index.js";
 import { ensureBuilt, runCli } from "./built-cli.js";
 
 beforeAll(() => ensureBuilt(), 300_000);

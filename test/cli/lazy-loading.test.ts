@@ -72,8 +72,8 @@ describe("what loads at start", () => {
     const { packages, stdout } = loaded("help", [MAIN, "--help"]);
     expect(stdout).toContain("demo");
     expect(packages.has("commander")).toBe(true);
-    // (src/service's version and admin-error modules are small; Fastify and SQLite are not.)
-    for (const heavy of ["zod", "src/contract", "danfojs-node", "ink", "react", "fastify", "better-sqlite3"])
+    // (src/server's version and admin-error modules are small; Fastify and SQLite are not.)
+    for (const heavy of ["zod", "src/core/contract", "danfojs-node", "ink", "react", "fastify", "better-sqlite3"])
       expect([heavy, packages.has(heavy)]).toEqual([heavy, false]);
   });
 
@@ -93,7 +93,7 @@ describe("what loads at start", () => {
       "react",
       "ink",
       "fastify",
-      "src/service",
+      "src/server",
       ...HEAVY,
     ];
     expect(heavy.filter((name) => packages.has(name))).toEqual([]);
@@ -115,7 +115,7 @@ describe("what loads at start", () => {
       const bytes = async (chunks) => { const all = []; for await (const c of chunks) all.push(c); return Buffer.concat(all); };
       const lazy = { parquet: await bytes(internal.writeTable("parquet", table)), arrow: await bytes(internal.writeTable("arrow", table)) };
       const afterWrite = formatsLoaded();
-      const formats = await import(${url("dist/src/formats/index.js")});
+      const formats = await import(${url("dist/src/core/formats/index.js")});
       const direct = { parquet: await bytes(formats.writeTable("parquet", table)), arrow: await bytes(formats.writeTable("arrow", table)) };
       const back = await internal.readTable("parquet", new Uint8Array(lazy.parquet));
       console.log(JSON.stringify({

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT, ensureBuilt } from "./built-cli.js";
-import { packageVersion } from "../../src/service/version.js";
+import { packageVersion } from "../../src/server/version.js";
 
 const cache = mkdtempSync(join(tmpdir(), "mdps-npx-cache-"));
 beforeAll(() => ensureBuilt(), 180_000);

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { blobRecord } from "../../src/contract/index.js";
-import { openSqlite } from "../../src/service/store/sqlite.js";
+import { blobRecord } from "../../src/core/contract/index.js";
+import { openSqlite } from "../../src/server/store/sqlite/sqlite.js";
 import { Api, exchange, expectProblem, granted, json, tokenFor } from "../service/service-harness.js";
 import { ensureBuilt, runCli, startServe, type ServeProcess } from "./built-cli.js";
 

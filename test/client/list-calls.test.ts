@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { UnsupportedExtensionError } from "../../src/client/errors.js";
 import { Session } from "../../src/session/session.js";
-import type { CreatePreprocessingRequest } from "../../src/contract/job.js";
+import type { CreatePreprocessingRequest } from "../../src/core/contract/job.js";
 import { Harness, preprocessingBody } from "../service/service-harness.js";
 
 const h = new Harness();

@@ -9,7 +9,7 @@ import {
   JobStatusVocabulary,
   logDetails,
   snakeCase,
-} from "../../src/contract/index.js";
+} from "../../src/core/contract/index.js";
 
 describe("job statuses by meaning", () => {
   it("reads the usual synonyms case-insensitively", () => {

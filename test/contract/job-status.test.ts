@@ -11,7 +11,7 @@ import {
   preprocessingOutputRequest,
   TERMINAL_JOB_STATUSES,
   TERMINAL_STATUSES,
-} from "../../src/contract/index.js";
+} from "../../src/core/contract/index.js";
 
 describe("job statuses", () => {
   it("are the six of the contract, four of them terminal", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, editDistance, nearestName } from "../../src/contract/nearest-name.js";
-import { checkParams } from "../../src/contract/param-issues.js";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+import { didYouMean, editDistance, nearestName } from "../../src/core/contract/nearest-name.js";
+import { checkParams } from "../../src/core/contract/param-issues.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/transform-types.js";
 
 describe("nearestName", () => {
   it("prefers a name that differs only in case, then the closest by edit distance", () => {

@@ -14,7 +14,7 @@ import {
   generateEncryptionKey,
   isEncryptedEnvelope,
   parseEncryptionKey,
-} from "../../src/crypto/envelope.js";
+} from "../../src/core/crypto/envelope.js";
 
 /** Runs bytes through a transform, fed in pieces of `piece` bytes. */
 async function through(stream: Transform, data: Buffer, piece = 10_000): Promise<Buffer> {

@@ -6,8 +6,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe as group, expect, it } from "vitest";
 import { describe, dfd, readCsv, readFile } from "../../src/danfo/index.js";
-import { writeTable } from "../../src/formats/index.js";
-import type { Table } from "../../src/formats/table.js";
+import { writeTable } from "../../src/core/formats/index.js";
+import type { Table } from "../../src/core/formats/table.js";
 import { tempDir } from "../session/session-fixture.js";
 
 const dir = tempDir("mdps-danfo-read-");

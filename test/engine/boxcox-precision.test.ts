@@ -6,10 +6,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { refineLambda } from "../../src/engine/lambda-refine.js";
-import { boxCoxObjectiveSlope } from "../../src/engine/power-slope.js";
-import { brentMinimize } from "../../src/engine/brent.js";
-import { boxCoxObjective } from "../../src/engine/power-functions.js";
+import { refineLambda } from "../../src/core/engine/lambda-refine.js";
+import { boxCoxObjectiveSlope } from "../../src/core/engine/power-slope.js";
+import { brentMinimize } from "../../src/core/engine/brent.js";
+import { boxCoxObjective } from "../../src/core/engine/power-functions.js";
 
 interface Column {
   values: number[];

@@ -4,7 +4,7 @@
  * own, whole range.
  */
 import { describe, expect, it } from "vitest";
-import { allocColumns, mapColumns } from "../../src/engine/column-alloc.js";
+import { allocColumns, mapColumns } from "../../src/core/engine/column-alloc.js";
 
 describe("allocColumns", () => {
   it.each([

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { paramsSchemas } from "../../src/contract/params.js";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
-import { EngineError, fitTransform, transformWith } from "../../src/engine/index.js";
+import { paramsSchemas } from "../../src/core/contract/params.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/transform-types.js";
+import { EngineError, fitTransform, transformWith } from "../../src/core/engine/index.js";
 import { featuresOf, loadErrorCases } from "./golden.js";
 
 const cases = loadErrorCases();

@@ -14,8 +14,8 @@
  *   where lambda overflows the transform, the objective is inf/NaN over most of the search.
  */
 import { describe, expect, it } from "vitest";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
-import { fitTransform, inverseTransformWith, transformWith } from "../../src/engine/index.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/transform-types.js";
+import { fitTransform, inverseTransformWith, transformWith } from "../../src/core/engine/index.js";
 import {
   decodeColumn,
   EXACT_TO_1E9,

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { fittedState, type FittedStateJson } from "../../src/contract/job.js";
-import type { PreprocessingType } from "../../src/contract/transform-types.js";
+import { fittedState, type FittedStateJson } from "../../src/core/contract/job.js";
+import type { PreprocessingType } from "../../src/core/contract/transform-types.js";
 
 export type JsonNumber = number | "NaN" | "Infinity" | "-Infinity";
 

@@ -5,9 +5,9 @@
  * followed by its inverse gives the data back.
  */
 import { describe, expect, it } from "vitest";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
-import { fitTransform, inverseTransformWith, transformWith } from "../../src/engine/index.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/transform-types.js";
+import { fitTransform, inverseTransformWith, transformWith } from "../../src/core/engine/index.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 
 const random = seededRandom(11);
 const names = ["a", "b"];

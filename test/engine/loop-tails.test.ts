@@ -6,10 +6,10 @@
  * plain per-value formula on the fitted state's own numbers.
  */
 import { describe, expect, it } from "vitest";
-import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/engine/index.js";
-import { kernelsWithRoom } from "../../src/engine/simd/wasm-kernels.js";
-import { normalizerLayout } from "../../src/engine/normalizer.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { fitTransform, decodeNumber, transformWith, type FittedNumber } from "../../src/core/engine/index.js";
+import { kernelsWithRoom } from "../../src/core/engine/simd/wasm-kernels.js";
+import { normalizerLayout } from "../../src/core/engine/normalizer.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 
 /** Seeded values in [-50, 50), some exactly 0, some NaN where `withNaN`. */
 function columns(rows: number, width: number, withNaN: boolean): Float64Array[] {

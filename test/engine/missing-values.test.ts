@@ -3,12 +3,12 @@
  * input checks and the client's checks before sending both read it. Binarizer is imported
  * first on purpose: a transform module must load from any entry point.
  */
-import { fitTransformBinarizer } from "../../src/engine/binarizer.js";
+import { fitTransformBinarizer } from "../../src/core/engine/binarizer.js";
 import { describe, expect, it } from "vitest";
-import { PREPROCESSING_TYPES, allowsMissing } from "../../src/contract/transform-types.js";
-import { EngineError } from "../../src/engine/engine-error.js";
-import { fitTransform } from "../../src/engine/index.js";
-import { checkValues } from "../../src/engine/input-checks.js";
+import { PREPROCESSING_TYPES, allowsMissing } from "../../src/core/contract/transform-types.js";
+import { EngineError } from "../../src/core/engine/engine-error.js";
+import { fitTransform } from "../../src/core/engine/index.js";
+import { checkValues } from "../../src/core/engine/input-checks.js";
 
 const withMissing = { names: ["a"], columns: [Float64Array.of(1, Number.NaN, 3)] };
 

@@ -1,9 +1,9 @@
 /** Selection-based order statistics against a full sort (numpy's definitions, section 9). */
 import { describe, expect, it } from "vitest";
-import { percentileSorted, selectStatistics } from "../../src/engine/percentile.js";
-import { averagedInterp } from "../../src/engine/quantile-interp.js";
-import { references } from "../../src/engine/quantile-transformer.js";
-import { RandomState } from "../../src/engine/random-state.js";
+import { percentileSorted, selectStatistics } from "../../src/core/engine/percentile.js";
+import { averagedInterp } from "../../src/core/engine/quantile-interp.js";
+import { references } from "../../src/core/engine/quantile-transformer.js";
+import { RandomState } from "../../src/core/engine/random-state.js";
 
 function sample(rng: RandomState, n: number, distinct: number): Float64Array {
   const a = new Float64Array(n);

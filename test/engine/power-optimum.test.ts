@@ -7,11 +7,11 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fitTransform } from "../../src/engine/index.js";
-import { brentMinimize } from "../../src/engine/brent.js";
-import { refineLambda } from "../../src/engine/lambda-refine.js";
-import { boxCoxObjectiveSlope } from "../../src/engine/power-slope.js";
-import { boxCoxObjective } from "../../src/engine/power-functions.js";
+import { fitTransform } from "../../src/core/engine/index.js";
+import { brentMinimize } from "../../src/core/engine/brent.js";
+import { refineLambda } from "../../src/core/engine/lambda-refine.js";
+import { boxCoxObjectiveSlope } from "../../src/core/engine/power-slope.js";
+import { boxCoxObjective } from "../../src/core/engine/power-functions.js";
 
 type Method = "yeo-johnson" | "box-cox";
 

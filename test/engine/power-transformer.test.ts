@@ -4,10 +4,10 @@
  * must follow scipy's bracket outside the (-2, 2) starting pair.
  */
 import { describe, expect, it } from "vitest";
-import { brentMinimize } from "../../src/engine/brent.js";
-import { fitTransform, transformWith, type PowerTransformerFitted } from "../../src/engine/index.js";
-import { boxCoxColumn, yeoJohnsonColumn } from "../../src/engine/power-functions.js";
-import { columnMoments, scaleFromVariance } from "../../src/engine/standard-scaler.js";
+import { brentMinimize } from "../../src/core/engine/brent.js";
+import { fitTransform, transformWith, type PowerTransformerFitted } from "../../src/core/engine/index.js";
+import { boxCoxColumn, yeoJohnsonColumn } from "../../src/core/engine/power-functions.js";
+import { columnMoments, scaleFromVariance } from "../../src/core/engine/standard-scaler.js";
 import { EXACT_TO_1E9, decodeColumn, featuresOf, fittedMismatches, loadCases, mismatches } from "./golden.js";
 
 const cases = loadCases("PowerTransformer");

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { PreprocessingType } from "../../src/contract/transform-types.js";
-import { fitTransform, WARNING_CODES } from "../../src/engine/index.js";
+import type { PreprocessingType } from "../../src/core/contract/transform-types.js";
+import { fitTransform, WARNING_CODES } from "../../src/core/engine/index.js";
 
 interface Case {
   transform: PreprocessingType;

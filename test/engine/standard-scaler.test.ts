@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError, fitTransform, transformWith } from "../../src/engine/index.js";
+import { EngineError, fitTransform, transformWith } from "../../src/core/engine/index.js";
 import { viaJson } from "./golden.js";
 
 describe("StandardScaler fitted state", () => {

@@ -1,12 +1,12 @@
 /**
- * The SIMD kernels ship as committed bytes (src/engine/simd/kernels-wasm.ts) next to
+ * The SIMD kernels ship as committed bytes (src/core/engine/simd/kernels-wasm.ts) next to
  * their source (kernels.wat): the bytes must be what the committed script makes of the
  * committed source, or an edit of the source would not be what runs.
  */
 import { describe, expect, it } from "vitest";
 import { committedModuleText, kernelsModuleText } from "../../scripts/build-wasm.js";
-import { fitTransform } from "../../src/engine/index.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { fitTransform } from "../../src/core/engine/index.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 import {
   DATA_START,
   kernelsWithRoom,
@@ -14,7 +14,7 @@ import {
   NON_FINITE_NORM,
   PrivateKernels,
   type Kernels,
-} from "../../src/engine/simd/wasm-kernels.js";
+} from "../../src/core/engine/simd/wasm-kernels.js";
 
 /** A row-norm kernel; norms_max_abs keeps no peaks (a max norm is its own). */
 function accumulate(

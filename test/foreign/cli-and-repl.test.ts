@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCOPES } from "../../src/contract/index.js";
+import { SCOPES } from "../../src/core/contract/index.js";
 import { useForeignServices } from "../foreign-service/calls.js";
 import type { ForeignService } from "../foreign-service/index.js";
 import { MDPS_BIN, requireBuild } from "../repl/cli-process.js";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SESSION_SCOPES } from "../../src/client/auth.js";
-import { whoamiText } from "../../src/render/diagnostics.js";
+import { whoamiText } from "../../src/display/render/diagnostics.js";
 import { ALL_SCOPES } from "../foreign-service/index.js";
 import { runWorkflow, useForeignSessions } from "./foreign-helpers.js";
 

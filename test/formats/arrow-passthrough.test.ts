@@ -26,8 +26,8 @@ import {
   vectorFromArray,
 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { readArrow, writeArrow } from "../../src/formats/arrow.js";
-import { replaceColumns, selectFeatures } from "../../src/formats/index.js";
+import { readArrow, writeArrow } from "../../src/core/formats/arrow.js";
+import { replaceColumns, selectFeatures } from "../../src/core/formats/index.js";
 import { Session } from "../../src/index.js";
 import { tempDir } from "../session/session-fixture.js";
 import { collect } from "./byte-sources.js";

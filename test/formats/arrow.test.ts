@@ -10,9 +10,9 @@ import {
   tableFromIPC,
 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { readArrow, writeArrow } from "../../src/formats/arrow.js";
-import { FormatError } from "../../src/formats/format-error.js";
-import type { Table } from "../../src/formats/table.js";
+import { readArrow, writeArrow } from "../../src/core/formats/arrow.js";
+import { FormatError } from "../../src/core/formats/format-error.js";
+import type { Table } from "../../src/core/formats/table.js";
 import { collect, hardDoubles, numberColumn, pieces, sameDoubles, textColumn } from "./byte-sources.js";
 
 const sample = (): Table => {

@@ -1,8 +1,8 @@
 /** Test inputs: byte sources cut into pieces, collected outputs, hard doubles. */
 import { expect } from "vitest";
-import { FormatError } from "../../src/formats/format-error.js";
-import type { Table } from "../../src/formats/table.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { FormatError } from "../../src/core/formats/format-error.js";
+import type { Table } from "../../src/core/formats/table.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 
 // eslint-disable-next-line @typescript-eslint/require-await -- an async source on purpose: it exercises the readers' streaming path
 export async function* pieces(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readCsv } from "../../src/formats/csv.js";
-import type { Column } from "../../src/formats/table.js";
+import { readCsv } from "../../src/core/formats/csv.js";
+import type { Column } from "../../src/core/formats/table.js";
 
 interface Golden {
   kind: "number" | "text";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readCsv, writeCsv } from "../../src/formats/csv.js";
-import type { Table } from "../../src/formats/table.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { readCsv, writeCsv } from "../../src/core/formats/csv.js";
+import type { Table } from "../../src/core/formats/table.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 import {
   collect,
   formatError,

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DataFrame, readCSV } from "danfojs-node";
 import { describe, expect, it } from "vitest";
-import { readCsv } from "../../src/formats/csv.js";
-import { dataFrameFromTable, tableFromDataFrame } from "../../src/formats/danfo.js";
-import { readTable, writeTable } from "../../src/formats/index.js";
-import type { Table } from "../../src/formats/table.js";
+import { readCsv } from "../../src/core/formats/csv.js";
+import { dataFrameFromTable, tableFromDataFrame } from "../../src/core/formats/danfo.js";
+import { readTable, writeTable } from "../../src/core/formats/index.js";
+import type { Table } from "../../src/core/formats/table.js";
 import { collect, hardDoubles, numberColumn, sameDoubles, textColumn } from "./byte-sources.js";
 
 describe("danfo conversion", () => {

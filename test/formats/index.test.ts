@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FormatError, readTable, replaceColumns, selectFeatures, writeTable } from "../../src/formats/index.js";
-import type { Table } from "../../src/formats/table.js";
+import { FormatError, readTable, replaceColumns, selectFeatures, writeTable } from "../../src/core/formats/index.js";
+import type { Table } from "../../src/core/formats/table.js";
 import { collect } from "./byte-sources.js";
 
 const table: Table = {

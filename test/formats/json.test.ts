@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readJson, writeJson } from "../../src/formats/json.js";
-import type { Table } from "../../src/formats/table.js";
+import { readJson, writeJson } from "../../src/core/formats/json.js";
+import type { Table } from "../../src/core/formats/table.js";
 import {
   collect,
   formatError,

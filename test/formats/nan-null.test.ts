@@ -18,9 +18,9 @@ import {
   Schema,
 } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readArrow, writeArrow } from "../../src/formats/arrow.js";
-import { replaceColumns, selectFeatures } from "../../src/formats/index.js";
-import { readParquet, writeParquet } from "../../src/formats/parquet.js";
+import { readArrow, writeArrow } from "../../src/core/formats/arrow.js";
+import { replaceColumns, selectFeatures } from "../../src/core/formats/index.js";
+import { readParquet, writeParquet } from "../../src/core/formats/parquet.js";
 import { collect } from "./byte-sources.js";
 import { openDuckDb, type DuckDb } from "./parquet-duckdb.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatNumber, parseNumberText } from "../../src/formats/number-text.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { formatNumber, parseNumberText } from "../../src/core/formats/number-text.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 import { hardDoubles } from "./byte-sources.js";
 
 /** Texts where parseNumberText and Number() disagree (both must give the same double). */

@@ -6,14 +6,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PANDAS_CSV, readCsv } from "../../src/formats/csv.js";
+import { PANDAS_CSV, readCsv } from "../../src/core/formats/csv.js";
 import {
   emptyCsvReadReport,
   isContractClean,
   PANDAS_NA_VALUES,
   sniffDelimiter,
-} from "../../src/formats/csv-dialect.js";
-import type { Column } from "../../src/formats/table.js";
+} from "../../src/core/formats/csv-dialect.js";
+import type { Column } from "../../src/core/formats/table.js";
 import { formatError, pieces } from "./byte-sources.js";
 
 const DIR = join(import.meta.dirname, "../fixtures/pandas-csv");

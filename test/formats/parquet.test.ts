@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataFrameFromTable, tableFromDataFrame } from "../../src/formats/danfo.js";
+import { dataFrameFromTable, tableFromDataFrame } from "../../src/core/formats/danfo.js";
 import {
   FormatError,
   readParquet,
@@ -19,7 +19,7 @@ import {
   writeTable,
   type Column,
   type Table,
-} from "../../src/formats/index.js";
+} from "../../src/core/formats/index.js";
 import { everyTypeQuery, EVERY_TYPE, openDuckDb, type DuckDb } from "./parquet-duckdb.js";
 
 const ROWS = 10_000;

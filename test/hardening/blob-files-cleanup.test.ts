@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, expect, it } from "vitest";
-import { writeFileDurably } from "../../src/service/blob-files.js";
+import { writeFileDurably } from "../../src/server/blob-bytes/blob-files.js";
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { isTerminalStatus } from "../../src/contract/index.js";
-import { openSqlite } from "../../src/service/store/sqlite.js";
+import { isTerminalStatus } from "../../src/core/contract/index.js";
+import { openSqlite } from "../../src/server/store/sqlite/sqlite.js";
 import { multipartBody, registerApp, ServeHarness, tmpFiles, tokenOf, until } from "./serve-harness.js";
 
 const h = new ServeHarness();

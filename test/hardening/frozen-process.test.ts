@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync, linkSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { openDatabase } from "../../src/service/store/database.js";
-import { JobStore } from "../../src/service/store/jobs.js";
+import { openDatabase } from "../../src/server/store/sqlite/database.js";
+import { JobStore } from "../../src/server/store/sqlite/jobs.js";
 import { multipartBody, registerApp, ServeHarness, tokenOf } from "./serve-harness.js";
 
 const h = new ServeHarness();

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
 import { describeWithTool, type RequiredTool } from "../required-tool.js";
 import { numericCsv } from "../service/service-harness.js";
 import { checkJobs, withDb } from "./multi-process-faults-checks.js";

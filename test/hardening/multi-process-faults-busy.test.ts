@@ -11,12 +11,12 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import type { LogLevel } from "../../src/contract/index.js";
-import { commitEnding } from "../../src/service/jobs/run-ending.js";
-import { storageFaultOf } from "../../src/service/storage-fault.js";
-import { DATABASE_FILE, openDatabase } from "../../src/service/store/database.js";
-import { openSqlite } from "../../src/service/store/sqlite.js";
-import { JobStore } from "../../src/service/store/jobs.js";
+import type { LogLevel } from "../../src/core/contract/index.js";
+import { commitEnding } from "../../src/server/jobs/run-ending.js";
+import { storageFaultOf } from "../../src/server/store/storage-fault.js";
+import { DATABASE_FILE, openDatabase } from "../../src/server/store/sqlite/database.js";
+import { openSqlite } from "../../src/server/store/sqlite/sqlite.js";
+import { JobStore } from "../../src/server/store/sqlite/jobs.js";
 import { Fleet } from "./multi-process-faults-fleet.js";
 import { registerApp, ServeHarness, tokenOf } from "./serve-harness.js";
 

@@ -7,7 +7,7 @@
  */
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase, type Db } from "../../src/service/store/database.js";
+import { openDatabase, type Db } from "../../src/server/store/sqlite/database.js";
 import type { Member } from "./multi-process-faults-fleet.js";
 import { sha256, type AcceptedJob, type AckedUpload } from "./multi-process-faults-load.js";
 

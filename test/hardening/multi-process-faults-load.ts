@@ -5,7 +5,7 @@
  * killed, the connection cut) acknowledges nothing; every answer is counted.
  */
 import { createHash } from "node:crypto";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
 import type { Fleet, Member } from "./multi-process-faults-fleet.js";
 
 export interface AckedUpload {

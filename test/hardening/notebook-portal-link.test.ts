@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openAdmin } from "../../src/service/index.js";
+import { openAdmin } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
 import {

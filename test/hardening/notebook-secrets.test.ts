@@ -1,7 +1,7 @@
 /**
  * The saved notebooks (notebooks/*.ipynb) keep their executed outputs in the repository:
  * no output may show a client secret, access token or encryption key. Those are 32
- * random bytes in base64url (43 characters, src/service/secrets.ts) or base64 (44), so
+ * random bytes in base64url (43 characters, src/server/domain/secrets.ts) or base64 (44), so
  * any such run in an output's text, or a Bearer header, is a finding. (Image outputs
  * are base64 of their own and are skipped.) The secrets of the service runs are
  * checked in faults.test.ts, against every log and every file of the data dir.

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
-import { safeNext } from "../../src/service/portal/session-cookie.js";
+import { safeNext } from "../../src/server/portal/session-cookie.js";
 import { chromiumAvailable, launchChromium } from "../portal/portal-harness.js";
 
 /** Every service here is closed by its test; cleanup() is the backstop. */

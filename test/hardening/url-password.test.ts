@@ -5,7 +5,7 @@
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { shownUrl, withShownUrls } from "../../src/errors/shown-url.js";
+import { shownUrl, withShownUrls } from "../../src/core/errors/shown-url.js";
 import { Session } from "../../src/index.js";
 import { Workspace } from "../../repl/workspace/workspace.js";
 

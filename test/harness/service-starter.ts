@@ -20,14 +20,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
-import { SCOPES } from "../../src/contract/index.js";
-import {
-  buildApp,
-  openAdmin,
-  startService,
-  type RunningService,
-  type ServiceOptions,
-} from "../../src/service/index.js";
+import { SCOPES } from "../../src/core/contract/index.js";
+import { buildApp, openAdmin, startService, type RunningService, type ServiceOptions } from "../../src/server/index.js";
 import { ensureBuilt, MAIN, ROOT } from "./built.js";
 
 export const ALL_SCOPES: string[] = [...SCOPES];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { chartLabels } from "./chart-labels.js";
 import * as dfd from "danfojs-node";
-import { histogram, numericColumn, numericColumnNames } from "../../src/render/histogram.js";
-import { compareDistributions, comparisonSpec } from "../../src/notebook/compare-plot.js";
-import type { Table } from "../../src/formats/table.js";
+import { histogram, numericColumn, numericColumnNames } from "../../src/display/render/histogram.js";
+import { compareDistributions, comparisonSpec } from "../../src/display/notebook/compare-plot.js";
+import type { Table } from "../../src/core/formats/table.js";
 
 describe("histogram", () => {
   it("counts every finite value once, the maximum in the last bin", () => {
@@ -90,7 +90,7 @@ describe("compareDistributions", () => {
 
 describe("plotDistributions", () => {
   it("puts up to three data sets side by side and more of them in rows", async () => {
-    const { distributionsSpec, plotDistributions } = await import("../../src/notebook/compare-plot.js");
+    const { distributionsSpec, plotDistributions } = await import("../../src/display/notebook/compare-plot.js");
     const data = (shift: number) => ({ a: [1, 2, 3].map((v) => v + shift), b: [4, 5, 6].map((v) => v * shift) });
     const three = distributionsSpec({ x: data(0), y: data(1), z: data(2) });
     expect((three.facet as { column: { field: string; sort: string[] } }).column).toMatchObject({
@@ -110,7 +110,7 @@ describe("plotDistributions", () => {
   });
 
   it("refuses two identical labels and an empty set", async () => {
-    const { comparisonSpec, distributionsSpec } = await import("../../src/notebook/compare-plot.js");
+    const { comparisonSpec, distributionsSpec } = await import("../../src/display/notebook/compare-plot.js");
     expect(() => comparisonSpec({ a: [1] }, { a: [2] }, { labels: ["x", "x"] })).toThrow(
       'labels must differ, got "x" twice',
     );
@@ -120,7 +120,7 @@ describe("plotDistributions", () => {
 
 describe("overlay", () => {
   it("bins data sets alike and plots shares of rows, so a shift shows", async () => {
-    const { distributionsSpec, compareDistributions } = await import("../../src/notebook/compare-plot.js");
+    const { distributionsSpec, compareDistributions } = await import("../../src/display/notebook/compare-plot.js");
     const train = { t: Array.from({ length: 800 }, (_, i) => (i % 100) / 100) };
     const test = { t: Array.from({ length: 200 }, (_, i) => 0.5 + (i % 100) / 100) };
     const spec = distributionsSpec({ train, test }, { overlay: true, bins: 15 });
@@ -153,7 +153,7 @@ describe("SvgChart in a notebook", () => {
 
 describe("roundAttributes", () => {
   it("rounds coordinates in attributes and leaves text alone", async () => {
-    const { roundAttributes } = await import("../../src/render/vega-svg.js");
+    const { roundAttributes } = await import("../../src/display/render/vega-svg.js");
     expect(
       roundAttributes('<path d="M8.499999999999993,0h8.000000000000007v90Z"/><text x="1.23456">0.00512</text>'),
     ).toBe('<path d="M8.49,0h8.00v90Z"/><text x="1.23">0.00512</text>');

@@ -3,14 +3,14 @@
  * (the real kernel runs in test/notebooks/deno-notebooks.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { findKernel, inNotebook } from "../../src/notebook/kernel-display.js";
-import { JUPYTER_DISPLAY, jupyterBundle, withJupyterDisplay } from "../../src/notebook/rich-inspect.js";
-import { LiveStatus } from "../../src/notebook/live-status.js";
-import { show } from "../../src/notebook/show.js";
-import { SvgChart } from "../../src/notebook/svg-chart.js";
+import { findKernel, inNotebook } from "../../src/display/notebook/kernel-display.js";
+import { JUPYTER_DISPLAY, jupyterBundle, withJupyterDisplay } from "../../src/display/notebook/rich-inspect.js";
+import { LiveStatus } from "../../src/display/notebook/live-status.js";
+import { show } from "../../src/display/notebook/show.js";
+import { SvgChart } from "../../src/display/notebook/svg-chart.js";
 import { CheckReport } from "../../src/session/preflight/check-report.js";
-import { resultHtml } from "../../src/render/records.js";
-import type { JobResult } from "../../src/contract/index.js";
+import { resultHtml } from "../../src/display/render/records.js";
+import type { JobResult } from "../../src/core/contract/index.js";
 
 interface Sent {
   data: Record<string, string>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { chartLabels } from "./chart-labels.js";
 import { chartMarks } from "./chart-marks.js";
-import { histogram } from "../../src/render/histogram.js";
-import { distributionsSpec, plotDistributions } from "../../src/notebook/compare-plot.js";
+import { histogram } from "../../src/display/render/histogram.js";
+import { distributionsSpec, plotDistributions } from "../../src/display/notebook/compare-plot.js";
 
 interface ClassBin {
   feature: string;

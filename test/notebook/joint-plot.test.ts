@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { plotJoint, compareRanges, renderVegaLite, plotDistributions, histogram } from "../../src/notebook/index.js";
+import {
+  plotJoint,
+  compareRanges,
+  renderVegaLite,
+  plotDistributions,
+  histogram,
+} from "../../src/display/notebook/index.js";
 import { jobLabel } from "../../src/session/job-label.js";
-import { percentiles, sampleRows } from "../../src/render/plot-data.js";
+import { percentiles, sampleRows } from "../../src/display/render/plot-data.js";
 import { chartMarks } from "./chart-marks.js";
 import { chartLabels } from "./chart-labels.js";
 

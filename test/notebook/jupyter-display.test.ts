@@ -4,9 +4,9 @@
  * on a real local session.
  */
 import { describe, expect, it } from "vitest";
-import { JUPYTER_DISPLAY, type MimeBundle } from "../../src/notebook/rich-inspect.js";
-import { toHTML } from "../../src/notebook/show.js";
-import { fittedHtml } from "../../src/render/fitted.js";
+import { JUPYTER_DISPLAY, type MimeBundle } from "../../src/display/notebook/rich-inspect.js";
+import { toHTML } from "../../src/display/notebook/show.js";
+import { fittedHtml } from "../../src/display/render/fitted.js";
 import { sampleFrame, useLocalSession } from "../session/session-fixture.js";
 
 const session = useLocalSession();

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { inspect } from "node:util";
-import { findKernel, inNotebook, newKernelDisplay } from "../../src/notebook/kernel-display.js";
-import { inspectRich, INSPECT_CUSTOM } from "../../src/notebook/rich-inspect.js";
-import { show } from "../../src/notebook/show.js";
+import { findKernel, inNotebook, newKernelDisplay } from "../../src/display/notebook/kernel-display.js";
+import { inspectRich, INSPECT_CUSTOM } from "../../src/display/notebook/rich-inspect.js";
+import { show } from "../../src/display/notebook/show.js";
 
 type G = { __tslab__?: unknown };
 const g = globalThis as G;

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LiveStatus, type JobSnapshot } from "../../src/notebook/live-status.js";
-import { setNotebookKernel, type NotebookDisplay, type NotebookKernel } from "../../src/notebook/kernel-display.js";
+import { LiveStatus, type JobSnapshot } from "../../src/display/notebook/live-status.js";
+import {
+  setNotebookKernel,
+  type NotebookDisplay,
+  type NotebookKernel,
+} from "../../src/display/notebook/kernel-display.js";
 
 /** Records what a tslab display would send: the latest content replaces the earlier. */
 class RecordingDisplay implements NotebookDisplay {

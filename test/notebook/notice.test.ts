@@ -5,8 +5,8 @@
  */
 import { afterEach, expect, it, vi } from "vitest";
 import { DataFrame } from "danfojs-node";
-import { setNotebookKernel } from "../../src/notebook/kernel-display.js";
-import { showNotice } from "../../src/notebook/notice.js";
+import { setNotebookKernel } from "../../src/display/notebook/kernel-display.js";
+import { showNotice } from "../../src/display/notebook/notice.js";
 import { useLocalSession } from "../session/session-fixture.js";
 
 const session = useLocalSession();

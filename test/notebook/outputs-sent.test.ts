@@ -6,10 +6,10 @@
  * sends complete only when the test says so.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { KERNEL_QUEUE_MS } from "../../src/notebook/deno-kernel.js";
-import { outputsSent } from "../../src/notebook/kernel-display.js";
-import { showNotice } from "../../src/notebook/notice.js";
-import { PipelineCard } from "../../src/notebook/pipeline-card.js";
+import { KERNEL_QUEUE_MS } from "../../src/display/notebook/deno-kernel.js";
+import { outputsSent } from "../../src/display/notebook/kernel-display.js";
+import { showNotice } from "../../src/display/notebook/notice.js";
+import { PipelineCard } from "../../src/display/notebook/pipeline-card.js";
 
 const g = globalThis as { Deno?: unknown };
 

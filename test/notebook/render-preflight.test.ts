@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { preflightHtml } from "../../src/render/preflight.js";
+import { preflightHtml } from "../../src/display/render/preflight.js";
 import { preflight } from "../../src/session/preflight/preflight.js";
 
 describe("preflightHtml", () => {

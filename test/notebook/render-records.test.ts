@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BlobRecord, JobRecord, JobResult } from "../../src/contract/index.js";
+import type { BlobRecord, JobRecord, JobResult } from "../../src/core/contract/index.js";
 import {
   blobHtml,
   blobListHtml,
@@ -8,8 +8,8 @@ import {
   resultHtml,
   sessionHtml,
   sessionText,
-} from "../../src/render/records.js";
-import { fittedHtml } from "../../src/render/fitted.js";
+} from "../../src/display/render/records.js";
+import { fittedHtml } from "../../src/display/render/fitted.js";
 
 const MODEL = "0b8f1a3e-5c2d-4e6f-8a9b-1c2d3e4f5a6b";
 const BLOB = "7d1e2f3a-4b5c-4d6e-9f0a-1b2c3d4e5f60";

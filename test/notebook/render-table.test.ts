@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as dfd from "danfojs-node";
-import { dataFrameHtml, tableHtml, tableText, visiblePositions } from "../../src/render/table.js";
-import type { Table } from "../../src/formats/table.js";
+import { dataFrameHtml, tableHtml, tableText, visiblePositions } from "../../src/display/render/table.js";
+import type { Table } from "../../src/core/formats/table.js";
 
 describe("visiblePositions", () => {
   it("shows everything up to the limit, then head, a gap and tail", () => {

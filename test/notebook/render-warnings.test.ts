@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { JobResult, JobWarning } from "../../src/contract/index.js";
-import { fitTransform } from "../../src/engine/index.js";
-import { liveStatusHtml } from "../../src/notebook/live-status.js";
-import { resultHtml } from "../../src/render/records.js";
-import { logLinesHtml, WARNING_STYLE, warningsHtml } from "../../src/render/warnings.js";
+import type { JobResult, JobWarning } from "../../src/core/contract/index.js";
+import { fitTransform } from "../../src/core/engine/index.js";
+import { liveStatusHtml } from "../../src/display/notebook/live-status.js";
+import { resultHtml } from "../../src/display/render/records.js";
+import { logLinesHtml, WARNING_STYLE, warningsHtml } from "../../src/display/render/warnings.js";
 
 const result = (warnings: JobWarning[]): JobResult => ({
   job_id: "00000000-0000-4000-8000-000000000001",

@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as dfd from "danfojs-node";
 import { Session } from "../../src/session/session.js";
-import { LiveStatus } from "../../src/notebook/live-status.js";
-import { watch } from "../../src/notebook/job-progress.js";
-import { plotComparison } from "../../src/notebook/job-plot.js";
-import { toHTML } from "../../src/notebook/show.js";
+import { LiveStatus } from "../../src/display/notebook/live-status.js";
+import { watch } from "../../src/display/notebook/job-progress.js";
+import { plotComparison } from "../../src/display/notebook/job-plot.js";
+import { toHTML } from "../../src/display/notebook/show.js";
 import { readFile } from "node:fs/promises";
-import type { NotebookDisplay } from "../../src/notebook/kernel-display.js";
+import type { NotebookDisplay } from "../../src/display/notebook/kernel-display.js";
 
 class RecordingDisplay implements NotebookDisplay {
   writes: string[] = [];

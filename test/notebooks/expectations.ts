@@ -5,7 +5,7 @@
  * so adding a markdown cell does not break these.
  */
 import { expect } from "vitest";
-import { PREPROCESSING_TYPES } from "../../src/contract/transform-types.js";
+import { PREPROCESSING_TYPES } from "../../src/core/contract/transform-types.js";
 import { joinText, type Cell, type ExecutedNotebook } from "./jupyter.js";
 import { chartLabels } from "../notebook/chart-labels.js";
 import { chartMarks } from "../notebook/chart-marks.js";

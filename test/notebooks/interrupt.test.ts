@@ -2,7 +2,7 @@
  * Jupyter's stop button on a cell that waits on a job, in a real kernel (tslab and
  * Deno's): the cell ends, the kernel lives on, the wait stops polling and says why, and
  * the job goes on. Both kernels deliver the button as SIGINT; mdps listens for it while a
- * wait runs (src/notebook/kernel-interrupt.ts). (In tslab a SIGINT listener added while a
+ * wait runs (src/display/notebook/kernel-interrupt.ts). (In tslab a SIGINT listener added while a
  * cell's synchronous part runs makes the next interrupt kill the kernel; Deno's kernel
  * dies on SIGINT when nothing listens.) Without Jupyter or Deno: skipped with an install
  * hint, or a failure in CI (../required-tool.ts).

@@ -29,9 +29,9 @@ import { EXPECTATIONS } from "./expectations.js";
 import { checkNotebookRun } from "./run-checks.js";
 import { installTestEnabled } from "../install/enabled.js";
 import { describeWithTool, type RequiredTool } from "../required-tool.js";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
-import { SCOPES } from "../../src/contract/index.js";
+import { SCOPES } from "../../src/core/contract/index.js";
 
 /** Starts the regional service of a connected suite; its afterAll stops it. */
 const starter = new ServiceStarter();

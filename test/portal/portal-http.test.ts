@@ -4,9 +4,9 @@
  * (portal.test.ts) cover the same pages as people use them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { Session } from "../../src/index.js";
-import { SCOPES } from "../../src/contract/scopes.js";
+import { SCOPES } from "../../src/core/contract/scopes.js";
 import { Harness } from "../service/service-harness.js";
 
 const harness = new Harness();

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 import { MDPS_BIN, requireBuild } from "./cli-process.js";
 import { describeWithTool } from "../required-tool.js";
 import { tmuxOn, tmuxTool } from "../tmux.js";

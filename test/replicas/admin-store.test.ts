@@ -10,7 +10,7 @@ import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
-import { blobRecord, jobResult } from "../../src/contract/index.js";
+import { blobRecord, jobResult } from "../../src/core/contract/index.js";
 import { ensureBuilt, MAIN } from "../harness/built.js";
 import { postgresTool } from "../harness/postgres.js";
 import { ServiceStarter } from "../harness/service-starter.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobRecord, ENDPOINT_SCOPES, jobRecord } from "../../src/contract/index.js";
+import { blobRecord, ENDPOINT_SCOPES, jobRecord } from "../../src/core/contract/index.js";
 import {
   ALL_SCOPES,
   Api,

@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { blobRecord, health, logDetails, type BlobRecord } from "../../src/contract/index.js";
+import { blobRecord, health, logDetails, type BlobRecord } from "../../src/core/contract/index.js";
 import {
   Api,
   expectProblem,

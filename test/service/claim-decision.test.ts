@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { claimMessage, decideClaim } from "../../src/service/jobs/claim-decision.js";
-import type { ClaimCandidate } from "../../src/service/store/jobs.js";
+import { claimMessage, decideClaim } from "../../src/server/jobs/claim-decision.js";
+import type { ClaimCandidate } from "../../src/server/store/sqlite/jobs.js";
 
 const queued: ClaimCandidate = {
   id: "j",

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobRecord } from "../../src/contract/index.js";
+import { blobRecord } from "../../src/core/contract/index.js";
 import { Api, expectProblem, Harness, json, preprocessingBody, tokenFor } from "./service-harness.js";
 
 const h = new Harness();

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openAdmin } from "../../src/service/admin.js";
-import { openDatabase, type Db } from "../../src/service/store/database.js";
+import { openAdmin } from "../../src/server/admin/admin.js";
+import { openDatabase, type Db } from "../../src/server/store/sqlite/database.js";
 import { ensureBuilt, MAIN } from "../cli/built-cli.js";
 import { STORE_DRIVERS } from "./sqlite-drivers.js";
 

@@ -1,7 +1,12 @@
 /** Jobs that fail at run time, and encrypted inputs and outputs, on a real service. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobRecord, logDetails } from "../../src/contract/index.js";
-import { decryptBuffer, encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { blobRecord, logDetails } from "../../src/core/contract/index.js";
+import {
+  decryptBuffer,
+  encryptBuffer,
+  generateEncryptionKey,
+  parseEncryptionKey,
+} from "../../src/core/crypto/index.js";
 import {
   Api,
   expectProblem,

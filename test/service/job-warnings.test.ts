@@ -3,7 +3,7 @@
  * QuantileTransformer with n_quantiles 1000 on 5 rows, a column with no value at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blobRecord, jobRecord, jobResult, logDetails } from "../../src/contract/index.js";
+import { blobRecord, jobRecord, jobResult, logDetails } from "../../src/core/contract/index.js";
 import { Api, Harness, json, preprocessingBody, tokenFor } from "./service-harness.js";
 
 const h = new Harness();

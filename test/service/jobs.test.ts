@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { blobRecord, jobResult, logDetails } from "../../src/contract/index.js";
+import { blobRecord, jobResult, logDetails } from "../../src/core/contract/index.js";
 import {
   Api,
   expectProblem,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { blobRecord, jobRecord } from "../../src/contract/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
+import { blobRecord, jobRecord } from "../../src/core/contract/index.js";
 import { Api, exchange, granted, Harness, json, preprocessingBody } from "./service-harness.js";
 
 const h = new Harness();

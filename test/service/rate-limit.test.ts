@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { startService } from "../../src/service/index.js";
+import { startService } from "../../src/server/index.js";
 import {
   Api,
   exchange,

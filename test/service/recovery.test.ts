@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { blobRecord, health, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { blobRecord, health, jobResult, logDetails, type BlobRecord } from "../../src/core/contract/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
 import {
   Api,
   expectProblem,

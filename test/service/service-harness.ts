@@ -15,7 +15,7 @@ import {
   type BlobRecord,
   type OAuthError,
   type TokenResponse,
-} from "../../src/contract/index.js";
+} from "../../src/core/contract/index.js";
 import { targetOf, type AppCredentials, type FetchLike, type Target } from "../harness/service-starter.js";
 
 export {

@@ -6,9 +6,9 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/contract/index.js";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import type { SqliteDriverName } from "../../src/service/store/sqlite.js";
+import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/core/contract/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
+import type { SqliteDriverName } from "../../src/server/store/sqlite/sqlite.js";
 import {
   Api,
   Harness,

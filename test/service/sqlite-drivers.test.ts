@@ -18,15 +18,15 @@ import {
   relaxedWrite,
   writeTransaction,
   type Db,
-} from "../../src/service/store/database.js";
-import { MIGRATIONS } from "../../src/service/store/migrations.js";
+} from "../../src/server/store/sqlite/database.js";
+import { MIGRATIONS } from "../../src/server/store/sqlite/migrations.js";
 import {
   chooseSqliteDriver,
   openSqlite,
   SQLITE_DRIVERS,
   sqliteDriverFromEnv,
   type SqliteDriverName,
-} from "../../src/service/store/sqlite.js";
+} from "../../src/server/store/sqlite/sqlite.js";
 import { STORE_DRIVERS } from "./sqlite-drivers.js";
 
 /** Every service here is closed by its test; cleanup() is the backstop. */
@@ -253,7 +253,7 @@ describe.runIf(STORE_DRIVERS.includes("node-sqlite"))("node:sqlite in a process 
   it("prints no ExperimentalWarning", () => {
     const dir = mkdtempSync(join(tmpdir(), "mdps-sqlite-"));
     try {
-      const script = `import { openDatabase } from ${JSON.stringify(new URL("../../src/service/store/database.ts", import.meta.url).href)};
+      const script = `import { openDatabase } from ${JSON.stringify(new URL("../../src/server/store/sqlite/database.ts", import.meta.url).href)};
         const db = openDatabase(${JSON.stringify(dir)}, { driver: "node-sqlite" });
         console.log(db.driver); db.close();`;
       const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {

@@ -4,7 +4,7 @@
  * better-sqlite3 too where its addon was built for that Node). The tests use
  * `describe.each(STORE_DRIVERS)`, so each driver runs the same tests.
  */
-import { availableSqliteDrivers, type SqliteDriverName } from "../../src/service/store/sqlite.js";
+import { availableSqliteDrivers, type SqliteDriverName } from "../../src/server/store/sqlite/sqlite.js";
 
 export const STORE_DRIVERS: SqliteDriverName[] = availableSqliteDrivers();
 

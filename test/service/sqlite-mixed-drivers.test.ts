@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { afterAll, expect, it } from "vitest";
-import { blobRecord, jobResult } from "../../src/contract/index.js";
+import { blobRecord, jobResult } from "../../src/core/contract/index.js";
 import { describeWithTool } from "../required-tool.js";
 import {
   Api,

@@ -4,7 +4,7 @@
  * never the password it may hold.
  */
 import { describe, expect, it } from "vitest";
-import { chooseStore, describeStore, redactedUrl } from "../../src/service/store/choice.js";
+import { chooseStore, describeStore, redactedUrl } from "../../src/server/store/choice.js";
 
 describe("chooseStore", () => {
   it("is the data dir's SQLite by default, and for an empty or `sqlite` value", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAdmin } from "../../src/service/index.js";
+import { openAdmin } from "../../src/server/index.js";
 import {
   Api,
   exchange,

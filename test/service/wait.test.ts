@@ -4,7 +4,7 @@
  * shared store, so a waiter in one process hears a job that another process runs.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
+import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
 import { Api, Harness, numericCsv, preprocessingBody, tokenFor } from "./service-harness.js";
 import { spawnService, type ServiceProcess } from "./service-process.js";
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { AUTO_INPUT_TAG, Session } from "../../src/index.js";
-import { openDatabase } from "../../src/service/store/database.js";
+import { openDatabase } from "../../src/server/store/sqlite/database.js";
 import { sampleFrame, tempDir } from "./session-fixture.js";
 
 const dirs: Array<ReturnType<typeof tempDir>> = [];

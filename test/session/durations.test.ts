@@ -6,13 +6,13 @@
 /* eslint-disable @typescript-eslint/no-deprecated -- the aliases are what is tested */
 import { describe, expect, it, vi } from "vitest";
 import { TimeoutError, ValidationError, type JobExecutionLogDetails, type JobRecord } from "../../src/index.js";
-import { watch, type WatchWaitOptions } from "../../src/notebook/job-progress.js";
+import { watch, type WatchWaitOptions } from "../../src/display/notebook/job-progress.js";
 import type { SessionContext } from "../../src/session/blob.js";
 import { Job } from "../../src/session/job.js";
 import { followLogMessages, pollUntilTerminal, waitDurations } from "../../src/session/job-polling.js";
 import { requestTimeoutOf, type PreprocessOptions } from "../../src/session/preprocess/options.js";
 import { planPreprocess, requestFor } from "../../src/session/preprocess/plan.js";
-import { ServiceProfile } from "../../src/session/service-profile.js";
+import { ServiceProfile } from "../../src/client/vendor/service-profile.js";
 import { sampleFrame, useLocalSession } from "./session-fixture.js";
 
 const JOB_ID = "5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f50";

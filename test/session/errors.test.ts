@@ -20,10 +20,10 @@ import {
   ValidationError,
   generateEncryptionKey,
 } from "../../src/index.js";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
 import { column, isMissing, sampleFrame, tempDir } from "./session-fixture.js";
-import { SCOPES } from "../../src/contract/scopes.js";
+import { SCOPES } from "../../src/core/contract/scopes.js";
 
 interface App {
   modelId: string;

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PermissionDeniedError, Session } from "../../src/index.js";
 import { makeAPIError } from "../../src/client/error-factory.js";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
-import { SCOPES } from "../../src/contract/scopes.js";
+import { SCOPES } from "../../src/core/contract/scopes.js";
 import { tempDir } from "./session-fixture.js";
 
 const starter = new ServiceStarter();

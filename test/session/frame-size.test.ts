@@ -12,8 +12,8 @@ import { tableFromIPC } from "apache-arrow";
 import { DataFrame } from "danfojs-node";
 import { CREDENTIALS_FILE, FrameTooLargeError, Session } from "../../src/index.js";
 import { assertFrameFits, estimateFrameBytes, jobOutputInstead } from "../../src/session/frame-size.js";
-import { writeTable } from "../../src/formats/index.js";
-import type { Column } from "../../src/formats/table.js";
+import { writeTable } from "../../src/core/formats/index.js";
+import type { Column } from "../../src/core/formats/table.js";
 import { writeFileAtomically } from "../../src/session/table-io.js";
 import { tempDir } from "./session-fixture.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Session } from "../../src/index.js";
 import { credentialsFingerprint } from "../../src/client/persisted-token.js";
-import { TOKEN_FILE } from "../../src/session/local/local-token.js";
+import { TOKEN_FILE } from "../../src/local/local-token.js";
 import { sampleFrame, tempDir } from "./session-fixture.js";
 
 function kept(dataDir: string): { credentials: string; access_token: string; expires_at_ms: number } {

@@ -18,7 +18,7 @@ import {
   type NotebookDisplay,
   type PipelineStepView,
 } from "../../src/index.js";
-import { PipelineCard } from "../../src/notebook/pipeline-card.js";
+import { PipelineCard } from "../../src/display/notebook/pipeline-card.js";
 import { column, isMissing, sampleFrame, tempDir, writeSlowJobCsv } from "./session-fixture.js";
 
 const dir = tempDir("mdps-pipeline-");

@@ -9,7 +9,7 @@ import { Agent, type Dispatcher } from "undici";
 import { DataFrame } from "danfojs-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Session, ValidationError } from "../../src/index.js";
-import type { Table } from "../../src/formats/table.js";
+import type { Table } from "../../src/core/formats/table.js";
 import { formatPreflight, preflight, PreflightError } from "../../src/session/preflight/preflight.js";
 import { tempDir } from "./session-fixture.js";
 

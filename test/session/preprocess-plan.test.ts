@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, PreflightError, ValidationError } from "../../src/index.js";
 import { planPreprocess, requestFor } from "../../src/session/preprocess/plan.js";
-import { ServiceProfile } from "../../src/session/service-profile.js";
+import { ServiceProfile } from "../../src/client/vendor/service-profile.js";
 
 const MODEL_ID = "5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f51";
 const BLOB_ID = "5f0c7a2e-1b3d-4c5e-8f9a-0b1c2d3e4f52";

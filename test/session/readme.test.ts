@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { openAdmin } from "../../src/service/index.js";
+import { openAdmin } from "../../src/server/index.js";
 import { spawnChild } from "../harness/service-starter.js";
 import { tempDir } from "./session-fixture.js";
 

@@ -10,8 +10,8 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeProfile, type ProfileEntry } from "../../src/client/config-file.js";
 import { ConfigError, OAuthError, Session } from "../../src/index.js";
-import { SCOPES } from "../../src/contract/scopes.js";
-import { openAdmin, type RunningService } from "../../src/service/index.js";
+import { SCOPES } from "../../src/core/contract/scopes.js";
+import { openAdmin, type RunningService } from "../../src/server/index.js";
 import { ServiceStarter } from "../harness/service-starter.js";
 import { column, sampleFrame, standardize, tempDir } from "./session-fixture.js";
 

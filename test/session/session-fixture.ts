@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
 import { afterAll, beforeAll } from "vitest";
 import { Session } from "../../src/index.js";
-import { seededRandom } from "../../src/sample-data/seeded-random.js";
+import { seededRandom } from "../../src/core/sample-data/seeded-random.js";
 
 export function tempDir(prefix = "mdps-session-"): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
 import { Session } from "../../src/session/session.js";
-import { setNotebookKernel } from "../../src/notebook/kernel-display.js";
+import { setNotebookKernel } from "../../src/display/notebook/kernel-display.js";
 import { AbortError } from "../../src/client/errors.js";
 
 const outputs: string[] = [];

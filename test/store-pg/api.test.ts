@@ -5,12 +5,12 @@
  * `Stores`. What lets the service move to it by adding `await`s. No database needed.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { AppStore } from "../../src/service/store/apps.js";
-import type { Async } from "../../src/service/store/async-port.js";
-import { BlobStore } from "../../src/service/store/blobs.js";
-import { DamageStore } from "../../src/service/store/damage.js";
-import type { Stores } from "../../src/service/store/index.js";
-import { JobStore } from "../../src/service/store/jobs.js";
+import { AppStore } from "../../src/server/store/sqlite/apps.js";
+import type { Async } from "../../src/server/store/async-port.js";
+import { BlobStore } from "../../src/server/store/sqlite/blobs.js";
+import { DamageStore } from "../../src/server/store/sqlite/damage.js";
+import type { Stores } from "../../src/server/store/sqlite/index.js";
+import { JobStore } from "../../src/server/store/sqlite/jobs.js";
 import {
   PgAppStore,
   PgBlobStore,
@@ -20,11 +20,11 @@ import {
   PgProcessRegistry,
   PgTokenStore,
   type PgStores,
-} from "../../src/service/store/pg/index.js";
-import { openPgPort } from "../../src/service/store/pg/port.js";
-import { PortalStore } from "../../src/service/store/portal.js";
-import { ProcessRegistry } from "../../src/service/store/processes.js";
-import { TokenStore } from "../../src/service/store/tokens.js";
+} from "../../src/server/store/postgres/index.js";
+import { openPgPort } from "../../src/server/store/postgres/port.js";
+import { PortalStore } from "../../src/server/store/sqlite/portal.js";
+import { ProcessRegistry } from "../../src/server/store/sqlite/processes.js";
+import { TokenStore } from "../../src/server/store/sqlite/tokens.js";
 
 /** Registering a listener stays synchronous on both stores. */
 type AsyncJobs = Omit<Async<JobStore>, "onChange"> & Pick<JobStore, "onChange">;

@@ -5,7 +5,7 @@
  * write (the fence: lease owner and attempt number). Process liveness by session lock.
  */
 import { expect, it } from "vitest";
-import type { PgStores } from "../../src/service/store/pg/index.js";
+import type { PgStores } from "../../src/server/store/postgres/index.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";

@@ -3,7 +3,7 @@
  * opens closed after it (a store left open would keep the cluster from stopping cleanly).
  */
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { openPgStores, type PgStores } from "../../src/service/store/pg/index.js";
+import { openPgStores, type PgStores } from "../../src/server/store/postgres/index.js";
 import { startPostgres, type PostgresCluster } from "../harness/postgres.js";
 
 export interface ClusterFixture {

@@ -3,8 +3,8 @@
  * folder or TLS asked for in the query, and errors that never repeat the URL. No database.
  */
 import { describe, expect, it } from "vitest";
-import { pgConfigOf } from "../../src/service/store/pg/connection.js";
-import { redact, storeError } from "../../src/service/store/pg/errors.js";
+import { pgConfigOf } from "../../src/server/store/postgres/connection.js";
+import { redact, storeError } from "../../src/server/store/postgres/errors.js";
 
 describe("the PostgreSQL URL", () => {
   it("decodes user, password and database, and keeps the password among the secrets in both forms", () => {

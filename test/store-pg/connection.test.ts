@@ -5,9 +5,9 @@
  */
 import { inspect } from "node:util";
 import { expect, it } from "vitest";
-import { DuplicateJobError } from "../../src/service/store/job-rows.js";
-import { openPgDb } from "../../src/service/store/pg/connection.js";
-import { openPgStores, PgStorageFault, type PgStores } from "../../src/service/store/pg/index.js";
+import { DuplicateJobError } from "../../src/server/store/sqlite/job-rows.js";
+import { openPgDb } from "../../src/server/store/postgres/connection.js";
+import { openPgStores, PgStorageFault, type PgStores } from "../../src/server/store/postgres/index.js";
 import { freePort, postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";

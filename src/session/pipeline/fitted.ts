@@ -10,13 +10,13 @@
  * the job result carries it (numbers in shortest round-trip form, so a reload is exact).
  */
 import { z } from "zod";
-import { fittedState, type FittedStateJson } from "../../contract/job.js";
-import { EngineError, engineFitted } from "../../engine/index.js";
-import { transforms } from "../../engine/registry.js";
-import type { Table } from "../../formats/table.js";
-import { fittedHtml } from "../../render/fitted.js";
-import { pipelineFittedHtml } from "../../notebook/pipeline-card.js";
-import { RichValue } from "../../notebook/rich-value.js";
+import { fittedState, type FittedStateJson } from "../../core/contract/job.js";
+import { EngineError, engineFitted } from "../../core/engine/index.js";
+import { transforms } from "../../core/engine/registry.js";
+import type { Table } from "../../core/formats/table.js";
+import { fittedHtml } from "../../display/render/fitted.js";
+import { pipelineFittedHtml } from "../../display/notebook/pipeline-card.js";
+import { RichValue } from "../../display/notebook/rich-value.js";
 import { formatFieldErrors } from "../../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../../client/errors.js";
 import { fieldErrorsOf } from "../validation-before-sending.js";

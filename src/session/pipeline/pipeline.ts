@@ -7,10 +7,10 @@
  * order (each job does), where a ColumnTransformer puts the transformed columns first,
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
-import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../render/html.js";
-import { PipelineCard } from "../../notebook/pipeline-card.js";
-import type { ProgressMode } from "../../notebook/live-status.js";
-import { RichValue } from "../../notebook/rich-value.js";
+import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../display/render/html.js";
+import { PipelineCard } from "../../display/notebook/pipeline-card.js";
+import type { ProgressMode } from "../../display/notebook/live-status.js";
+import { RichValue } from "../../display/notebook/rich-value.js";
 import type { Blob } from "../blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./run.js";

@@ -5,12 +5,12 @@
  * notebook card and the REPL's panel render the same snapshots; `cancel()` cancels the
  * running job and starts no more.
  */
-import type { RecordType } from "../../contract/blob.js";
-import type { JobRecord } from "../../contract/job.js";
+import type { RecordType } from "../../core/contract/blob.js";
+import type { JobRecord } from "../../core/contract/job.js";
 import { AbortError, JobAlreadyEndedError, JobFailedError, MdpsError, jobEndedError } from "../../client/errors.js";
 import type { Secret } from "../../client/secret.js";
-import type { PipelineStepView } from "../../notebook/pipeline-card.js";
-import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
+import type { PipelineStepView } from "../../display/notebook/pipeline-card.js";
+import { AUTO_INPUT_TAG } from "../../local/auto-inputs.js";
 import { Blob, type UploadOptions } from "../blob.js";
 import type { Job } from "../job.js";
 import { combine } from "../job-polling.js";

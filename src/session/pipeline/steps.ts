@@ -9,10 +9,10 @@
  * cells where they were (every transform keeps NaN as NaN) but its values are unknown.
  * So later steps are checked against a stand-in table with exactly that knowledge.
  */
-import type { ParamsInput } from "../../contract/params.js";
-import { checkParams, checkTransformName } from "../../contract/param-issues.js";
-import type { PreprocessingType } from "../../contract/transform-types.js";
-import type { Column, Table } from "../../formats/table.js";
+import type { ParamsInput } from "../../core/contract/params.js";
+import { checkParams, checkTransformName } from "../../core/contract/param-issues.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import type { Column, Table } from "../../core/formats/table.js";
 import { PreflightError, type PreflightProblem } from "../preflight/preflight-error.js";
 import { preflight, type PreflightWarning } from "../preflight/preflight.js";
 

@@ -1,5 +1,5 @@
-import { RichValue } from "../../notebook/rich-value.js";
-import { preflightHtml } from "../../render/preflight.js";
+import { RichValue } from "../../display/notebook/rich-value.js";
+import { preflightHtml } from "../../display/render/preflight.js";
 import {
   formatPreflight,
   type ColumnReport,
@@ -7,7 +7,7 @@ import {
   type PreflightReport,
   type PreflightWarning,
 } from "./preflight.js";
-import type { PreprocessingType } from "../../contract/transform-types.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
 
 /**
  * What `session.check(df, options)` returns: the pre-flight report, shown as an HTML

@@ -4,9 +4,9 @@
  * such a column as numbers with NaN; danfo keeps it as text, and a job leaves it out of
  * its features. The pre-flight checks say so and name the word.
  */
-import { PANDAS_NA_VALUES } from "../../formats/csv-dialect.js";
-import { parseNumberText } from "../../formats/number-text.js";
-import type { Column } from "../../formats/table.js";
+import { PANDAS_NA_VALUES } from "../../core/formats/csv-dialect.js";
+import { parseNumberText } from "../../core/formats/number-text.js";
+import type { Column } from "../../core/formats/table.js";
 
 const NA_WORDS = new Set(PANDAS_NA_VALUES);
 

@@ -9,13 +9,13 @@
  * Cost: one pass over each numeric column of the Table that is about to be encoded for
  * upload (the Table exists anyway), never a second read of a file.
  */
-import { didYouMean } from "../../contract/nearest-name.js";
-import { checkParams, type ParamProblem } from "../../contract/param-issues.js";
-import { quantilesCapped } from "../../contract/quantile-rule.js";
-import { PREPROCESSING_TYPES, allowsMissing, type PreprocessingType } from "../../contract/transform-types.js";
-import type { Column, Table } from "../../formats/table.js";
-import { exactNumbers } from "../../formats/column-description.js";
-import { columnDtype } from "../../formats/column-dtype.js";
+import { didYouMean } from "../../core/contract/nearest-name.js";
+import { checkParams, type ParamProblem } from "../../core/contract/param-issues.js";
+import { quantilesCapped } from "../../core/contract/quantile-rule.js";
+import { PREPROCESSING_TYPES, allowsMissing, type PreprocessingType } from "../../core/contract/transform-types.js";
+import type { Column, Table } from "../../core/formats/table.js";
+import { exactNumbers } from "../../core/formats/column-description.js";
+import { columnDtype } from "../../core/formats/column-dtype.js";
 import { firstNonNumber, numericButForNaWords, numericTextMessage } from "./numeric-text.js";
 import { PreflightError, type PreflightProblem } from "./preflight-error.js";
 

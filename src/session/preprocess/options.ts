@@ -1,6 +1,6 @@
 /** What `session.preprocess` is asked: its options, as the caller writes them. */
-import type { ParamsInput } from "../../contract/params.js";
-import type { PreprocessingType } from "../../contract/transform-types.js";
+import type { ParamsInput } from "../../core/contract/params.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import type { Secret } from "../../client/secret.js";
 import type { BlobMetadataOptions, UploadOptions } from "../blob.js";
 import type { RequestOptions } from "../request-options.js";

@@ -9,7 +9,7 @@
  * writes the file in the format its extension names. A format the caller named is always
  * kept, with a notice when it costs them. A blob the caller hands in keeps its own format.
  */
-import type { RecordType } from "../../contract/blob.js";
+import type { RecordType } from "../../core/contract/blob.js";
 import type { UploadSource } from "../table-io.js";
 
 /** Cells (rows x columns) from which a text output is worth a notice: about 10 MB of text. */

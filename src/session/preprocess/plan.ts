@@ -6,17 +6,17 @@
  * not `preprocessing_params.norm`). Preflight, upload and send take the plan; the request
  * itself is made from it once the input blob exists (`requestFor`).
  */
-import { MAX_BLOB_NAME, type RecordType } from "../../contract/blob.js";
-import { uuid } from "../../contract/common.js";
-import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../contract/job.js";
-import { checkParams } from "../../contract/param-issues.js";
-import type { PreprocessingType } from "../../contract/transform-types.js";
+import { MAX_BLOB_NAME, type RecordType } from "../../core/contract/blob.js";
+import { uuid } from "../../core/contract/common.js";
+import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../core/contract/job.js";
+import { checkParams } from "../../core/contract/param-issues.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import { ConfigError } from "../../client/errors.js";
 import type { Secret } from "../../client/secret.js";
 import { keyOf } from "../blob.js";
 import { fieldErrorsOf, validationBeforeSending } from "../validation-before-sending.js";
 import { PreflightError } from "../preflight/preflight-error.js";
-import type { ServiceProfile } from "../service-profile.js";
+import type { ServiceProfile } from "../../client/vendor/service-profile.js";
 import { outputsOf, requestTimeoutOf, type OutputOptions, type PreprocessOptions } from "./options.js";
 
 export interface PreprocessPlan<T extends PreprocessingType = PreprocessingType> {

@@ -4,20 +4,20 @@
  * notices, the journal and `onJob`) through `Sender`.
  */
 import { randomUUID } from "node:crypto";
-import type { CreatePreprocessingRequest } from "../../contract/job.js";
-import type { PreprocessingType } from "../../contract/transform-types.js";
+import type { CreatePreprocessingRequest } from "../../core/contract/job.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import { readBaseOf } from "../../client/jobs.js";
 import { neverSent } from "../../client/retry-timing.js";
 import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from "../../client/errors.js";
 import type { CallOptions } from "../../client/transport.js";
-import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
+import { AUTO_INPUT_TAG } from "../../local/auto-inputs.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
 import { Job } from "../job.js";
 import type { SentJob } from "../journal.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
 import { PreflightError } from "../preflight/preflight-error.js";
 import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
-import type { ServiceProfile } from "../service-profile.js";
+import type { ServiceProfile } from "../../client/vendor/service-profile.js";
 import type { FrameShape, Uploadable } from "../table-io.js";
 import type { PreprocessOptions } from "./options.js";
 import { preprocessOutputFormat, type OutputFormat } from "./output-format.js";

@@ -16,7 +16,7 @@ import { rerunCommand } from "../../../repl/commands/rerun.js";
 import type { Output, TableOutput } from "../../../repl/commands/types.js";
 import { errorOutput } from "../../../repl/errors.js";
 import { plainLines } from "../../../repl/format/plain-output.js";
-import { percentiles } from "../../../src/render/plot-data.js";
+import { percentiles } from "../../../src/display/render/plot-data.js";
 import { commandContext, openTestWorkspace, run, texts, type TestWorkspace } from "../fixtures.js";
 
 let t: TestWorkspace;

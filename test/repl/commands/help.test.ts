@@ -3,7 +3,7 @@ import { COMMANDS } from "../../../repl/commands/registry.js";
 import { helpCommand } from "../../../repl/commands/help.js";
 import type { CommandContext } from "../../../repl/commands/types.js";
 import { parseArgs } from "../../../repl/commands/args.js";
-import { PREPROCESSING_TYPES } from "../../../src/contract/transform-types.js";
+import { PREPROCESSING_TYPES } from "../../../src/core/contract/transform-types.js";
 
 // /help reads only the command list, so no workspace is needed.
 const ctx = { commands: COMMANDS } as unknown as CommandContext;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { paramInfo, parseParams, readValue, resolveTransform } from "../../../repl/commands/transform-params.js";
-import { PREPROCESSING_TYPES } from "../../../src/contract/transform-types.js";
-import { paramsSchemas } from "../../../src/contract/params.js";
+import { PREPROCESSING_TYPES } from "../../../src/core/contract/transform-types.js";
+import { paramsSchemas } from "../../../src/core/contract/params.js";
 
 describe("transform parameters", () => {
   it("lists each transform's parameters from the contract's schemas", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mayContainSecret } from "../../../repl/input/secret-filter.js";
-import { seededRandom } from "../../../src/sample-data/seeded-random.js";
+import { seededRandom } from "../../../src/core/sample-data/seeded-random.js";
 
 // Seeded, so the test is the same on every run (random keys, but reproducible ones).
 const random = seededRandom(7);

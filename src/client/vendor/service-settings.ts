@@ -1,0 +1,147 @@
+/**
+ * What a user may tell the client about a service that is not ours: as Session options
+ * (camelCase) or as keys of a config profile (snake_case). The Session resolves them
+ * with health's capabilities into its service profile (src/client/vendor/service-profile.ts).
+ */
+import { z } from "zod";
+import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../../core/contract/blob.js";
+
+export interface ServiceSettings {
+  /**
+   * Extensions to rely on although health does not declare them (or cannot be read):
+   * e.g. `["envelope-v1"]` for a service known to read mdps's encryption envelope.
+   * Profile key `capabilities`.
+   */
+  readonly capabilities?: readonly string[] | undefined;
+  /**
+   * The service's word for each record type, e.g. `{ csv: "Csv" }`: sent in uploads and
+   * job outputs, and read back from its records. Profile key `record_types`.
+   */
+  readonly recordTypes?: Readonly<Partial<Record<RecordType, string>>> | undefined;
+  /** The service's word for each access tier, e.g. `{ hot: "Hot" }`. Profile key `access_tiers`. */
+  readonly accessTiers?: Readonly<Partial<Record<AccessTier, string>>> | undefined;
+  /**
+   * How DataFrames travel: default `arrow` where the service declares it, else `csv`
+   * (the one format every service reads). Profile key `wire_format`.
+   */
+  readonly wireFormat?: RecordType | undefined;
+  /**
+   * A service's names of fitted attributes -> scikit-learn's, for names mdps does not
+   * recognise by meaning, e.g. `{ Avg: "mean_" }`. Profile key `fitted_names`.
+   */
+  readonly fittedNames?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Query parameters that ask for the fitted state in a job's result, for a service that
+   * returns it only on request, e.g. `{ includeFittedParameters: "true" }`: added to the
+   * result read. Profile key `fitted_query`.
+   */
+  readonly fittedQuery?: Readonly<Record<string, string>> | undefined;
+}
+
+const word = z.string().min(1);
+
+/** The profile keys, checked when the config file is read. */
+export const serviceSettingsKeys = {
+  capabilities: z.array(z.string()).optional(),
+  record_types: z.partialRecord(z.enum(RECORD_TYPES), word).optional(),
+  access_tiers: z.partialRecord(z.enum(ACCESS_TIERS), word).optional(),
+  wire_format: z.enum(RECORD_TYPES).optional(),
+  fitted_names: z.record(z.string(), word).optional(),
+  fitted_query: z.record(z.string().min(1), z.string()).optional(),
+};
+
+type ProfileKeys = { [K in keyof typeof serviceSettingsKeys]?: z.infer<(typeof serviceSettingsKeys)[K]> };
+
+export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): ServiceSettings {
+  if (profile === undefined) return {};
+  return {
+    capabilities: profile.capabilities,
+    recordTypes: profile.record_types,
+    accessTiers: profile.access_tiers,
+    wireFormat: profile.wire_format,
+    fittedNames: profile.fitted_names,
+    fittedQuery: profile.fitted_query,
+  };
+}
+
+/** The environment variables of the word maps: `csv=Csv,json=Json` (or a JSON object). */
+export const WORD_ENV = { recordTypes: "MDPS_RECORD_TYPES", accessTiers: "MDPS_ACCESS_TIERS" } as const;
+
+/**
+ * The word maps the environment gives (MDPS_RECORD_TYPES, MDPS_ACCESS_TIERS); a value that
+ * cannot be read adds a problem naming the variable and the words mdps knows.
+ */
+export function serviceSettingsOfEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): ServiceSettings {
+  const read = <K extends string>(name: string, known: readonly K[]) => {
+    const text = env[name]?.trim();
+    return text ? parseWordMap({ text, known, name, problems }) : undefined;
+  };
+  return {
+    recordTypes: read(WORD_ENV.recordTypes, RECORD_TYPES),
+    accessTiers: read(WORD_ENV.accessTiers, ACCESS_TIERS),
+  };
+}
+
+/**
+ * A word map as a person writes it: `csv=Csv,json=Json` (commas, semicolons or spaces
+ * between pairs) or a JSON object. Each pair that is not `<word>=<service's word>` with a
+ * word of `known` adds a problem naming `name` (a variable, flag or question).
+ */
+export function parseWordMap<K extends string>(input: {
+  readonly text: string;
+  readonly known: readonly K[];
+  readonly name: string;
+  readonly problems: string[];
+}): Partial<Record<K, string>> | undefined {
+  const { text, known, name, problems } = input;
+  let pairs: [string, unknown][];
+  if (text.startsWith("{")) {
+    try {
+      pairs = Object.entries(JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      problems.push(`${name} is not JSON: write it as csv=Csv,json=Json`);
+      return undefined;
+    }
+  } else {
+    pairs = text
+      .split(/[,;\s]+/)
+      .filter((p) => p !== "")
+      .map((p) => {
+        const at = p.indexOf("=");
+        return at < 0 ? [p, undefined] : [p.slice(0, at), p.slice(at + 1)];
+      });
+  }
+  const out: Partial<Record<K, string>> = {};
+  for (const [key, value] of pairs) {
+    const ours = key.trim().toLowerCase();
+    if (!(known as readonly string[]).includes(ours) || typeof value !== "string" || value.trim() === "") {
+      problems.push(
+        `${name}: "${key}${value === undefined ? "" : `=${typeof value === "string" ? value : JSON.stringify(value)}`}" is not <word>=<service's word> with <word> one of ${known.join(", ")}`,
+      );
+      continue;
+    }
+    out[ours as K] = value.trim();
+  }
+  return out;
+}
+
+/** A word map as `parseWordMap` reads it back: `csv=Csv,json=Json`; undefined for none. */
+export function wordMapText(map: Readonly<Record<string, string>> | undefined): string | undefined {
+  const pairs = Object.entries(map ?? {});
+  return pairs.length === 0 ? undefined : pairs.map(([ours, theirs]) => `${ours}=${theirs}`).join(",");
+}
+
+/** Options win over the profile, key by key (a map from options replaces the profile's). */
+export function mergeServiceSettings(options: ServiceSettings, profile: ServiceSettings): ServiceSettings {
+  return {
+    capabilities: options.capabilities ?? profile.capabilities,
+    recordTypes: options.recordTypes ?? profile.recordTypes,
+    accessTiers: options.accessTiers ?? profile.accessTiers,
+    wireFormat: options.wireFormat ?? profile.wireFormat,
+    fittedNames: options.fittedNames ?? profile.fittedNames,
+    fittedQuery: options.fittedQuery ?? profile.fittedQuery,
+  };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { JobExecutionLogContainer } from "../../core/contract/index.js";
+import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
+import type { Store } from "../http/plugins/store.js";
+import { toBlobRecord, type BlobContent } from "../store/sqlite/blobs.js";
+import type { RunReport } from "../store/sqlite/jobs.js";
+import { nowIso } from "../store/sqlite/database.js";
+import type { JobDone, RunJobMessage } from "./messages.js";
+import type { StoredPreprocessingRequest } from "./submission.js";
+
+/** The job was cancelled, or another process took it over: this attempt's outputs are discarded. */
+export class LeaseLostError extends Error {
+  override readonly name = "LeaseLostError";
+}
+
+export interface OutputCommit {
+  store: Store;
+  /** The lease this attempt runs under: the commit happens only while it is still held. */
+  leaseOwner: string;
+  /** The attempt number its claim gave it: the fence token checked in the commit's transaction. */
+  attempt: number;
+  jobId: string;
+  modelId: string;
+  request: StoredPreprocessingRequest;
+  message: RunJobMessage;
+  done: JobDone;
+  /** performance.now() when the run started. */
+  startedAt: number;
+  /** Where the run's log lines come from. */
+  container: JobExecutionLogContainer;
+  /** The run's log lines and progress not written yet: they commit with `succeeded`, after it. */
+  pendingReports: () => Promise<readonly RunReport[]>;
+}
+
+/**
+ * Places the output files under new blob ids, then commits their rows, the result and
+ * `succeeded` in one transaction that first checks the lease is still this attempt's.
+ * On any failure (LeaseLostError when the lease is gone) the placed files are removed
+ * again, so no output blob exists without its row and no job's outputs are written twice.
+ */
+export async function commitOutputs(commit: OutputCommit): Promise<void> {
+  const { store, jobId, request, message, done } = commit;
+  const { files } = store;
+  const outputs = message.outputs.map((out, i) => {
+    const spec = request.output[i];
+    const written = done.outputs[i];
+    if (!spec || !written) throw new Error(`output ${i} of job ${jobId} has no request or no file`);
+    const encrypted = out.key !== null;
+    const content: BlobContent = {
+      name: spec.name,
+      description: spec.description ?? null,
+      record_type: out.recordType,
+      access_tier: spec.access_tier,
+      tags: spec.tags,
+      content_type: contentTypeOf(out.recordType, encrypted),
+      size_bytes: written.sizeBytes,
+      sha256: written.sha256,
+      encrypted,
+    };
+    return { out, id: randomUUID(), modelId: commit.modelId, content };
+  });
+  const placed: string[] = [];
+  try {
+    for (const o of outputs) placed.push(await files.place(o.out.tempPath, o.id, 1));
+    const durationMs = Math.round(performance.now() - commit.startedAt);
+    const at = nowIso();
+    const records = outputs.map(({ id, modelId, content }) =>
+      toBlobRecord({ id, model_id: modelId, revision: 1, ...content, created_at: at, updated_at: at }),
+    );
+    const result = {
+      job_id: jobId,
+      status: "succeeded",
+      rows: done.rows,
+      columns: done.columns,
+      feature_columns: done.featureColumns,
+      outputs: records,
+      fitted: done.fitted,
+      duration_ms: durationMs,
+      warnings: done.warnings,
+    };
+    const summary = `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`;
+    const committed = await store.endJob({
+      jobId,
+      status: "succeeded",
+      guard: { leaseOwner: commit.leaseOwner, attempt: commit.attempt },
+      result,
+      message: `wrote ${records.length} output blob(s)`,
+      outputs,
+      at,
+      reports: {
+        owner: commit.leaseOwner,
+        entries: [
+          ...(await commit.pendingReports()),
+          { kind: "log", level: "info", message: summary, container: commit.container, at: nowIso() },
+        ],
+      },
+    });
+    // Refused: nothing was written, the blob rows neither.
+    if (!committed) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
+  } catch (err) {
+    await Promise.all(placed.map((p) => files.remove(p)));
+    throw err;
+  }
+  // The temp names (removed by the runner once the attempt ends) marked the placed
+  // files as this process's until the commit; see BlobFiles.place.
+}

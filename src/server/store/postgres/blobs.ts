@@ -1,0 +1,93 @@
+import { blobFileName } from "../../blob-bytes/blob-files.js";
+import { blobFromRow, type BlobContent, type BlobFileRow, type BlobRow, type StoredBlobRow } from "../sqlite/blobs.js";
+import type { PgDb, SqlParam } from "./connection.js";
+
+/** Every column of a blob's record, as SQLite's `SELECT *` gives them (not the listing's `seq`). */
+export const BLOB_COLUMNS =
+  "id, model_id, revision, name, description, record_type, access_tier, tags, content_type, size_bytes, sha256, encrypted, created_at, updated_at";
+
+function contentParams(content: BlobContent): SqlParam[] {
+  return [
+    content.name,
+    content.description,
+    content.record_type,
+    content.access_tier,
+    JSON.stringify(content.tags),
+    content.content_type,
+    content.size_bytes,
+    content.sha256,
+    content.encrypted ? 1 : 0,
+  ];
+}
+
+/** Blob metadata rows, as BlobStore (../blobs.ts) keeps them. Callers wrap multi-step changes in a transaction. */
+export class PgBlobStore {
+  constructor(private readonly db: PgDb) {}
+
+  /** A blob of this model, or undefined (another model's blob is as absent as a missing one). */
+  async get(modelId: string, id: string): Promise<BlobRow | undefined> {
+    const row = await this.db.one<StoredBlobRow>(`SELECT ${BLOB_COLUMNS} FROM blobs WHERE id = $1 AND model_id = $2`, [
+      id,
+      modelId,
+    ]);
+    return row && blobFromRow(row);
+  }
+
+  async insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): Promise<BlobRow> {
+    await this.db.run(
+      `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
+           content_type, size_bytes, sha256, encrypted, created_at, updated_at)
+         VALUES ($10, $11, $12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $13)`,
+      [...contentParams(content), id, modelId, revision, now],
+    );
+    return (await this.get(modelId, id))!;
+  }
+
+  /**
+   * The next revision of `row`, if `row` is still the current one (another replica may
+   * have updated the blob meanwhile); undefined otherwise.
+   */
+  async replace(row: BlobRow, content: BlobContent, now: string): Promise<BlobRow | undefined> {
+    const changed = await this.db.run(
+      `UPDATE blobs SET revision = $10, name = $1, description = $2, record_type = $3, access_tier = $4, tags = $5,
+           content_type = $6, size_bytes = $7, sha256 = $8, encrypted = $9, updated_at = $11
+         WHERE id = $12 AND revision = $13`,
+      [...contentParams(content), row.revision + 1, now, row.id, row.revision],
+    );
+    return changed === 1 ? this.get(row.model_id, row.id) : undefined;
+  }
+
+  async delete(row: BlobRow): Promise<void> {
+    await this.db.run("DELETE FROM blobs WHERE id = $1", [row.id]);
+  }
+
+  /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
+  async isReferenced(fileName: string): Promise<boolean> {
+    const match = /^(.+)\.(\d+)$/.exec(fileName);
+    if (!match) return false;
+    const revision = Number(match[2]);
+    if (!Number.isSafeInteger(revision)) return false;
+    return (
+      (await this.db.one("SELECT 1 FROM blobs WHERE id = $1 AND revision = $2", [match[1]!, revision])) !== undefined
+    );
+  }
+
+  /** What `mdps admin verify` checks of every blob, in id order. */
+  async everyFile(): Promise<BlobFileRow[]> {
+    // COLLATE "C": byte order, as SQLite's BINARY sorts, whatever the database's locale.
+    return this.db.rows<BlobFileRow>(
+      `SELECT id, model_id, name, revision, size_bytes, sha256 FROM blobs ORDER BY id COLLATE "C"`,
+    );
+  }
+
+  /** A blob's current revision, or undefined once it is deleted. */
+  async revision(id: string): Promise<number | undefined> {
+    return (await this.db.one<{ revision: number }>("SELECT revision FROM blobs WHERE id = $1", [id]))?.revision;
+  }
+
+  /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
+  async referencedFiles(): Promise<Set<string>> {
+    const rows = await this.db.rows<{ id: string; revision: number }>("SELECT id, revision FROM blobs");
+    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+  }
+}
