@@ -3,32 +3,8 @@
  * session's handles (Blob, Job and the context that makes them) name each other's types,
  * as a class does whose context can make more of it. A new cycle fails here, naming its files.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const ROOT = join(import.meta.dirname, "../..");
-const IMPORT = /(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
-
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts"))
-    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
-}
-
-function graph(files: readonly string[]): Map<string, string[]> {
-  const edges = new Map<string, string[]>();
-  for (const file of files) {
-    const targets: string[] = [];
-    for (const [, spec] of readFileSync(join(ROOT, file), "utf8").matchAll(IMPORT)) {
-      const base = normalize(join(dirname(file), spec!)).replace(/\.js$/, "");
-      const found = [".ts", ".tsx"].map((ext) => base + ext).find((p) => existsSync(join(ROOT, p)));
-      if (found) targets.push(found);
-    }
-    edges.set(file, targets);
-  }
-  return edges;
-}
+import { projectGraph } from "./import-graph.js";
 
 /** Tarjan's strongly connected components of more than one file, each sorted. */
 function cycles(edges: Map<string, string[]>): string[][] {
@@ -63,7 +39,7 @@ function cycles(edges: Map<string, string[]>): string[][] {
 
 describe("the import graph", () => {
   it("has no cycle but the session handles' types", () => {
-    const found = cycles(graph([...sources("src"), ...sources("repl")]));
+    const found = cycles(projectGraph());
     expect(found).toEqual([
       [
         "src/session/blob.ts",
