@@ -16,7 +16,7 @@ export function registerTransfer(admin: Command, common: (cmd: Command) => Comma
     .requiredOption("--to <url>", "the database: postgres://user:password@host:5432/database")
     .action(async (flags: Common & { to: string }) => {
       // Loaded only here: pg is not part of a SQLite-only start.
-      const { exportToPostgres } = await import("../server/store/postgres/transfer.js");
+      const { exportToPostgres } = await import("../server/store/transfer.js");
       const { redactedUrl } = await import("../server/store/choice.js");
       const report = await exportToPostgres({ dataDir: flags.dataDir, url: flags.to });
       print(flags, report.rows, `copied into ${redactedUrl(flags.to)}`);
@@ -29,7 +29,7 @@ export function registerTransfer(admin: Command, common: (cmd: Command) => Comma
   )
     .requiredOption("--from <url>", "the database: postgres://user:password@host:5432/database")
     .action(async (flags: Common & { from: string }) => {
-      const { importFromPostgres } = await import("../server/store/postgres/transfer.js");
+      const { importFromPostgres } = await import("../server/store/transfer.js");
       const { redactedUrl } = await import("../server/store/choice.js");
       const report = await importFromPostgres({ url: flags.from, dataDir: flags.dataDir });
       print(flags, report.rows, `copied from ${redactedUrl(flags.from)} into ${flags.dataDir}`);

@@ -5,7 +5,7 @@
  */
 import { inspect } from "node:util";
 import { expect, it } from "vitest";
-import { DuplicateJobError } from "../../src/server/store/sqlite/job-rows.js";
+import { DuplicateJobError } from "../../src/server/domain/job-rows.js";
 import { openPgDb } from "../../src/server/store/postgres/connection.js";
 import { openPgStores, PgStorageFault, type PgStores } from "../../src/server/store/postgres/index.js";
 import { freePort, postgresTool } from "../harness/postgres.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { openSqliteStores } from "../../src/server/store/sqlite/index.js";
-import { DuplicateJobError, jobFields } from "../../src/server/store/sqlite/job-rows.js";
+import { DuplicateJobError, jobFields } from "../../src/server/domain/job-rows.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";

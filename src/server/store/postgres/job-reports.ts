@@ -9,7 +9,7 @@ import type {
   LogLevel,
 } from "../../../core/contract/index.js";
 import { nowIso } from "../sqlite/database.js";
-import { jobFields, type JobRow, type RunReport } from "../sqlite/job-rows.js";
+import { jobFields, type JobRow, type RunReport } from "../../domain/job-rows.js";
 import type { PgDb } from "./connection.js";
 
 export async function insertEvent(

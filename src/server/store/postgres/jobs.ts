@@ -15,7 +15,7 @@ import {
   type JobErrorBody,
   type JobRow,
   type RunReport,
-} from "../sqlite/job-rows.js";
+} from "../../domain/job-rows.js";
 import { MAX_ATTEMPTS } from "../sqlite/jobs.js";
 import type { PgDb } from "./connection.js";
 import { insertEvent, insertLog, jobLogs, jobRecord, writeRunReports } from "./job-reports.js";

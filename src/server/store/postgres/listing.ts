@@ -4,7 +4,7 @@
  */
 import type { JobStatus } from "../../../core/contract/index.js";
 import { blobFromRow, type BlobRow, type StoredBlobRow } from "../sqlite/blobs.js";
-import type { JobRow } from "../sqlite/job-rows.js";
+import type { JobRow } from "../../domain/job-rows.js";
 import { encodeListCursor, type listBlobs, type listJobs, type Page } from "../sqlite/listing.js";
 import { BLOB_COLUMNS } from "./blobs.js";
 import type { PgDb, SqlParam } from "./connection.js";

@@ -1,7 +1,7 @@
 import type { TerminalJobStatus } from "../../../core/contract/index.js";
 import type { BlobContent, BlobStore } from "./blobs.js";
 import { writeTransaction, type Db } from "./database.js";
-import type { FinishGuard, JobErrorBody, RunReport } from "./job-rows.js";
+import type { FinishGuard, JobErrorBody, RunReport } from "../../domain/job-rows.js";
 import type { JobStore } from "./jobs.js";
 
 /** A job's terminal state with everything that must commit with it, or not at all. */

@@ -17,11 +17,11 @@ import {
   type JobErrorBody,
   type JobRow,
   type RunReport,
-} from "./job-rows.js";
+} from "../../domain/job-rows.js";
 
 export { jobFields };
-export { DuplicateJobError } from "./job-rows.js";
-export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, RunReport } from "./job-rows.js";
+export { DuplicateJobError } from "../../domain/job-rows.js";
+export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, RunReport } from "../../domain/job-rows.js";
 
 export const MAX_ATTEMPTS = 3;
 

@@ -6,10 +6,10 @@
  * dir, which the replicas mount as their blob directory. Transient rows (portal sessions,
  * login tokens, form nonces, registered processes) are left behind.
  */
-import { openDatabase, type Db } from "../sqlite/database.js";
-import type { SqliteDriverName } from "../sqlite/sqlite.js";
-import { openPgDb, type PgDb, type SqlParam } from "./connection.js";
-import { migratePg } from "./migrations.js";
+import { openDatabase, type Db } from "./sqlite/database.js";
+import type { SqliteDriverName } from "./sqlite/sqlite.js";
+import { openPgDb, type PgDb, type SqlParam } from "./postgres/connection.js";
+import { migratePg } from "./postgres/migrations.js";
 
 /** The tables copied, parents first, each in the order its rows were made. */
 const TABLES: ReadonlyArray<{ name: string; sqliteOrder: string; pgOrder: string }> = [

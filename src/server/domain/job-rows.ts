@@ -1,5 +1,5 @@
 /** How a job row is read: who may finish it, and its record without events. */
-import type { JobExecutionLogContainer, JobRecord, JobStatus, LogLevel } from "../../../core/contract/index.js";
+import type { JobExecutionLogContainer, JobRecord, JobStatus, LogLevel } from "../../core/contract/index.js";
 
 export interface JobRow {
   id: string;
