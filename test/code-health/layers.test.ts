@@ -61,28 +61,6 @@ const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
  * breaks (take it out).
  */
 const NOT_YET: readonly string[] = [
-  // The PostgreSQL adapter still takes row types, rules and nowIso from the SQLite files,
-  // until they move to server/domain/ behind store/port.ts.
-  "src/server/store/postgres/apps.ts -> src/server/store/sqlite/apps.ts",
-  "src/server/store/postgres/apps.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/blobs.ts -> src/server/store/sqlite/blobs.ts",
-  "src/server/store/postgres/damage.ts -> src/server/store/sqlite/damage.ts",
-  "src/server/store/postgres/damage.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/housekeeping.ts -> src/server/store/sqlite/housekeeping.ts",
-  "src/server/store/postgres/index.ts -> src/server/store/sqlite/housekeeping.ts",
-  "src/server/store/postgres/index.ts -> src/server/store/sqlite/listing.ts",
-  "src/server/store/postgres/job-reports.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/jobs.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/jobs.ts -> src/server/store/sqlite/jobs.ts",
-  "src/server/store/postgres/listing.ts -> src/server/store/sqlite/blobs.ts",
-  "src/server/store/postgres/listing.ts -> src/server/store/sqlite/listing.ts",
-  "src/server/store/postgres/port.ts -> src/server/store/sqlite/index.ts",
-  "src/server/store/postgres/port.ts -> src/server/store/sqlite/job-ending.ts",
-  "src/server/store/postgres/portal.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/portal.ts -> src/server/store/sqlite/portal.ts",
-  "src/server/store/postgres/processes.ts -> src/server/store/sqlite/database.ts",
-  "src/server/store/postgres/processes.ts -> src/server/store/sqlite/processes.ts",
-  "src/server/store/postgres/tokens.ts -> src/server/store/sqlite/tokens.ts",
   // Session, Blob, Job and Pipeline still extend RichValue and call display/ themselves,
   // until display/ registers their presentation.
   "src/session/blob.ts -> src/display/notebook/rich-value.ts",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { claimMessage, decideClaim } from "../../src/server/jobs/claim-decision.js";
-import type { ClaimCandidate } from "../../src/server/store/sqlite/jobs.js";
+import type { ClaimCandidate } from "../../src/server/domain/job-rows.js";
 
 const queued: ClaimCandidate = {
   id: "j",

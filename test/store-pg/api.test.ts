@@ -9,7 +9,7 @@ import { AppStore } from "../../src/server/store/sqlite/apps.js";
 import type { Async } from "../../src/server/store/async-port.js";
 import { BlobStore } from "../../src/server/store/sqlite/blobs.js";
 import { DamageStore } from "../../src/server/store/sqlite/damage.js";
-import type { Stores } from "../../src/server/store/sqlite/index.js";
+import type { Stores } from "../../src/server/store/port.js";
 import { JobStore } from "../../src/server/store/sqlite/jobs.js";
 import {
   PgAppStore,

@@ -2,8 +2,8 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AdminError } from "./admin-error.js";
 import { blobFileName } from "../blob-bytes/blob-files.js";
-import type { ModelListing } from "../store/sqlite/apps.js";
-import type { PruneRows, StoreUsage } from "../store/sqlite/housekeeping.js";
+import type { ModelListing } from "../domain/applications.js";
+import type { PruneRows, StoreUsage } from "../domain/housekeeping.js";
 import { openSqliteStores } from "../store/sqlite/index.js";
 import type { SqliteDriverName } from "../store/sqlite/sqlite.js";
 

@@ -97,3 +97,6 @@ export class DuplicateJobError extends Error {
     super(`job ${jobId} exists already`);
   }
 }
+
+/** Runs a job gets before it fails for good (a crashed or stalled attempt counts). */
+export const MAX_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 /** One attempt of a job in the runner: what it runs with, and what it came to. */
 import type { JobExecutionLogContainer, LogLevel } from "../../core/contract/index.js";
-import type { JobErrorBody, JobRow } from "../store/sqlite/jobs.js";
+import type { JobErrorBody, JobRow } from "../domain/job-rows.js";
 import type { JobKeys } from "./job-keys.js";
 import type { RunReportBatch } from "./run-report-batch.js";
 import type { StoredPreprocessingRequest } from "./submission.js";

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
-import { MAX_ATTEMPTS, type ClaimCandidate } from "../store/sqlite/jobs.js";
+import { type ClaimCandidate } from "../domain/job-rows.js";
+import { MAX_ATTEMPTS } from "../domain/job-rows.js";
 import { KEYS_LOST } from "./job-keys.js";
 import type { FailedEnding } from "./attempt.js";
 import { failedWith, interruptedTooOften } from "./run-ending.js";

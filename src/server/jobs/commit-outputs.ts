@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { JobExecutionLogContainer } from "../../core/contract/index.js";
 import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
 import type { Store } from "../http/plugins/store.js";
-import { toBlobRecord, type BlobContent } from "../store/sqlite/blobs.js";
-import type { RunReport } from "../store/sqlite/jobs.js";
-import { nowIso } from "../store/sqlite/database.js";
+import { toBlobRecord, type BlobContent } from "../domain/blobs.js";
+import type { RunReport } from "../domain/job-rows.js";
+import { nowIso } from "../domain/clock.js";
 import type { JobDone, RunJobMessage } from "./messages.js";
 import type { StoredPreprocessingRequest } from "./submission.js";
 

@@ -1,7 +1,7 @@
 import { link } from "node:fs/promises";
 import { BlobDamagedError, verifyFile } from "../blob-bytes/blob-check.js";
 import type { Store } from "../http/plugins/store.js";
-import type { BlobRow } from "../store/sqlite/blobs.js";
+import type { BlobRow } from "../domain/blobs.js";
 
 export interface PinnedInput {
   blob: BlobRow;

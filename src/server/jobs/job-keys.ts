@@ -1,4 +1,4 @@
-import type { JobErrorBody } from "../store/sqlite/jobs.js";
+import type { JobErrorBody } from "../domain/job-rows.js";
 
 /** Keys of one job, held in memory only, from submit until the job ends. */
 export interface JobKeys {

@@ -1,5 +1,5 @@
 import { isTransientStorageFault, storageFaultOf } from "../store/storage-fault.js";
-import type { JobErrorBody } from "../store/sqlite/jobs.js";
+import type { JobErrorBody } from "../domain/job-rows.js";
 import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import type { RunOutcome } from "./worker-slot.js";
 

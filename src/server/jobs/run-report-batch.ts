@@ -1,4 +1,4 @@
-import type { RunReport } from "../store/sqlite/jobs.js";
+import type { RunReport } from "../domain/job-rows.js";
 
 /**
  * How long a running attempt's log lines and progress wait to be written together: one

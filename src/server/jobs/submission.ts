@@ -12,7 +12,7 @@ import { parseEncryptionKey } from "../../core/crypto/index.js";
 import { issuesToFieldErrors } from "../http/field-errors.js";
 import { assertOwnModel } from "../http/plugins/auth.js";
 import { HttpProblem, notFound, validationProblem, type FieldErrors } from "../http/problems.js";
-import { DuplicateJobError } from "../store/sqlite/jobs.js";
+import { DuplicateJobError } from "../domain/job-rows.js";
 import type { JobKeys } from "./job-keys.js";
 
 /** The request as stored and shown: parsed (defaults filled), keys replaced by "***". */

@@ -1,16 +1,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Store } from "../http/plugins/store.js";
-import type { AppStore } from "../store/sqlite/apps.js";
 import type { Async } from "../store/async-port.js";
-import type { PortalStore } from "../store/sqlite/portal.js";
+import type { ApplicationRecords, PortalRecords } from "../store/port.js";
 import type { Frame } from "./layout.js";
 import type { Addresses } from "./pages/model-settings.js";
 import type { SecretReveals } from "./secret-reveals.js";
 
 /** What the portal's route groups share; built once in `portalPlugin`. */
 export interface PortalContext {
-  portal: Async<PortalStore>;
-  apps: Async<AppStore>;
+  portal: Async<PortalRecords>;
+  apps: Async<ApplicationRecords>;
   /** The service's stores (jobs, blobs, blob files), read directly by the jobs and blobs pages. */
   store: Store;
   reveals: SecretReveals;

@@ -23,7 +23,7 @@ const displayName = (what: string) =>
     .min(1, `Enter a name for the ${what}.`)
     .max(120, `Use at most 120 characters for the ${what}'s name.`);
 
-/** Every state-changing form carries its one-time nonce (see PortalStore.issueNonce). */
+/** Every state-changing form carries its one-time nonce (see PortalRecords.issueNonce). */
 const nonce = z.string({ error: "missing" }).min(16, "missing");
 
 export const loginForm = z.object({

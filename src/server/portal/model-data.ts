@@ -3,7 +3,7 @@ import type { FittedStateJson, JobWarning, ReferenceJobResult as JobResult } fro
 import type { TableRecordType } from "../../core/formats/index.js";
 import type { Table } from "../../core/formats/table.js";
 import type { Store } from "../http/plugins/store.js";
-import type { BlobRow } from "../store/sqlite/blobs.js";
+import type { BlobRow } from "../domain/blobs.js";
 
 /** Largest blob the portal decodes for a preview or a chart; bigger ones are only downloaded. */
 export const PREVIEW_MAX_BYTES = 32 * 1024 * 1024;

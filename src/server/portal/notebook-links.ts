@@ -7,7 +7,7 @@
  * store of printed login tokens (PortalStore) is for links that must survive a restart.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { LOGIN_TOKEN_TTL_MS } from "../store/sqlite/portal.js";
+import { LOGIN_TOKEN_TTL_MS } from "../domain/portal.js";
 
 /** Digest of the link's secret -> which service (its port) and until when. */
 const links = new Map<string, { port: number; expiresAt: number }>();

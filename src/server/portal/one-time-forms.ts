@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { tokenDigest } from "../domain/secrets.js";
 import type { Async } from "../store/async-port.js";
-import type { NonceOutcome, PortalStore } from "../store/sqlite/portal.js";
+import type { PortalRecords } from "../store/port.js";
+import type { NonceOutcome } from "../domain/portal.js";
 import type { PortalContext } from "./context.js";
 
 /**
@@ -60,7 +61,7 @@ export function pendingSecret(ctx: PortalContext, reply: FastifyReply, nonce: st
  * while acting leaves the nonce used: the form then asks to be opened again, never acts twice.
  */
 export async function consumeNonce<T>(
-  portal: Async<PortalStore>,
+  portal: Async<PortalRecords>,
   form: { nonce: string; action: string; target: string },
   act: () => Promise<{ value: T; outcome: string }>,
 ): Promise<NonceOutcome<T>> {

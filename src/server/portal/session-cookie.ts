@@ -1,7 +1,8 @@
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Async } from "../store/async-port.js";
-import { PORTAL_SESSION_TTL_MS, type PortalStore } from "../store/sqlite/portal.js";
+import type { PortalRecords } from "../store/port.js";
+import { PORTAL_SESSION_TTL_MS } from "../domain/portal.js";
 import { sessionCookieName } from "./cookie-names.js";
 
 /** HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it); Secure over https. */
@@ -16,7 +17,7 @@ export function sessionCookieOptions(request: FastifyRequest): CookieSerializeOp
 }
 
 export async function startSession(
-  store: Async<PortalStore>,
+  store: Async<PortalRecords>,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
@@ -24,7 +25,7 @@ export async function startSession(
 }
 
 export async function endSession(
-  store: Async<PortalStore>,
+  store: Async<PortalRecords>,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<void> {
@@ -33,7 +34,7 @@ export async function endSession(
   reply.clearCookie(sessionCookieName(request), { path: "/" });
 }
 
-export async function hasLiveSession(store: Async<PortalStore>, request: FastifyRequest): Promise<boolean> {
+export async function hasLiveSession(store: Async<PortalRecords>, request: FastifyRequest): Promise<boolean> {
   const session = request.cookies[sessionCookieName(request)];
   return session !== undefined && (await store.sessionIsLive(session));
 }
@@ -69,7 +70,7 @@ export function safeNext(value: unknown): string {
  * A page without a live session redirects to the login page (which remembers the
  * page); a form post without one does the same, and does nothing.
  */
-export function requireSession(store: Async<PortalStore>) {
+export function requireSession(store: Async<PortalRecords>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const config = request.routeOptions.config as { public?: boolean } | undefined;
     if (config?.public || (await hasLiveSession(store, request))) return undefined;

@@ -1,5 +1,6 @@
 import type { StoreChoice } from "./choice.js";
-import { openStores, type Stores } from "./sqlite/index.js";
+import { openStores } from "./sqlite/index.js";
+import { type Stores } from "./port.js";
 
 /**
  * Opens (and migrates) the chosen store: the data dir's SQLite, or PostgreSQL, whose

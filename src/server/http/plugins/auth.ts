@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Scope } from "../../../core/contract/index.js";
 import { HttpProblem } from "../problems.js";
-import type { TokenGrant } from "../../store/sqlite/tokens.js";
+import type { TokenGrant } from "../../domain/tokens.js";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -7,9 +7,9 @@ import { BlobFiles } from "../../blob-bytes/blob-files.js";
 import { KeyedLock } from "../../blob-bytes/keyed-lock.js";
 import type { ResolvedOptions } from "../../options.js";
 import { describeStore } from "../../store/choice.js";
-import type { Stores } from "../../store/sqlite/index.js";
+import type { Stores } from "../../store/port.js";
 import { openChosenStores } from "../../store/open.js";
-import type { ProcessIdentity } from "../../store/sqlite/processes.js";
+import type { ProcessIdentity } from "../../domain/processes.js";
 
 /** The store's records, and what this process adds beside them: the blob files and their locks. */
 export interface Store extends Stores {

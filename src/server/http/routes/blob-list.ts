@@ -5,8 +5,8 @@ import { z } from "zod";
 import { ENDPOINT_SCOPES, uuid, type BlobRecord } from "../../../core/contract/index.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { notFound } from "../problems.js";
-import { toBlobRecord } from "../../store/sqlite/blobs.js";
-import { blobListQuerystring } from "../../store/sqlite/listing.js";
+import { toBlobRecord } from "../../domain/blobs.js";
+import { blobListQuerystring } from "../../domain/listing.js";
 
 const modelParams = z.object({ modelId: uuid });
 const blobParams = z.object({ modelId: uuid, blobId: uuid });

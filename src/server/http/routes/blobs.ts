@@ -12,8 +12,8 @@ import { BlobDamagedError, verifyFile, verifyingStream } from "../../blob-bytes/
 import { parseRange } from "../../blob-bytes/byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
-import { nowIso } from "../../store/sqlite/database.js";
-import { toBlobRecord, type BlobContent, type BlobRow } from "../../store/sqlite/blobs.js";
+import { nowIso } from "../../domain/clock.js";
+import { toBlobRecord, type BlobContent, type BlobRow } from "../../domain/blobs.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
 /** Downloads read 1 MiB at a time: about a third faster than the 64 KiB default on loopback. */

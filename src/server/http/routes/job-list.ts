@@ -3,8 +3,8 @@ import fp from "fastify-plugin";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { ENDPOINT_SCOPES } from "../../../core/contract/index.js";
 import { grantOf } from "../plugins/auth.js";
-import { jobFields } from "../../store/sqlite/jobs.js";
-import { jobListQuerystring } from "../../store/sqlite/listing.js";
+import { jobFields } from "../../domain/job-rows.js";
+import { jobListQuerystring } from "../../domain/listing.js";
 
 /**
  * Job list (docs/contract.md#extensions): the token's model's jobs, newest first, in pages,

@@ -6,7 +6,7 @@ import { ENDPOINT_SCOPES, limitQuery, uuid } from "../../../core/contract/index.
 import { sendJob, sendPreprocessing } from "../../jobs/submission.js";
 import { grantOf } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
-import type { JobErrorBody } from "../../store/sqlite/jobs.js";
+import type { JobErrorBody } from "../../domain/job-rows.js";
 
 const idParams = z.object({ id: uuid });
 const limitParams = z.object({ limit: limitQuery });

@@ -5,7 +5,7 @@ import { sendProblem } from "../plugins/errors.js";
 import { rateLimitHook } from "../plugins/rate-limit.js";
 import { HttpProblem } from "../problems.js";
 import { DECOY_HASH, verifySecret } from "../../domain/secrets.js";
-import { parseScopes } from "../../store/sqlite/apps.js";
+import { parseScopes } from "../../domain/applications.js";
 
 /** An RFC 6749 section 5.2 error, answered as JSON (not problem+json) as OAuth clients expect. */
 class OAuthProblem extends Error {

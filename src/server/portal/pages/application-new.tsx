@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SCOPES } from "../../../core/contract/index.js";
-import type { ModelRow } from "../../store/sqlite/portal.js";
+import type { ModelRow } from "../../domain/portal.js";
 import { ErrorSummary, FieldError, FormTokens } from "../components.js";
 import type { FieldErrors } from "../../../core/contract/index.js";
 import { Layout, type Frame } from "../layout.js";

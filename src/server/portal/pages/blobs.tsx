@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { formatBytes, formatNumber } from "../../../display/render/html.js";
 import type { Table } from "../../../core/formats/table.js";
-import type { BlobRow } from "../../store/sqlite/blobs.js";
-import type { BlobListing, ModelRow } from "../../store/sqlite/portal.js";
+import type { BlobRow } from "../../domain/blobs.js";
+import type { BlobListing, ModelRow } from "../../domain/portal.js";
 import { FormTokens, ModelTabs, Notice, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { JOB_STATUSES } from "../../../core/contract/index.js";
 import { formatBytes, formatDuration } from "../../../display/render/html.js";
-import type { ModelRow } from "../../store/sqlite/portal.js";
+import type { ModelRow } from "../../domain/portal.js";
 import { ModelTabs } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
 

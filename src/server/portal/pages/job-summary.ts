@@ -1,4 +1,4 @@
-import type { JobListing } from "../../store/sqlite/portal.js";
+import type { JobListing } from "../../domain/portal.js";
 
 /** What a job list row says about a job, from its stored (already redacted) request. */
 export interface JobSummary {

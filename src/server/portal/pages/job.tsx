@@ -3,7 +3,7 @@ import type { FittedStateJson, JobExecutionLogDetails, JobRecord, JobWarning } f
 import { isTerminalStatus } from "../../../core/contract/index.js";
 import { formatBytes, formatDuration, formatNumber, formatValue } from "../../../display/render/html.js";
 import { fittedColumns } from "../../../display/render/fitted.js";
-import type { ModelRow } from "../../store/sqlite/portal.js";
+import type { ModelRow } from "../../domain/portal.js";
 import { ModelTabs, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
 import { summarizeJob } from "./job-summary.js";

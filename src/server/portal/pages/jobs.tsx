@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { isTerminalStatus } from "../../../core/contract/index.js";
 import { formatDuration } from "../../../display/render/html.js";
-import type { JobListing, ModelRow } from "../../store/sqlite/portal.js";
+import type { JobListing, ModelRow } from "../../domain/portal.js";
 import { ModelTabs, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
 import { summarizeJob } from "./job-summary.js";

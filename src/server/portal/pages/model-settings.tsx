@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ApplicationListing, ModelRow } from "../../store/sqlite/portal.js";
+import type { ApplicationListing, ModelRow } from "../../domain/portal.js";
 import { Copyable, ModelTabs, Notice, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ModelRow } from "../../store/sqlite/portal.js";
+import type { ModelRow } from "../../domain/portal.js";
 import { ErrorSummary, FieldError, FormTokens, Notice, Time } from "../components.js";
 import type { FieldErrors } from "../../../core/contract/index.js";
 import { Layout, type Frame } from "../layout.js";

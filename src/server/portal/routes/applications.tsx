@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { tokenDigest } from "../../domain/secrets.js";
-import type { ApplicationListing, ModelRow } from "../../store/sqlite/portal.js";
+import type { ApplicationListing, ModelRow } from "../../domain/portal.js";
 import { readableTime } from "../components.js";
 import { addressesOf, frameFor, type PortalContext } from "../context.js";
 import { addApplicationForm, applicationParams, confirmForm, parseForm, rawField } from "../forms.js";

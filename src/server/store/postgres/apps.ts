@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { isScope, SCOPES } from "../../../core/contract/index.js";
 import { AdminError } from "../../admin/admin-error.js";
 import { hashSecretSync, newClientId, newClientSecret } from "../../domain/secrets.js";
-import { parseScopes, type ApplicationRow, type ModelListing } from "../sqlite/apps.js";
-import { nowIso } from "../sqlite/database.js";
+import { parseScopes, type ApplicationRow, type ModelListing } from "../../domain/applications.js";
+import { nowIso } from "../../domain/clock.js";
 import type { PgDb } from "./connection.js";
 
 /** Models and their applications, as AppStore (../apps.ts) keeps them, on PostgreSQL. */

@@ -1,5 +1,11 @@
 import { blobFileName } from "../../blob-bytes/blob-files.js";
-import { blobFromRow, type BlobContent, type BlobFileRow, type BlobRow, type StoredBlobRow } from "../sqlite/blobs.js";
+import {
+  blobFromRow,
+  type BlobContent,
+  type BlobFileRow,
+  type BlobRow,
+  type StoredBlobRow,
+} from "../../domain/blobs.js";
 import type { PgDb, SqlParam } from "./connection.js";
 
 /** Every column of a blob's record, as SQLite's `SELECT *` gives them (not the listing's `seq`). */

@@ -1,6 +1,6 @@
 /** Blobs found damaged, as DamageStore (../damage.ts) remembers them, on PostgreSQL. */
-import { nowIso } from "../sqlite/database.js";
-import type { DamagedBlob, DamageReport } from "../sqlite/damage.js";
+import { nowIso } from "../../domain/clock.js";
+import type { DamagedBlob, DamageReport } from "../../domain/damage.js";
 import type { PgDb } from "./connection.js";
 
 export class PgDamageStore {

@@ -4,7 +4,7 @@
  * since the check and the removal are one transaction that locks the unfinished jobs.
  */
 import { TERMINAL_JOB_STATUSES } from "../../../core/contract/job-status.js";
-import type { PrunedBlob, PruneQuery, PruneRows, StoreUsage } from "../sqlite/housekeeping.js";
+import type { PrunedBlob, PruneQuery, PruneRows, StoreUsage } from "../../domain/housekeeping.js";
 import type { PgDb, SqlParam } from "./connection.js";
 import { hasTag } from "./listing.js";
 

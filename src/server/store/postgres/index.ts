@@ -4,8 +4,7 @@
  * replicas can share one database. Records read identically from both stores.
  */
 import { randomBytes } from "node:crypto";
-import type { PruneQuery, PruneRows, StoreUsage } from "../sqlite/housekeeping.js";
-import type { listBlobs, listJobs } from "../sqlite/listing.js";
+import type { PruneQuery, PruneRows, StoreUsage } from "../../domain/housekeeping.js";
 import { PgAppStore } from "./apps.js";
 import { PgBlobStore } from "./blobs.js";
 import { openPgDb, type PgDb } from "./connection.js";
@@ -17,6 +16,8 @@ import { migratePg } from "./migrations.js";
 import { PgPortalStore } from "./portal.js";
 import { PgProcessRegistry } from "./processes.js";
 import { PgTokenStore } from "./tokens.js";
+import type { Async } from "../async-port.js";
+import type { Listings } from "../port.js";
 
 export { PgStorageFault, type PgFaultKind } from "./errors.js";
 export { PgAppStore, PgBlobStore, PgDamageStore, PgJobStore, PgPortalStore, PgProcessRegistry, PgTokenStore };
@@ -30,10 +31,7 @@ export interface PgStores {
   portal: PgPortalStore;
   damage: PgDamageStore;
   /** Pages of a model's blobs and jobs, newest first. */
-  listings: {
-    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => Promise<ReturnType<typeof listBlobs>>;
-    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => Promise<ReturnType<typeof listJobs>>;
-  };
+  listings: Async<Listings>;
   /** Counts and bytes of the stored rows, optionally of one tag (`mdps admin usage`). */
   usage(tag?: string): Promise<StoreUsage>;
   /** Removes rows older than the query's time (`mdps admin prune`); the caller removes their files. */

@@ -8,7 +8,7 @@ import type {
   JobRecord,
   LogLevel,
 } from "../../../core/contract/index.js";
-import { nowIso } from "../sqlite/database.js";
+import { nowIso } from "../../domain/clock.js";
 import { jobFields, type JobRow, type RunReport } from "../../domain/job-rows.js";
 import type { PgDb } from "./connection.js";
 

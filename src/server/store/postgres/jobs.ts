@@ -6,7 +6,7 @@ import type {
   LogLevel,
   TerminalJobStatus,
 } from "../../../core/contract/index.js";
-import { nowIso } from "../sqlite/database.js";
+import { nowIso } from "../../domain/clock.js";
 import {
   allows,
   DuplicateJobError,
@@ -16,7 +16,7 @@ import {
   type JobRow,
   type RunReport,
 } from "../../domain/job-rows.js";
-import { MAX_ATTEMPTS } from "../sqlite/jobs.js";
+import { MAX_ATTEMPTS } from "../../domain/job-rows.js";
 import type { PgDb } from "./connection.js";
 import { insertEvent, insertLog, jobLogs, jobRecord, writeRunReports } from "./job-reports.js";
 

@@ -1,17 +1,14 @@
 /**
- * The list endpoints' pages (see ../listing.ts) on PostgreSQL: newest first, with the
+ * The list endpoints' pages (see ../../domain/listing.ts) on PostgreSQL: newest first, with the
  * same cursors, whose position's `rowid` is the `seq` identity column here.
  */
 import type { JobStatus } from "../../../core/contract/index.js";
-import { blobFromRow, type BlobRow, type StoredBlobRow } from "../sqlite/blobs.js";
+import { blobFromRow, type BlobRow, type StoredBlobRow } from "../../domain/blobs.js";
 import type { JobRow } from "../../domain/job-rows.js";
-import { encodeListCursor, type listBlobs, type listJobs, type Page } from "../sqlite/listing.js";
+import { encodeListCursor, type Page, type ParsedBlobQuery, type ParsedJobQuery } from "../../domain/listing.js";
 import { BLOB_COLUMNS } from "./blobs.js";
 import type { PgDb, SqlParam } from "./connection.js";
 import { JOB_COLUMNS } from "./jobs.js";
-
-type ParsedBlobQuery = Parameters<typeof listBlobs>[2];
-type ParsedJobQuery = Parameters<typeof listJobs>[2];
 
 /** `tags` holds a JSON array of strings; this matches one exactly (`$n` is the tag's parameter). */
 export const hasTag = (param: string) => `tags::jsonb @> jsonb_build_array(${param}::text)`;

@@ -1,9 +1,9 @@
 /**
- * The PostgreSQL store as the service's store port (`Stores`, ../index.ts): the record
+ * The PostgreSQL store as the service's store port (`Stores`, ../port.ts): the record
  * stores as they are, and the port's whole operations (a job's ending) as one transaction.
  */
-import type { Stores } from "../sqlite/index.js";
-import { EndingRefused, type JobEnding } from "../sqlite/job-ending.js";
+import type { Stores } from "../port.js";
+import { EndingRefused, type JobEnding } from "../../domain/job-ending.js";
 import { openPgStores, type OpenPgStoresOptions, type PgStores } from "./index.js";
 
 /** Opens (and migrates) the PostgreSQL store at `url` as a `Stores`. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { tokenDigest } from "../../domain/secrets.js";
-import { nowIso } from "../sqlite/database.js";
+import { nowIso } from "../../domain/clock.js";
 import {
   FORM_NONCE_TTL_MS,
   LOGIN_TOKEN_TTL_MS,
@@ -10,7 +10,7 @@ import {
   type JobListing,
   type ModelRow,
   type NonceState,
-} from "../sqlite/portal.js";
+} from "../../domain/portal.js";
 import type { PgDb } from "./connection.js";
 import { pgListBlobs, pgListJobs } from "./listing.js";
 

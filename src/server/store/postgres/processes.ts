@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
-import { nowIso } from "../sqlite/database.js";
-import type { ProcessIdentity } from "../sqlite/processes.js";
+import { nowIso } from "../../domain/clock.js";
+import type { ProcessIdentity } from "../../domain/processes.js";
 import type { PgDb } from "./connection.js";
 
 /**

@@ -1,5 +1,5 @@
 import { newAccessToken, tokenDigest } from "../../domain/secrets.js";
-import type { TokenGrant } from "../sqlite/tokens.js";
+import type { TokenGrant } from "../../domain/tokens.js";
 import type { PgDb } from "./connection.js";
 
 /** Access tokens as TokenStore (../tokens.ts) keeps them: sha256 digests only, of one region. */

@@ -2,30 +2,13 @@ import { randomUUID } from "node:crypto";
 import { isScope, SCOPES } from "../../../core/contract/index.js";
 import { AdminError } from "../../admin/admin-error.js";
 import { hashSecretSync, newClientId, newClientSecret } from "../../domain/secrets.js";
-import { nowIso, prepared, type Db } from "./database.js";
-
-export interface ApplicationRow {
-  client_id: string;
-  model_id: string;
-  name: string;
-  scopes: string;
-  secret_hash: string;
-}
-
-export interface ModelListing {
-  model_id: string;
-  name: string;
-  created_at: string;
-  applications: Array<{ client_id: string; name: string; scopes: string[] }>;
-}
-
-export function parseScopes(text: string | readonly string[]): string[] {
-  const list = typeof text === "string" ? text.split(/[\s,]+/) : text.flatMap((s) => s.split(/[\s,]+/));
-  return [...new Set(list.filter((s) => s.length > 0))];
-}
+import { prepared, type Db } from "./database.js";
+import { nowIso } from "../../domain/clock.js";
+import { type ApplicationRow, type ModelListing, parseScopes } from "../../domain/applications.js";
+import type { ApplicationRecords } from "../port.js";
 
 /** Models and their applications: what the portal (and `mdps admin`) manages. */
-export class AppStore {
+export class AppStore implements ApplicationRecords {
   constructor(private readonly db: Db) {}
 
   createModel(name: string): { model_id: string } {

@@ -2,21 +2,12 @@
  * Blobs found damaged (their file is not the bytes their row names), remembered for health
  * and `mdps admin verify` until the blob changes or a check finds it whole again.
  */
-import { nowIso, prepared, relaxedWrite, type Db } from "./database.js";
+import { prepared, relaxedWrite, type Db } from "./database.js";
+import { nowIso } from "../../domain/clock.js";
+import type { DamageReport, DamagedBlob } from "../../domain/damage.js";
+import type { DamageRecords } from "../port.js";
 
-export interface DamageReport {
-  blobId: string;
-  revision: number;
-  reason: string;
-}
-
-export interface DamagedBlob {
-  blob_id: string;
-  reason: string;
-  found_at: string;
-}
-
-export class DamageStore {
+export class DamageStore implements DamageRecords {
   constructor(private readonly db: Db) {}
 
   /** Bookkeeping: a failure to remember (a full or read-only disk) is not the caller's, so it never throws. */

@@ -130,7 +130,3 @@ export function tickWrite<T>(db: Db, fn: () => T): T {
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   return db.transaction(fn);
 }
-
-export function nowIso(): string {
-  return new Date().toISOString();
-}

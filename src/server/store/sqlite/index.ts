@@ -1,54 +1,24 @@
 /**
- * The store: everything the service keeps about models, applications, tokens, blobs,
- * jobs, processes and portal sessions, asked for and answered in typed records. It is the
- * one module that knows the database is SQLite: nothing outside store/ holds the database
- * handle or writes SQL, so a second store (another database) fills this interface.
+ * The SQLite adapter of the store port (../port.ts): a data dir's database, its record
+ * stores answering synchronously, presented to the service through `asyncPort`.
  */
 import { randomBytes } from "node:crypto";
 import { AppStore } from "./apps.js";
 import { BlobStore } from "./blobs.js";
 import { DamageStore } from "./damage.js";
-import { asyncPort, settle, type Async } from "../async-port.js";
+import { asyncPort, settle } from "../async-port.js";
+import type { Listings, Stores } from "../port.js";
 import { metaValue, openDatabase } from "./database.js";
-import { endJob, type JobEnding } from "./job-ending.js";
-import { pruneRows, storeUsage, type PruneQuery, type PruneRows, type StoreUsage } from "./housekeeping.js";
+import { endJob } from "./job-ending.js";
+import { type JobEnding } from "../../domain/job-ending.js";
+import { pruneRows, storeUsage } from "./housekeeping.js";
+import { type PruneQuery, type PruneRows, type StoreUsage } from "../../domain/housekeeping.js";
 import { JobStore } from "./jobs.js";
 import { listBlobs, listJobs } from "./listing.js";
 import { PortalStore } from "./portal.js";
 import { ProcessRegistry } from "./processes.js";
 import type { SqliteDriverName } from "./sqlite.js";
 import { TokenStore } from "./tokens.js";
-
-export interface Stores {
-  apps: Async<AppStore>;
-  tokens: Async<TokenStore>;
-  blobs: Async<BlobStore>;
-  jobs: Async<Omit<JobStore, "onChange">>;
-  processes: Async<ProcessRegistry>;
-  portal: Async<PortalStore>;
-  damage: Async<DamageStore>;
-  /** Pages of a model's blobs and jobs, newest first. */
-  listings: {
-    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => Promise<ReturnType<typeof listBlobs>>;
-    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => Promise<ReturnType<typeof listJobs>>;
-  };
-  /**
-   * Calls `listener` after each change of a job's status, phase or progress made through
-   * this store (this process's writes only), synchronously: a listener that reads must defer.
-   */
-  onJobChange(listener: () => void): void;
-  /** A job's terminal state with its outputs and last reports, all or nothing; false when its guard refuses. */
-  endJob(ending: JobEnding): Promise<boolean>;
-  /** Counts and bytes of the stored rows, optionally of one tag (`mdps admin usage`). */
-  usage(tag?: string): Promise<StoreUsage>;
-  /** Removes rows older than the query's time (`mdps admin prune`); the caller removes their files. */
-  prune(query: PruneQuery): Promise<PruneRows>;
-  /** Rejects when the database does not answer. */
-  ping(): Promise<void>;
-  /** This data dir's secret, made once when the store was first created; never leaves the process. */
-  instanceSecret(): Promise<string>;
-  close(): Promise<void>;
-}
 
 export interface OpenStoresOptions {
   dataDir: string;
@@ -69,10 +39,7 @@ export interface SqliteStores {
   processes: ProcessRegistry;
   portal: PortalStore;
   damage: DamageStore;
-  listings: {
-    blobs: (modelId: string, query: Parameters<typeof listBlobs>[2]) => ReturnType<typeof listBlobs>;
-    jobs: (modelId: string, query: Parameters<typeof listJobs>[2]) => ReturnType<typeof listJobs>;
-  };
+  listings: Listings;
   endJob(ending: JobEnding): boolean;
   usage(tag?: string): StoreUsage;
   prune(query: PruneQuery): PruneRows;

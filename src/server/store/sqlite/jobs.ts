@@ -6,7 +6,8 @@ import type {
   LogLevel,
   TerminalJobStatus,
 } from "../../../core/contract/index.js";
-import { nowIso, prepared, relaxedWrite, tickWrite, writeTransaction, type Db } from "./database.js";
+import { prepared, relaxedWrite, tickWrite, writeTransaction, type Db } from "./database.js";
+import { nowIso } from "../../domain/clock.js";
 import { isPrimaryKeyClash } from "./sqlite.js";
 import {
   DuplicateJobError,
@@ -18,12 +19,7 @@ import {
   type JobRow,
   type RunReport,
 } from "../../domain/job-rows.js";
-
-export { jobFields };
-export { DuplicateJobError } from "../../domain/job-rows.js";
-export type { ClaimCandidate, FinishGuard, JobErrorBody, JobRow, RunReport } from "../../domain/job-rows.js";
-
-export const MAX_ATTEMPTS = 3;
+import type { JobRecords } from "../port.js";
 
 const NOT_TERMINAL = "status IN ('queued', 'running')";
 /** Queued, or running under an expired lease (or none: rows of a store before leases). */
@@ -35,7 +31,7 @@ const CLAIMABLE = "(status = 'queued' OR (status = 'running' AND (lease_expires_
  * change a running attempt makes is guarded by its lease, so a process that lost
  * its lease cannot write over the process that took the job over.
  */
-export class JobStore {
+export class JobStore implements JobRecords {
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly db: Db) {}

@@ -1,62 +1,17 @@
-import type { BlobListQuery, JobListQuery, JobStatus } from "../../../core/contract/index.js";
-import { z } from "zod";
-import { blobListQuery, jobListQuery } from "../../../core/contract/index.js";
-import { blobFromRow, type BlobRow, type StoredBlobRow } from "./blobs.js";
+import type { JobStatus } from "../../../core/contract/index.js";
+import {
+  encodeListCursor,
+  type ListPosition,
+  type Page,
+  type ParsedBlobQuery,
+  type ParsedJobQuery,
+} from "../../domain/listing.js";
+import { blobFromRow, type BlobRow, type StoredBlobRow } from "../../domain/blobs.js";
 import type { Db } from "./database.js";
 import type { SqlValue } from "./sqlite.js";
-import type { JobRow } from "./jobs.js";
+import type { JobRow } from "../../domain/job-rows.js";
 
-/**
- * The list endpoints (docs/contract.md#blob-metadata and #job-list): a model's
- * blobs or jobs, newest first, in pages. A cursor is the position of the last item of
- * the previous page (creation time and rowid, base64url JSON), so a page never repeats
- * or skips an item when others are added meanwhile. Items made in the same millisecond
- * come in the order they were inserted (rowid), newest first.
- */
-export interface ListPosition {
-  created_at: string;
-  rowid: number;
-}
-
-const CURSOR_HELP = "must be the next_cursor of a previous page, unchanged (leave it out for the first page)";
-
-export function encodeListCursor(position: ListPosition): string {
-  return Buffer.from(JSON.stringify([position.created_at, position.rowid]), "utf8").toString("base64url");
-}
-
-export function decodeListCursor(cursor: string): ListPosition | undefined {
-  if (!/^[A-Za-z0-9_-]{1,2048}$/.test(cursor)) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [createdAt, rowid] = value as unknown[];
-    if (typeof createdAt !== "string" || !createdAt || !Number.isSafeInteger(rowid)) return undefined;
-    return { created_at: createdAt, rowid: rowid as number };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A cursor on the wire, its position once parsed; anything else is a 400 naming `cursor`. */
-const serviceCursor = z.string().transform((cursor, ctx) => {
-  const position = decodeListCursor(cursor);
-  if (!position) {
-    ctx.addIssue({ code: "custom", message: CURSOR_HELP });
-    return z.NEVER;
-  }
-  return position;
-});
-
-/** The blob list's query as the service parses it: the contract's, with the cursor decoded. */
-export const blobListQuerystring = blobListQuery.extend({ cursor: serviceCursor.optional() });
-/** The job list's query as the service parses it. */
-export const jobListQuerystring = jobListQuery.extend({ cursor: serviceCursor.optional() });
-
-export interface Page<Row> {
-  rows: Row[];
-  next_cursor: string | null;
-}
-
+/** The list endpoints on SQLite: a page is the rows after the cursor's (created_at, rowid). */
 const AFTER = "(created_at < @after_created OR (created_at = @after_created AND rowid < @after_rowid))";
 
 function page<Row extends { created_at: string }>(
@@ -89,9 +44,6 @@ function page<Row extends { created_at: string }>(
     next_cursor: more && last ? encodeListCursor({ created_at: last.created_at, rowid: last.list_rowid }) : null,
   };
 }
-
-type ParsedBlobQuery = Omit<BlobListQuery, "cursor"> & { cursor?: ListPosition | undefined };
-type ParsedJobQuery = Omit<JobListQuery, "cursor"> & { cursor?: ListPosition | undefined };
 
 /** A page of a model's blobs, newest first; `tag` and `name` match exactly. */
 export function listBlobs(db: Db, modelId: string, query: ParsedBlobQuery): Page<BlobRow> {

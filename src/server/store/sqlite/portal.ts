@@ -1,49 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { tokenDigest } from "../../domain/secrets.js";
-import type { BlobRow } from "./blobs.js";
-import { nowIso, type Db } from "./database.js";
-import type { JobRow } from "./jobs.js";
+import { type Db } from "./database.js";
+import { nowIso } from "../../domain/clock.js";
 import { listBlobs, listJobs } from "./listing.js";
-
-/** How long a printed login link works (it also stops working once used). */
-export const LOGIN_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long a portal session lasts after login. */
-export const PORTAL_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** How long a rendered form can still be submitted. */
-export const FORM_NONCE_TTL_MS = 2 * 60 * 60 * 1000;
-
-/** Where a one-time form nonce stands: not used yet, used (when, with what result), or unknown/expired. */
-export type NonceState =
-  { kind: "fresh" } | { kind: "used"; usedAt: string; outcome: string | null } | { kind: "unknown" };
-
-/** The result of submitting a one-time form nonce; see `consumeNonce` (portal/one-time-forms.ts). */
-export type NonceOutcome<T> = { kind: "done"; value: T } | Exclude<NonceState, { kind: "fresh" }>;
-
-export interface ApplicationListing {
-  client_id: string;
-  name: string;
-  scopes: string[];
-  created_at: string;
-  secret_updated_at: string;
-}
-
-/** A job as the Jobs page lists it (no events, logs or result); `request` has its keys redacted at submission. */
-export type JobListing = Pick<
-  JobRow,
-  "id" | "job_type" | "status" | "progress" | "phase" | "created_at" | "started_at" | "finished_at" | "request"
->;
-
-/** A blob as the Blobs page lists it. */
-export type BlobListing = Pick<
-  BlobRow,
-  "id" | "name" | "record_type" | "access_tier" | "tags" | "size_bytes" | "encrypted" | "created_at" | "updated_at"
->;
-
-export interface ModelRow {
-  model_id: string;
-  name: string;
-  created_at: string;
-}
+import {
+  LOGIN_TOKEN_TTL_MS,
+  PORTAL_SESSION_TTL_MS,
+  FORM_NONCE_TTL_MS,
+  type NonceState,
+  type ApplicationListing,
+  type JobListing,
+  type BlobListing,
+  type ModelRow,
+} from "../../domain/portal.js";
+import type { PortalRecords } from "../port.js";
 
 function newToken(): string {
   return randomBytes(32).toString("base64url");
@@ -54,7 +24,7 @@ function newToken(): string {
  * form nonces. Only sha256 digests are stored, as for access tokens, so a copy of
  * the database opens no portal session.
  */
-export class PortalStore {
+export class PortalStore implements PortalRecords {
   constructor(private readonly db: Db) {}
 
   /** A fresh one-time login token (the value printed in `portal: <url>/login?token=...`). */

@@ -1,14 +1,9 @@
 import { hostname } from "node:os";
-import { nowIso, prepared, tickWrite, type Db } from "./database.js";
+import { prepared, tickWrite, type Db } from "./database.js";
+import { nowIso } from "../../domain/clock.js";
 import { acquireProcessLock, probeProcessLock, releaseProcessLock } from "./process-lock.js";
-
-/** Who this service process is, as named in leases, logs and its temp folder. */
-export interface ProcessIdentity {
-  /** Unique per process start; safe as a folder name. */
-  ownerId: string;
-  hostname: string;
-  processId: number;
-}
+import type { ProcessIdentity } from "../../domain/processes.js";
+import type { ProcessRecords } from "../port.js";
 
 interface ProcessRow {
   owner_id: string;
@@ -25,7 +20,7 @@ interface ProcessRow {
  * allows). Liveness decides whether a process's in-memory keys still exist, whether
  * its temp folder may be swept and whether its jobs may be taken over.
  */
-export class ProcessRegistry {
+export class ProcessRegistry implements ProcessRecords {
   private readonly host = hostname();
   /** Owners found dead: dead stays dead (owner ids are never reused). */
   private readonly dead = new Set<string>();

@@ -1,17 +1,10 @@
 import { newAccessToken, tokenDigest } from "../../domain/secrets.js";
 import { prepared, type Db } from "./database.js";
-
-export interface TokenGrant {
-  clientId: string;
-  modelId: string;
-  scopes: string[];
-  expiresAt: number;
-  /** sha256 of the token: what rate limits key on, so the raw token is never kept. */
-  tokenHash: string;
-}
+import type { TokenGrant } from "../../domain/tokens.js";
+import type { TokenRecords } from "../port.js";
 
 /** Access tokens: opaque random strings, stored only as sha256 digests. */
-export class TokenStore {
+export class TokenStore implements TokenRecords {
   constructor(
     private readonly db: Db,
     private readonly region: string,
