@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { visible } from "../core/text/visible-text.js";
-import { AdminError } from "../server/admin/admin-error.js";
+import { AdminError } from "../server/domain/admin-error.js";
 import type { StoreAdmin } from "../server/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import type { Common } from "./admin-flags.js";

@@ -6,7 +6,7 @@
  */
 import { visible } from "../core/text/visible-text.js";
 import { Command } from "commander";
-import { AdminError } from "../server/admin/admin-error.js";
+import { AdminError } from "../server/domain/admin-error.js";
 import { packageVersion } from "../server/version.js";
 import { registerAdmin } from "./admin-commands.js";
 import { registerConfigure } from "./configure-command.js";

@@ -12,7 +12,7 @@ import {
   MdpsError,
   ValidationError,
 } from "../../src/index.js";
-import { AdminError } from "../../src/server/admin/admin-error.js";
+import { AdminError } from "../../src/server/domain/admin-error.js";
 
 describe("MdpsError", () => {
   const cases: Array<[MdpsError, string, string]> = [

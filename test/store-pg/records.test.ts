@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { AdminError } from "../../src/server/admin/admin-error.js";
+import { AdminError } from "../../src/server/domain/admin-error.js";
 import { consumeNonce } from "../../src/server/portal/one-time-forms.js";
 import { toBlobRecord, type BlobContent } from "../../src/server/domain/blobs.js";
 import { openSqliteStores } from "../../src/server/store/sqlite/index.js";

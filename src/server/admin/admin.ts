@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { AdminError } from "./admin-error.js";
+import { AdminError } from "../domain/admin-error.js";
 import { blobFileName } from "../blob-bytes/blob-files.js";
 import type { ModelListing } from "../domain/applications.js";
 import type { PruneRows, StoreUsage } from "../domain/housekeeping.js";

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AdminError } from "../admin/admin-error.js";
+import { AdminError } from "../domain/admin-error.js";
 import type { PortalContext } from "./context.js";
 import { ErrorPage } from "./pages/error-page.js";
 import { PortalError } from "./portal-error.js";

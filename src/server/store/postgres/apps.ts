@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isScope, SCOPES } from "../../../core/contract/index.js";
-import { AdminError } from "../../admin/admin-error.js";
+import { AdminError } from "../../domain/admin-error.js";
 import { hashSecretSync, newClientId, newClientSecret } from "../../domain/secrets.js";
 import { parseScopes, type ApplicationRow, type ModelListing } from "../../domain/applications.js";
 import { nowIso } from "../../domain/clock.js";
