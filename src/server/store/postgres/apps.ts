@@ -1,18 +1,23 @@
-import { randomUUID } from "node:crypto";
-import { isScope, SCOPES } from "../../../core/contract/index.js";
-import { AdminError } from "../../domain/admin-error.js";
-import { hashSecretSync, newClientId, newClientSecret } from "../../domain/secrets.js";
-import { parseScopes, type ApplicationRow, type ModelListing } from "../../domain/applications.js";
+import {
+  checkedScopes,
+  modelListings,
+  newCredentials,
+  newModelId,
+  newSecret,
+  noApplication,
+  noModel,
+  type ApplicationRow,
+  type ModelListing,
+} from "../../domain/applications.js";
 import { nowIso } from "../../domain/clock.js";
 import type { PgDb } from "./connection.js";
 
-/** Models and their applications, as AppStore (../apps.ts) keeps them, on PostgreSQL. */
+/** Models and their applications, as AppStore (../sqlite/apps.ts) keeps them, on PostgreSQL. */
 export class PgAppStore {
   constructor(private readonly db: PgDb) {}
 
   async createModel(name: string): Promise<{ model_id: string }> {
-    if (!name.trim()) throw new AdminError("a model needs a non-empty name (--name)");
-    const id = randomUUID();
+    const id = newModelId(name);
     await this.db.run("INSERT INTO models (id, name, created_at) VALUES ($1, $2, $3)", [id, name, nowIso()]);
     return { model_id: id };
   }
@@ -26,44 +31,33 @@ export class PgAppStore {
     name: string;
     scopes: readonly string[];
   }): Promise<{ client_id: string; client_secret: string }> {
-    if (!(await this.modelExists(input.modelId))) {
-      throw new AdminError(
-        `no model ${input.modelId} in this database; create one with 'mdps admin create-model' or pick one from 'mdps admin list-models'`,
-      );
-    }
-    if (!input.name.trim()) throw new AdminError("an application needs a non-empty name (--name)");
-    const scopes = parseScopes(input.scopes);
-    const unknown = scopes.filter((s) => !isScope(s));
-    if (unknown.length > 0) {
-      throw new AdminError(`unknown scope(s) ${unknown.join(", ")}; the scopes are: ${SCOPES.join(" ")}`);
-    }
-    if (scopes.length === 0) throw new AdminError(`an application needs at least one scope of: ${SCOPES.join(" ")}`);
-    const clientId = newClientId();
-    const secret = newClientSecret();
+    if (!(await this.modelExists(input.modelId))) throw noModel(input.modelId, "database");
+    const scopes = checkedScopes(input);
+    const { clientId, secret, secretHash } = newCredentials();
     const now = nowIso();
     await this.db.run(
       `INSERT INTO applications (client_id, model_id, name, scopes, secret_hash, created_at, secret_updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [clientId, input.modelId, input.name, scopes.join(" "), hashSecretSync(secret), now, now],
+      [clientId, input.modelId, input.name, scopes.join(" "), secretHash, now, now],
     );
     return { client_id: clientId, client_secret: secret };
   }
 
   /** The old secret stops working at once; tokens already issued live until they expire. */
   async regenerateSecret(clientId: string): Promise<{ client_id: string; client_secret: string }> {
-    const secret = newClientSecret();
+    const { secret, secretHash } = newSecret();
     const changed = await this.db.run(
       "UPDATE applications SET secret_hash = $1, secret_updated_at = $2 WHERE client_id = $3",
-      [hashSecretSync(secret), nowIso(), clientId],
+      [secretHash, nowIso(), clientId],
     );
-    if (changed === 0) throw new AdminError(`no application with client id ${clientId}; see 'mdps admin list-models'`);
+    if (changed === 0) throw noApplication(clientId);
     return { client_id: clientId, client_secret: secret };
   }
 
   /** Deleting an application revokes its tokens (ON DELETE CASCADE). */
   async deleteApp(clientId: string): Promise<void> {
     const changed = await this.db.run("DELETE FROM applications WHERE client_id = $1", [clientId]);
-    if (changed === 0) throw new AdminError(`no application with client id ${clientId}; see 'mdps admin list-models'`);
+    if (changed === 0) throw noApplication(clientId);
   }
 
   async application(clientId: string): Promise<ApplicationRow | undefined> {
@@ -80,13 +74,6 @@ export class PgAppStore {
     const apps = await this.db.rows<ApplicationRow>(
       "SELECT client_id, model_id, name, scopes FROM applications ORDER BY created_at, client_id",
     );
-    return models.map((m) => ({
-      model_id: m.id,
-      name: m.name,
-      created_at: m.created_at,
-      applications: apps
-        .filter((a) => a.model_id === m.id)
-        .map((a) => ({ client_id: a.client_id, name: a.name, scopes: parseScopes(a.scopes) })),
-    }));
+    return modelListings(models, apps);
   }
 }

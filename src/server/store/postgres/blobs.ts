@@ -26,7 +26,7 @@ function contentParams(content: BlobContent): SqlParam[] {
   ];
 }
 
-/** Blob metadata rows, as BlobStore (../blobs.ts) keeps them. Callers wrap multi-step changes in a transaction. */
+/** Blob metadata rows, as BlobStore (../sqlite/blobs.ts) keeps them. Callers wrap multi-step changes in a transaction. */
 export class PgBlobStore {
   constructor(private readonly db: PgDb) {}
 

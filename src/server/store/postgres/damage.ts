@@ -1,4 +1,4 @@
-/** Blobs found damaged, as DamageStore (../damage.ts) remembers them, on PostgreSQL. */
+/** Blobs found damaged, as DamageStore (../sqlite/damage.ts) remembers them, on PostgreSQL. */
 import { nowIso } from "../../domain/clock.js";
 import type { DamagedBlob, DamageReport } from "../../domain/damage.js";
 import type { PgDb } from "./connection.js";

@@ -1,5 +1,5 @@
 /**
- * The store on PostgreSQL: the same members as `Stores` (../index.ts), each method of the
+ * The store on PostgreSQL: the same members as `Stores` (../port.ts), each method of the
  * same name, parameters and result, answered as a Promise, so that several `mdps serve`
  * replicas can share one database. Records read identically from both stores.
  */

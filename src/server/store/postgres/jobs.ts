@@ -30,7 +30,7 @@ const claimable = (now: string) =>
   `(status = 'queued' OR (status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ${now})))`;
 
 /**
- * Job rows, their events and log lines, as JobStore (../jobs.ts) keeps them, with the
+ * Job rows, their events and log lines, as JobStore (../sqlite/jobs.ts) keeps them, with the
  * same guards: every state change requires NOT_TERMINAL, so a finished job never changes
  * again, and every change a running attempt makes requires its lease, so a replica that
  * lost its lease cannot write over the one that took the job over. Reads that decide a

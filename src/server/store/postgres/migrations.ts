@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema: SQLite's MIGRATIONS (../migrations.ts) folded into PostgreSQL
+ * The PostgreSQL schema: SQLite's MIGRATIONS (../sqlite/migrations.ts) folded into PostgreSQL
  * DDL, with the same tables and columns, so records read the same from both stores.
  * Times the SQLite store keeps as ISO text stay TEXT, in byte order (COLLATE "C", as SQLite
  * compares text) so they sort and compare as times whatever the database's locale; epoch-ms integers are BIGINT; REAL

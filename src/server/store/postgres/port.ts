@@ -28,7 +28,7 @@ export async function openPgPort(options: OpenPgStoresOptions): Promise<Stores> 
   };
 }
 
-/** As the SQLite store's endJob (../job-ending.ts): outputs, then the guarded ending, then the reports, or nothing. */
+/** As the SQLite store's endJob (../sqlite/job-ending.ts): outputs, then the guarded ending, then the reports, or nothing. */
 async function endJob(pg: PgStores, ending: JobEnding): Promise<boolean> {
   const at = ending.at ?? new Date().toISOString();
   try {

@@ -19,7 +19,7 @@ function newToken(): string {
 }
 
 /**
- * What the application portal keeps, as PortalStore (../portal.ts) does: one-time login
+ * What the application portal keeps, as PortalStore (../sqlite/portal.ts) does: one-time login
  * tokens, sessions and one-time form nonces, as sha256 digests only.
  */
 export class PgPortalStore {

@@ -30,7 +30,7 @@ const LOCK_HELD = `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND grante
   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
- * The service processes that share this database, as ProcessRegistry (../processes.ts)
+ * The service processes that share this database, as ProcessRegistry (../sqlite/processes.ts)
  * tracks them. The SQLite store's liveness signal is a kernel file lock on the data dir;
  * here it is a session-level advisory lock that each process holds on a connection of its
  * own for its whole life. PostgreSQL drops it when that session ends (the process exits or

@@ -1,8 +1,8 @@
-import { newAccessToken, tokenDigest } from "../../domain/secrets.js";
-import type { TokenGrant } from "../../domain/tokens.js";
+import { tokenDigest } from "../../domain/secrets.js";
+import { liveGrant, newToken, type TokenGrant, type TokenRow } from "../../domain/tokens.js";
 import type { PgDb } from "./connection.js";
 
-/** Access tokens as TokenStore (../tokens.ts) keeps them: sha256 digests only, of one region. */
+/** Access tokens as TokenStore (../sqlite/tokens.ts) keeps them: sha256 digests only, of one region. */
 export class PgTokenStore {
   constructor(
     private readonly db: PgDb,
@@ -11,33 +11,21 @@ export class PgTokenStore {
 
   async issue(grant: { clientId: string; modelId: string; scopes: string[]; ttlSeconds: number }): Promise<string> {
     await this.purgeExpired();
-    const token = newAccessToken();
-    const expiresAt = Date.now() + grant.ttlSeconds * 1000;
+    const { token, row } = newToken(grant, this.region);
     await this.db.run(
       "INSERT INTO tokens (token_hash, client_id, model_id, scopes, region, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      [tokenDigest(token), grant.clientId, grant.modelId, grant.scopes.join(" "), this.region, expiresAt],
+      [row.token_hash, row.client_id, row.model_id, row.scopes, row.region, row.expires_at],
     );
     return token;
   }
 
   /** The grant of a live token of this region, or undefined. */
   async verify(token: string): Promise<TokenGrant | undefined> {
-    const tokenHash = tokenDigest(token);
-    const row = await this.db.one<{
-      client_id: string;
-      model_id: string;
-      scopes: string;
-      region: string;
-      expires_at: number;
-    }>("SELECT client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = $1", [tokenHash]);
-    if (!row || row.region !== this.region || row.expires_at <= Date.now()) return undefined;
-    return {
-      clientId: row.client_id,
-      modelId: row.model_id,
-      scopes: row.scopes.split(" ").filter(Boolean),
-      expiresAt: row.expires_at,
-      tokenHash,
-    };
+    const row = await this.db.one<TokenRow>(
+      "SELECT token_hash, client_id, model_id, scopes, region, expires_at FROM tokens WHERE token_hash = $1",
+      [tokenDigest(token)],
+    );
+    return liveGrant(row, this.region);
   }
 
   async purgeExpired(): Promise<number> {
