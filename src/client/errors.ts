@@ -1,5 +1,5 @@
 /**
- * The client's errors, all under MdpsError (../errors/mdps-error.ts).
+ * The client's errors, all under MdpsError (../core/errors/mdps-error.ts).
  *
  * HTTP failures are built by one function, {@link makeAPIError}, from the status and
  * the ProblemDetails body (./error-factory.ts). Messages end with what to do next.

@@ -15,7 +15,7 @@ import { ServiceProfile } from "../client/vendor/service-profile.js";
 import { startLocalService, type LocalService, type LocalServiceOptions } from "../local/local-service.js";
 
 /**
- * What the Session may assume of the service (./service-profile.ts): `wireFormat`
+ * What the Session may assume of the service (../client/vendor/service-profile.ts): `wireFormat`
  * (default `arrow` where the service declares it, else `csv`), `capabilities` to rely
  * on beyond those declared, and the service's words for record types and access tiers.
  */
@@ -91,7 +91,7 @@ export async function openLocal(options: LocalOptions): Promise<SessionParts> {
   const local = await startLocalService(options);
   try {
     let client = clientFor(local, local.credentials, options);
-    // A token kept by an earlier run skips the exchange (./local/local-token.ts); one read checks the service knows it.
+    // A token kept by an earlier run skips the exchange (../local/local-token.ts); one read checks the service knows it.
     const kept = keepLocalToken(client, local.dataDir);
     try {
       if (kept) await client.health.get();

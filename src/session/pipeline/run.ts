@@ -222,7 +222,7 @@ export class PipelineRun {
     signal?.throwIfAborted();
     const blob = await this.#host.upload(prepared, {
       ...options.upload,
-      // Uploaded on its own: kept for a while, then pruned (../local/auto-inputs.ts).
+      // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
       tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
       encrypt: options.encrypt,
       signal,

@@ -128,7 +128,7 @@ async function uploadChecked(
   if (format.notice !== undefined) sender.notify(format.notice);
   const blob = await sender.upload(prepared, {
     ...options.upload,
-    // Uploaded on its own: kept for a while, then pruned (../local/auto-inputs.ts).
+    // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
     tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
     encrypt: plan.inputKey,
     signal: options.signal,

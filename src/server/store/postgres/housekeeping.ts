@@ -1,6 +1,6 @@
 /**
  * What the database holds, and the removal of old blobs and finished jobs, as
- * ../housekeeping.ts does it: a blob a queued or running job reads is never removed,
+ * ../sqlite/housekeeping.ts does it: a blob a queued or running job reads is never removed,
  * since the check and the removal are one transaction that locks the unfinished jobs.
  */
 import { TERMINAL_JOB_STATUSES } from "../../../core/contract/job-status.js";
