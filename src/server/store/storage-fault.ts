@@ -1,44 +1,28 @@
 /**
  * Storage faults (a full disk, a read-only data dir, a database another process keeps
  * locked) as the caller's answer: they fail the request that met them, name the cause,
- * and never end the process. Both SQLite drivers and node:fs report them differently;
- * this is the one place that knows how.
+ * and never end the process. Each adapter reads its driver's codes (sqlite/storage-faults.ts,
+ * postgres/errors.ts); this is the one place that says what the client is told.
  */
 import { HttpProblem } from "../http/problems.js";
 import { PgStorageFault } from "./postgres/errors.js";
-import { isBusy } from "./sqlite/process-lock.js";
-
-/**
- * `busy`: the database's write lock stayed taken past busy_timeout. Another service
- * process holds it, frozen (SIGSTOP, Ctrl-Z) or stalled in the middle of a write: it
- * passes once that process resumes or dies, so it is a retry, not a failure.
- * `unavailable`: a database server that refused or dropped the connection (PostgreSQL
- * restarting): a retry too.
- */
-export type StorageFaultKind = "full" | "read_only" | "busy" | "unavailable";
+import type { StorageFaultKind } from "../domain/storage-faults.js";
+import { sqliteFaultOf } from "./sqlite/storage-faults.js";
 
 /** What a client is told to wait before retrying a write that met a locked database. */
 const BUSY_RETRY_SECONDS = 5;
 
-const SQLITE_READONLY = 8;
-const SQLITE_FULL = 13;
-
-/** Whether `err` is a full disk or a read-only data dir, from node:fs, better-sqlite3 or node:sqlite. */
+/** Whether `err` is a storage fault: of node:fs (the blob files), of SQLite or of PostgreSQL. */
 export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
   if (err instanceof PgStorageFault) return err.kind;
-  const e = err as { code?: unknown; errcode?: unknown; message?: unknown } | null;
+  const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
-  if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL") return "full";
-  if (code === "EROFS" || code.startsWith("SQLITE_READONLY")) return "read_only";
-  if (typeof e?.errcode === "number") {
-    if ((e.errcode & 0xff) === SQLITE_FULL) return "full";
-    if ((e.errcode & 0xff) === SQLITE_READONLY) return "read_only";
-  }
+  if (code === "ENOSPC" || code === "EDQUOT") return "full";
+  if (code === "EROFS") return "read_only";
   const message = typeof e?.message === "string" ? e.message : "";
-  if (/database or disk is full|no space left on device/i.test(message)) return "full";
-  if (/attempt to write a readonly database|read-only file system/i.test(message)) return "read_only";
-  if (isBusy(err)) return "busy";
-  return undefined;
+  if (/no space left on device/i.test(message)) return "full";
+  if (/read-only file system/i.test(message)) return "read_only";
+  return sqliteFaultOf(err);
 }
 
 /** What a PostgreSQL store's fault tells the client; the fault's own message stays in the log. */

@@ -1,9 +1,10 @@
 /**
  * PostgreSQL's failures as the store's: what a request that met one is answered. The kinds
- * mirror the SQLite store's storage faults (src/server/store/storage-fault.ts) so the service
+ * are the store's storage faults (src/server/domain/storage-faults.ts), so the service
  * maps both the same way, plus `unavailable` for a database that cannot be reached at all,
  * which a file on a local disk never is.
  */
+import type { StorageFaultKind } from "../../domain/storage-faults.js";
 
 /**
  * `busy`: a lock stayed taken past lock_timeout, or a transaction kept losing to others
@@ -11,7 +12,7 @@
  * it is a retry. `unavailable`: the server refused, dropped or is shutting down the
  * connection: a retry once it is back. `full` and `read_only` as for a data dir.
  */
-export type PgFaultKind = "busy" | "unavailable" | "full" | "read_only";
+export type PgFaultKind = StorageFaultKind;
 
 /** What a client is told to wait before retrying (the SQLite store's storage_busy says 5 s too). */
 export const PG_RETRY_SECONDS = 5;
