@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { formatFieldErrors } from "../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../client/errors.js";
 
@@ -14,17 +13,4 @@ export function validationBeforeSending(errors: FieldErrors, what = "The request
     detail: "checked before sending",
     errors,
   });
-}
-
-/** zod issues -> field errors, with paths renamed to the names the caller used. */
-export function fieldErrorsOf(
-  issues: readonly z.core.$ZodIssue[],
-  rename: (path: string) => string = (p) => p,
-): FieldErrors {
-  const errors: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const path = rename(issue.path.map(String).join("."));
-    (errors[path] ??= []).push(issue.message);
-  }
-  return errors;
 }

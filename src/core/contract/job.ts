@@ -11,6 +11,7 @@ import {
 import { timestamp, uuid } from "./common.js";
 import { normalizeJobRecord, normalizeJobResult, normalizeLogDetails } from "./normalize.js";
 import { jobWarning } from "./job-warning.js";
+import { explainParams } from "./param-issues.js";
 import { paramsSchemas } from "./params.js";
 import { PREPROCESSING_TYPES } from "./transform-types.js";
 
@@ -80,8 +81,13 @@ export const createPreprocessingRequest = preprocessingRequestFields.transform((
   const schema = paramsSchemas[req.preprocessing_type];
   const parsed = schema.safeParse(req.preprocessing_params);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      ctx.addIssue({ ...issue, path: ["preprocessing_params", ...issue.path] });
+    // In the words the Session and the REPL use for the same mistake, nearest name included.
+    for (const { path, message } of explainParams(
+      req.preprocessing_type,
+      parsed.error.issues,
+      req.preprocessing_params,
+    )) {
+      ctx.addIssue({ code: "custom", message, path: ["preprocessing_params", ...path] });
     }
     return z.NEVER;
   }

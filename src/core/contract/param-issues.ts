@@ -5,6 +5,7 @@
  * pre-flight report use it, so a typo reads the same wherever it is made.
  */
 import type { z } from "zod";
+import { explainIssues, type IssueExplanation } from "../errors/zod-issues.js";
 import { didYouMean } from "./nearest-name.js";
 import { paramsSchemas } from "./params.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "./transform-types.js";
@@ -33,50 +34,35 @@ export function checkTransformName(typed: string): PreprocessingType | ParamProb
   };
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+/**
+ * One explanation per schema issue of `params` for `type`, at its path inside `params`,
+ * with "did you mean" for unknown names and enum values.
+ */
+export function explainParams(
+  type: PreprocessingType,
+  issues: readonly z.core.$ZodIssue[],
+  params: unknown,
+): IssueExplanation[] {
+  const names = paramNames(type);
+  return explainIssues(issues, {
+    input: params,
+    nearest: didYouMean,
+    unknownKey: (key) =>
+      `${type} has no parameter "${key}"${didYouMean(key, names)}; ` +
+      (names.length > 0 ? `its parameters are ${names.join(", ")}` : "it takes no parameters"),
+  });
 }
 
-/**
- * One problem per schema issue of `params` for `type` (prefix the field with
- * `params.`), with "did you mean" for unknown names and enum values.
- */
+/** explainParams' explanations as problems whose field is `params.<name>`. */
 export function explainParamIssues(
   type: PreprocessingType,
   issues: readonly z.core.$ZodIssue[],
   params: unknown,
 ): ParamProblem[] {
-  const names = paramNames(type);
-  const problems: ParamProblem[] = [];
-  for (const issue of issues) {
-    const field = ["params", ...issue.path.map(String)].join(".");
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        problems.push({
-          field: `params.${key}`,
-          message:
-            `${type} has no parameter "${key}"${didYouMean(key, names)}; ` +
-            (names.length > 0 ? `its parameters are ${names.join(", ")}` : "it takes no parameters"),
-        });
-      }
-    } else if (issue.code === "invalid_value" && issue.values.every((v) => typeof v === "string")) {
-      const given = valueAt(params, issue.path);
-      const values = issue.values.map(String);
-      const hint = typeof given === "string" ? didYouMean(given, values) : "";
-      problems.push({
-        field,
-        message: `${JSON.stringify(given)} is not one of ${values.map((v) => `"${v}"`).join(", ")}${hint}`,
-      });
-    } else {
-      problems.push({ field, message: issue.message });
-    }
-  }
-  return problems;
+  return explainParams(type, issues, params).map(({ path, message }) => ({
+    field: ["params", ...path.map(String)].join("."),
+    message,
+  }));
 }
 
 /** All problems of a transform name and its params (empty when both are valid). */

@@ -10,7 +10,8 @@
  * const scaledTest = transformWith(fitted, { names: ["a"], columns: [aTest] });
  * const backInUnits = inverseTransformWith(fitted, { names: ["a"], columns: [scaledTest[0]] });
  */
-import type { z } from "zod";
+import { explainIssues, explanationText } from "../errors/zod-issues.js";
+import { explainParamIssues } from "../contract/param-issues.js";
 import { paramsSchemas, type Params, type ParamsInput } from "../contract/params.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { EngineError } from "./engine-error.js";
@@ -50,7 +51,8 @@ export function fitTransform<T extends PreprocessingType>(
 ): FitTransformResult & { readonly fitted: FittedOf<T> } {
   const parsed = paramsSchemas[type].safeParse(params);
   if (!parsed.success) {
-    throw new EngineError(`Invalid ${type} parameters: ${describeIssues(parsed.error)}`);
+    const problems = explainParamIssues(type, parsed.error.issues, params);
+    throw new EngineError(`Invalid ${type} parameters: ${problems.map((p) => p.message).join("; ")}`);
   }
   checkShape(type, features);
   const impl = transforms[type];
@@ -94,7 +96,7 @@ type ApplyState = (fitted: EngineFitted, columns: readonly Float64Array[]) => Fl
 function fittedFor(fitted: FittedState | EngineFitted, features: FeatureMatrix): EngineFitted {
   const parsed = engineFitted.safeParse(fitted);
   if (!parsed.success) {
-    throw new EngineError(`The fitted state is not valid: ${describeIssues(parsed.error)}`);
+    throw new EngineError(`The fitted state is not valid: ${explanationText(explainIssues(parsed.error.issues))}`);
   }
   const state = parsed.data;
   const expected = state.feature_names_in_;
@@ -121,12 +123,6 @@ function explainingStateErrors(state: EngineFitted, apply: () => Float64Array[])
     }
     throw error;
   }
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
 }
 
 fitTransform satisfies FitTransform;

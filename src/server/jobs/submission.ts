@@ -9,7 +9,7 @@ import {
   type ParsedPreprocessingRequest,
 } from "../../core/contract/index.js";
 import { parseEncryptionKey } from "../../core/crypto/index.js";
-import { issuesToFieldErrors } from "../http/field-errors.js";
+import { explainIssues, fieldErrorsOf, fieldPath } from "../../core/errors/zod-issues.js";
 import { assertOwnModel } from "../http/plugins/auth.js";
 import { HttpProblem, notFound, validationProblem, type FieldErrors } from "../http/problems.js";
 import { DuplicateJobError } from "../domain/job-rows.js";
@@ -66,7 +66,10 @@ export const MAX_JOB_OUTPUTS = 16;
 
 function parsePreprocessing(body: unknown, prefix: string): ParsedPreprocessingRequest {
   const parsed = createPreprocessingRequest.safeParse(body);
-  if (!parsed.success) throw validationProblem(issuesToFieldErrors(parsed.error.issues, prefix.replace(/\.$/, "")));
+  if (!parsed.success)
+    throw validationProblem(
+      fieldErrorsOf(explainIssues(parsed.error.issues), (path) => fieldPath(path, prefix.replace(/\.$/, ""))),
+    );
   const outputs = parsed.data.output.length;
   if (outputs > MAX_JOB_OUTPUTS)
     throw validationProblem({
@@ -129,7 +132,7 @@ export async function sendPreprocessing(app: FastifyInstance, request: FastifyRe
 /** Generic job send: idempotent on job_id (same body: the same job; another body: 409). */
 export async function sendJob(app: FastifyInstance, request: FastifyRequest): Promise<JobRecord> {
   const envelope = sendJobRequest.safeParse(request.body);
-  if (!envelope.success) throw validationProblem(issuesToFieldErrors(envelope.error.issues));
+  if (!envelope.success) throw validationProblem(fieldErrorsOf(explainIssues(envelope.error.issues)));
   const { job_id: jobId, model_id: modelId, job_type: jobType, payload } = envelope.data;
   assertOwnModel(request, modelId, "model_id");
   if (!(JOB_TYPES as readonly string[]).includes(jobType)) {

@@ -19,7 +19,7 @@ import { pipelineFittedHtml } from "../../display/notebook/pipeline-card.js";
 import { RichValue } from "../../display/notebook/rich-value.js";
 import { formatFieldErrors } from "../../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../../client/errors.js";
-import { fieldErrorsOf } from "../validation-before-sending.js";
+import { explainIssues, fieldErrorsOf } from "../../core/errors/zod-issues.js";
 import { describeStep } from "./steps.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "../table-io.js";
 import { Transformer } from "../transformer.js";
@@ -57,15 +57,18 @@ export type FittedStepJson = z.infer<typeof fittedStepSchema>;
  * against its transform's schema (the engine's), so a hand-edited or truncated file
  * fails here, naming the field, instead of in the middle of a transform.
  */
+/** A saved pipeline's field as the file spells it: `steps.0.fitted.scale_`. */
+const dotted = (path: readonly PropertyKey[]): string => path.map(String).join(".");
+
 export function parseFittedPipeline(json: unknown): FittedPipelineJson {
   const parsed = fittedPipelineJson.safeParse(typeof json === "string" ? parseText(json) : json);
-  if (!parsed.success) throw invalidFile(fieldErrorsOf(parsed.error.issues));
+  if (!parsed.success) throw invalidFile(fieldErrorsOf(explainIssues(parsed.error.issues), dotted));
   const errors: Record<string, string[]> = {};
   parsed.data.steps.forEach((step, i) => {
     const at = `steps.${i}`;
     const state = engineFitted.safeParse(step.fitted);
     if (!state.success) {
-      for (const [path, messages] of Object.entries(fieldErrorsOf(state.error.issues)))
+      for (const [path, messages] of Object.entries(fieldErrorsOf(explainIssues(state.error.issues), dotted)))
         (errors[`${at}.fitted.${path}`] ??= []).push(...messages);
     } else if (state.data.type !== step.type) {
       (errors[`${at}.type`] ??= []).push(`is ${step.type} but its fitted state is a ${state.data.type}`);

@@ -14,7 +14,8 @@ import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import { ConfigError } from "../../client/errors.js";
 import type { Secret } from "../../client/secret.js";
 import { keyOf } from "../blob.js";
-import { fieldErrorsOf, validationBeforeSending } from "../validation-before-sending.js";
+import { explainIssues, fieldErrorsOf } from "../../core/errors/zod-issues.js";
+import { validationBeforeSending } from "../validation-before-sending.js";
 import { PreflightError } from "../preflight/preflight-error.js";
 import type { ServiceProfile } from "../../client/vendor/service-profile.js";
 import { outputsOf, requestTimeoutOf, type OutputOptions, type PreprocessOptions } from "./options.js";
@@ -87,7 +88,10 @@ export function planPreprocess<T extends PreprocessingType>(
     canonicalRequest(plan, { blobId: PLACEHOLDER_ID, name: "input", recordType: "csv" }),
   );
   if (!checked.success) {
-    throw validationBeforeSending(fieldErrorsOf(checked.error.issues, callerPath), `${options.type} options`);
+    throw validationBeforeSending(
+      fieldErrorsOf(explainIssues(checked.error.issues), (path) => callerPath(path.map(String).join("."))),
+      `${options.type} options`,
+    );
   }
   return plan;
 }

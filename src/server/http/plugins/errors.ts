@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { fieldPath } from "../field-errors.js";
+import { fieldPath } from "../../../core/errors/zod-issues.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 import { BlobDamagedError, blobDamagedProblem } from "../../blob-bytes/blob-check.js";
 import { storageProblem } from "../../store/storage-fault.js";

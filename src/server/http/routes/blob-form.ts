@@ -14,7 +14,7 @@ import {
   tag,
 } from "../../../core/contract/index.js";
 import type { BlobFiles, WrittenFile } from "../../blob-bytes/blob-files.js";
-import { issuesToFieldErrors } from "../field-errors.js";
+import { explainIssues, fieldErrorsOf } from "../../../core/errors/zod-issues.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 import { storageFaultOf } from "../../store/storage-fault.js";
 
@@ -132,7 +132,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
         ]),
       ),
     );
-    if (!parsed.success) Object.assign(errors, mergeErrors(errors, issuesToFieldErrors(parsed.error.issues)));
+    if (!parsed.success) Object.assign(errors, mergeErrors(errors, fieldErrorsOf(explainIssues(parsed.error.issues))));
     if (Object.keys(errors).length > 0 || !parsed.success || !file) throw validationProblem(errors);
     return { fields: parsed.data, file };
   } catch (err) {
