@@ -10,14 +10,8 @@ import { BracketError, brentMinimize } from "./brent.js";
 import { EngineError } from "./engine-error.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { PowerTransformerFitted } from "./fitted-state.js";
-import {
-  boxCoxColumn,
-  boxCoxInverseColumn,
-  boxCoxObjective,
-  yeoJohnsonColumn,
-  yeoJohnsonInverseColumn,
-  yeoJohnsonObjective,
-} from "./power-functions.js";
+import { boxCoxObjective, yeoJohnsonObjective } from "./power-functions.js";
+import { boxCoxColumn, boxCoxInverseColumn, yeoJohnsonColumn, yeoJohnsonInverseColumn } from "./power-columns.js";
 import { copyNonNaN } from "./percentile.js";
 import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
 import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
@@ -73,7 +67,7 @@ export function fitTransformPowerTransformer(
   const mean = new Float64Array(width);
   const scale = new Float64Array(width);
   transformed.forEach((col, c) => {
-    const m = columnMoments(col, true);
+    const m = columnMoments(col, true, width === 1);
     mean[c] = m.mean;
     scale[c] = scaleFromVariance(m.variance, m.mean, m.count);
   });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { brentMinimize } from "../../src/engine/brent.js";
 import { fitTransform, transformWith, type PowerTransformerFitted } from "../../src/engine/index.js";
-import { boxCoxColumn, yeoJohnsonColumn } from "../../src/engine/power-functions.js";
+import { boxCoxColumn, yeoJohnsonColumn } from "../../src/engine/power-columns.js";
 import { columnMoments, scaleFromVariance } from "../../src/engine/standard-scaler.js";
 import { EXACT_TO_1E9, decodeColumn, featuresOf, fittedMismatches, loadCases, mismatches } from "./golden.js";
 

@@ -1,0 +1,108 @@
+/**
+ * The two power transforms and their inverses, value by value and over whole columns
+ * (docs/transforms.md#power-functions). Every power is written without cancellation,
+ * ψ = expm1(c·L)/c and x = expm1(log1p(c·ψ)/c), so a lambda near 0 (or near 2 for
+ * Yeo-Johnson's x < 0) loses nothing; the logs are double-doubles (double-double.ts) and
+ * c·L's rounding is carried into exp, so a large exponent loses nothing either: each
+ * value is within a few ulps of the exact transform at the given lambda. scikit-learn's
+ * own switches to the log form (|λ| < eps, |λ - 2| <= eps; Box-Cox |λ| < 1e-19) are kept.
+ * NaN stays NaN.
+ */
+import { carried, log1pParts, logParts, twoProductError, twoSumError } from "./double-double.js";
+
+const EPS = 2.220446049250313e-16;
+
+/** expm1(c·(L + lo)) / c with c = cHi + cLo, as a double. */
+function expm1Quotient(cHi: number, cLo: number, logHi: number, logLo: number): number {
+  const p = cHi * logHi;
+  const em1 = Math.expm1(p);
+  if (!Number.isFinite(em1)) return em1 / cHi;
+  const delta = twoProductError(cHi, logHi, p) + cHi * logLo + cLo * logHi;
+  const value = em1 + (em1 + 1) * delta;
+  return cLo === 0 ? value / cHi : (value / cHi) * (1 - cLo / cHi);
+}
+
+/** log1p(c·y)/c for c = cHi + cLo, as hi + carried.lo (the inverses' exponent). */
+function log1pQuotient(cHi: number, cLo: number, y: number): number {
+  const a = cHi * y;
+  const log = log1pParts(a, twoProductError(cHi, y, a) + cLo * y);
+  const logLo = carried.lo;
+  const q = log / cHi;
+  const p = q * cHi;
+  const residual = log - p - twoProductError(q, cHi, p) + logLo - q * cLo;
+  carried.lo = Number.isFinite(q) ? residual / cHi : 0;
+  return q;
+}
+
+/** e^(q + qLo) - 1. */
+function expm1Parts(q: number, qLo: number): number {
+  const em1 = Math.expm1(q);
+  return Number.isFinite(em1) ? em1 + (em1 + 1) * qLo : em1;
+}
+
+/** 2 - λ as hi + lo: the exponent of Yeo-Johnson's x < 0 branch, exactly. */
+function twoMinus(lambda: number): { hi: number; lo: number } {
+  const hi = 2 - lambda;
+  return { hi, lo: twoSumError(2, -lambda, hi) };
+}
+
+/** Yeo-Johnson ψ(x, λ) of one value; `b` is twoMinus(λ). */
+function yeoJohnson(x: number, lambda: number, b: { hi: number; lo: number }): number {
+  if (x >= 0) {
+    const log = log1pParts(x);
+    return Math.abs(lambda) < EPS ? log : expm1Quotient(lambda, 0, log, carried.lo);
+  }
+  const log = log1pParts(-x);
+  return Math.abs(lambda - 2) > EPS ? -expm1Quotient(b.hi, b.lo, log, carried.lo) : -log;
+}
+
+/** The inverse of ψ(·, λ) at one value; `b` is twoMinus(λ). */
+function yeoJohnsonInverse(y: number, lambda: number, b: { hi: number; lo: number }): number {
+  if (y >= 0) {
+    if (Math.abs(lambda) < EPS) return Math.expm1(y);
+    const q = log1pQuotient(lambda, 0, y);
+    return expm1Parts(q, carried.lo);
+  }
+  if (!(Math.abs(lambda - 2) > EPS)) return -Math.expm1(-y);
+  // log1p(-b·y)/b, from the same helper with c = -b
+  const q = log1pQuotient(-b.hi, -b.lo, y);
+  return -expm1Parts(-q, -carried.lo);
+}
+
+/** Yeo-Johnson ψ(x, λ) of a whole column. */
+export function yeoJohnsonColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
+  const b = twoMinus(lambda);
+  for (let i = 0; i < col.length; i++) out[i] = yeoJohnson(col[i], lambda, b);
+  return out;
+}
+
+/** The inverse of ψ(·, λ) over a whole column (scikit-learn's _yeo_johnson_inverse_transform). */
+export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
+  const b = twoMinus(lambda);
+  for (let i = 0; i < col.length; i++) out[i] = yeoJohnsonInverse(col[i], lambda, b);
+  return out;
+}
+
+/** scipy.special.boxcox(x, λ) of a whole column: log x when |λ| < 1e-19, else expm1(λ·log x)/λ. */
+export function boxCoxColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
+  const logForm = Math.abs(lambda) < 1e-19;
+  for (let i = 0; i < col.length; i++) {
+    const log = logParts(col[i]);
+    out[i] = logForm ? log : expm1Quotient(lambda, 0, log, carried.lo);
+  }
+  return out;
+}
+
+/** scipy.special.inv_boxcox(y, λ): exp(y) at λ = 0, else exp(log1p(λ·y)/λ). */
+export function boxCoxInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
+  for (let i = 0; i < col.length; i++) {
+    const y = col[i];
+    if (lambda === 0) {
+      out[i] = Math.exp(y);
+    } else {
+      const q = log1pQuotient(lambda, 0, y);
+      out[i] = Math.exp(q) * (1 + carried.lo);
+    }
+  }
+  return out;
+}
