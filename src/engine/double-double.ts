@@ -94,13 +94,17 @@ export function logParts(x: number): number {
   return sum;
 }
 
+/** Below this |r|, log1p(r) is r - r²/2: the next term is under 2^-78 of r. */
+const SMALL_RATIO = 2 ** -26;
+
 /**
- * log(1 + x + xLo) for x + xLo > -1 (xLo a correction far below x), as hi + carried.lo:
- * 1 + x is formed as two parts, and the low one enters to first order (its square is
- * below 2^-106). Other arguments give Math.log1p(x) with lo = 0.
+ * log(1 + x + xLo) for a correction xLo far below x, as hi + carried.lo: 1 + x is formed
+ * as two parts y + yLo, and log(y + yLo) = log y + log1p(yLo/y), where yLo/y is not small
+ * only when 1 + x cancels (x near -1). NaN below -1, -Infinity at -1 (x + xLo counted);
+ * NaN, infinite and x < -1 give Math.log1p(x) with lo = 0.
  */
 export function log1pParts(x: number, xLo = 0): number {
-  if (!(x > -1 && x < Infinity)) {
+  if (!(x >= -1 && x < Infinity)) {
     carried.lo = 0;
     return Math.log1p(x);
   }
@@ -111,8 +115,15 @@ export function log1pParts(x: number, xLo = 0): number {
     carried.lo = -(yLo * yLo) / 2;
     return yLo;
   }
+  if (y === 0) {
+    // x = -1 exactly: the correction alone decides
+    if (yLo > 0) return logParts(yLo);
+    carried.lo = 0;
+    return yLo === 0 ? -Infinity : NaN;
+  }
   const hi = logParts(y);
-  const lo = carried.lo + yLo / y;
+  const r = yLo / y;
+  const lo = carried.lo + (Math.abs(r) < SMALL_RATIO ? r - (r * r) / 2 : Math.log1p(r));
   const sum = hi + lo;
   carried.lo = lo - (sum - hi);
   return sum;

@@ -34,7 +34,7 @@ export type { FittedNumber } from "./fitted-number.js";
 export { decodeNumber, encodeNumber } from "./fitted-number.js";
 export type * from "./types.js";
 export type { FittedOf } from "./registry.js";
-export { WARNING_CODES, type EngineWarning, type WarningCode } from "./types.js";
+export { OWN_WARNING_CODES, WARNING_CODES, type EngineWarning, type WarningCode } from "./types.js";
 
 /**
  * Fits `type` on the feature columns and transforms them, as scikit-learn's

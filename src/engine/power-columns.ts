@@ -12,12 +12,24 @@ import { carried, log1pParts, logParts, twoProductError, twoSumError } from "./d
 
 const EPS = 2.220446049250313e-16;
 
+/** Below this |c·L|, expm1(c·L)/c is L·(1 + u/2 + u²/6): the next term is under 2^-90. */
+const SERIES_LIMIT = 2 ** -30;
+
 /** expm1(c·(L + lo)) / c with c = cHi + cLo, as a double. */
 function expm1Quotient(cHi: number, cLo: number, logHi: number, logLo: number): number {
   const p = cHi * logHi;
+  if (Math.abs(p) < SERIES_LIMIT) {
+    // no division by c, which would lose the digits of a subnormal c·L
+    return logHi + (logLo + logHi * (p / 2) * (1 + p / 3));
+  }
   const em1 = Math.expm1(p);
-  if (!Number.isFinite(em1)) return em1 / cHi;
   const delta = twoProductError(cHi, logHi, p) + cHi * logLo + cLo * logHi;
+  if (!Number.isFinite(em1)) {
+    // e^p overflows but e^p/c may not: two halves, the division between them
+    if (!Number.isFinite(p)) return em1 / cHi;
+    const half = Math.exp(p / 2);
+    return ((half / cHi) * half * (1 + delta)) / (1 + cLo / cHi);
+  }
   const value = em1 + (em1 + 1) * delta;
   return cLo === 0 ? value / cHi : (value / cHi) * (1 - cLo / cHi);
 }
@@ -25,6 +37,13 @@ function expm1Quotient(cHi: number, cLo: number, logHi: number, logLo: number): 
 /** log1p(c·y)/c for c = cHi + cLo, as hi + carried.lo (the inverses' exponent). */
 function log1pQuotient(cHi: number, cLo: number, y: number): number {
   const a = cHi * y;
+  if (Math.abs(a) < SERIES_LIMIT) {
+    // y·(1 - a/2 + a²/3): no division by c, which would lose the digits of a subnormal c·y
+    const correction = y * (-(a / 2) * (1 - (2 * a) / 3));
+    const q = y + correction;
+    carried.lo = correction - (q - y);
+    return q;
+  }
   const log = log1pParts(a, twoProductError(cHi, y, a) + cLo * y);
   const logLo = carried.lo;
   const q = log / cHi;
