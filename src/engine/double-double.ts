@@ -14,7 +14,7 @@ const SPLIT = 134217729; // 2^27 + 1, Dekker's splitting constant
 /** Below this magnitude a·SPLIT cannot overflow. */
 const SPLIT_LIMIT = 2 ** 996;
 /** fdlibm's ln 2 in two parts: LN2_HI has 32 trailing zero bits, so k·LN2_HI is exact. */
-const LN2_HI = 6.93147180369123816490e-1;
+const LN2_HI = 6.9314718036912381649e-1;
 const LN2_LO = 1.90821492927058770002e-10;
 const SQRT2 = Math.SQRT2;
 const TWO_54 = 2 ** 54;

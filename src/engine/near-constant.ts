@@ -15,17 +15,32 @@ import type { EngineWarning } from "./types.js";
  */
 export const NEAR_CONSTANT_LOG_SD = 1e-8;
 
-/** Population standard deviation of L over the non-NaN values; NaN when there are none. */
+/**
+ * Population standard deviation of L over the non-NaN values; NaN when there are none.
+ * Taken from deviations against the first value r, log1p((x - r)/(s + r)) with s = 1 or 0
+ * where x is within a factor of two of s + r: the logs of 1e16 + 2i round to one or two
+ * doubles, their deviations do not.
+ */
 export function logSpread(col: Float64Array, method: "yeo-johnson" | "box-cox"): number {
-  const logs: number[] = [];
+  const shift = method === "box-cox" ? 0 : 1;
+  const signedLog = (x: number) => (method === "box-cox" ? Math.log(x) : Math.sign(x) * Math.log1p(Math.abs(x)));
+  const deviations: number[] = [];
+  let reference = NaN;
   for (let i = 0; i < col.length; i++) {
     const x = col[i];
     if (x !== x) continue;
-    logs.push(method === "box-cox" ? Math.log(x) : Math.sign(x) * Math.log1p(Math.abs(x)));
+    if (reference !== reference) reference = x;
+    const ratio = (Math.abs(x) - Math.abs(reference)) / (shift + Math.abs(reference));
+    const sameSide = x >= 0 === reference >= 0;
+    deviations.push(
+      sameSide && Math.abs(ratio) <= 0.5
+        ? Math.sign(reference || 1) * Math.log1p(ratio)
+        : signedLog(x) - signedLog(reference),
+    );
   }
-  if (logs.length === 0) return NaN;
-  const mean = logs.reduce((s, l) => s + l, 0) / logs.length;
-  return Math.sqrt(logs.reduce((s, l) => s + (l - mean) ** 2, 0) / logs.length);
+  if (deviations.length === 0) return NaN;
+  const mean = deviations.reduce((s, d) => s + d, 0) / deviations.length;
+  return Math.sqrt(deviations.reduce((s, d) => s + (d - mean) ** 2, 0) / deviations.length);
 }
 
 /** The notice for column `column`, or null when its logs vary enough (or it has no value). */

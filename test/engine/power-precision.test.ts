@@ -15,7 +15,7 @@ import {
   yeoJohnsonColumn,
   yeoJohnsonInverseColumn,
 } from "../../src/engine/power-columns.js";
-import { decodeColumn, decodeNumber, featuresOf, type GoldenCase, type JsonNumber } from "./golden.js";
+import { decodeColumn, decodeNumber, type JsonNumber } from "./golden.js";
 
 interface PowerEntry {
   method: "yeo-johnson" | "box-cox";
@@ -38,9 +38,11 @@ interface ColumnEntry {
   exact_standardized?: JsonNumber[];
 }
 
-const fixture = JSON.parse(
-  readFileSync(new URL("../fixtures/sklearn/precision.json", import.meta.url), "utf8"),
-) as { powers: PowerEntry[]; columns: ColumnEntry[]; sums: GoldenCase[] };
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/sklearn/precision.json", import.meta.url), "utf8")) as {
+  powers: PowerEntry[];
+  columns: ColumnEntry[];
+  sums: { normal_5000: JsonNumber[]; cases: SumCase[] };
+};
 
 /** |a - e| in units of e's ulp (0 when both are the same non-finite value). */
 function ulps(a: number, e: number): number {
@@ -166,14 +168,41 @@ describe("the columns scikit-learn's search leaves far from the optimum", () => 
   });
 });
 
+interface SumCase {
+  type: "StandardScaler" | "MinMaxScaler" | "MaxAbsScaler" | "RobustScaler";
+  name: string;
+  columns: Array<{ kind: "normal" } | { kind: "formula"; n: number; seed: number; nan_every?: number }>;
+  fitted: Record<string, unknown>;
+  output_head: JsonNumber[][];
+}
+
+/** precision.py's formula_column: 1e9 plus multiples of 2^-9 in [-2, 2], NaN every nan_every rows from row 3. */
+function formulaColumn(n: number, seed: number, nanEvery = 0): Float64Array {
+  return Float64Array.from({ length: n }, (_, i) =>
+    nanEvery && i % nanEvery === 3 ? NaN : 1e9 + (((i * 7919 + seed * 104729) % 2003) - 1001) / 512,
+  );
+}
+
 describe("one-column sums as numpy's, bit for bit", () => {
-  it.each(fixture.sums.map((c) => [`${c.type} ${c.name}`, c] as const))("%s", (_, c) => {
-    const { columns, fitted } = fitTransform(c.type, c.params as never, featuresOf(c));
-    const f = fitted as unknown as Record<string, unknown>;
+  const normal = decodeColumn(fixture.sums.normal_5000);
+  it.each(fixture.sums.cases.map((c) => [`${c.type} ${c.name}`, c] as const))("%s", (_, c) => {
+    const columns = c.columns.map((spec) =>
+      spec.kind === "normal" ? normal : formulaColumn(spec.n, spec.seed, spec.nan_every),
+    );
+    const names = columns.map((_, j) => `x${j}`);
+    const result = fitTransform(c.type, {}, { names, columns });
+    const fitted = result.fitted as unknown as Record<string, unknown>;
     for (const [key, expected] of Object.entries(c.fitted)) {
       if (!Array.isArray(expected) || key === "n_samples_seen_") continue;
-      expect([key, decodeColumn(f[key] as unknown[])]).toEqual([key, decodeColumn(expected)]);
+      expect([key, decodeColumn(fitted[key] as unknown[])]).toEqual([key, decodeColumn(expected)]);
     }
-    columns.forEach((col, j) => expect(col).toEqual(decodeColumn(c.output[j])));
+    c.output_head.forEach((head, j) => expect(result.columns[j].slice(0, head.length)).toEqual(decodeColumn(head)));
+  });
+
+  it("differs from a row-order sum on these columns (the fixture tells the two apart)", () => {
+    const c = fixture.sums.cases.find((e) => e.type === "StandardScaler" && e.name === "normal_5000")!;
+    let rowOrder = 0;
+    for (const v of normal) rowOrder += v;
+    expect(rowOrder / normal.length).not.toBe((c.fitted.mean_ as number[])[0]);
   });
 });
