@@ -65,14 +65,24 @@ function twoMinus(lambda: number): { hi: number; lo: number } {
   return { hi, lo: twoSumError(2, -lambda, hi) };
 }
 
+/**
+ * Up to this |c·L|, Math.log1p's L (within an ulp) is close enough: its error moves the
+ * power by |c·L| ulps at most. Beyond it the double-double log, four times as slow, is used.
+ */
+const PLAIN_LOG_LIMIT = 0.5;
+
+/** expm1(c·L)/c for L = log1p(m), m >= 0, from the double-double log only where it matters. */
+function log1pPower(cHi: number, cLo: number, m: number): number {
+  const log = Math.log1p(m);
+  if (Math.abs(cHi * log) <= PLAIN_LOG_LIMIT) return expm1Quotient(cHi, cLo, log, 0);
+  const hi = log1pParts(m);
+  return expm1Quotient(cHi, cLo, hi, carried.lo);
+}
+
 /** Yeo-Johnson ψ(x, λ) of one value; `b` is twoMinus(λ). */
 function yeoJohnson(x: number, lambda: number, b: { hi: number; lo: number }): number {
-  if (x >= 0) {
-    const log = log1pParts(x);
-    return Math.abs(lambda) < EPS ? log : expm1Quotient(lambda, 0, log, carried.lo);
-  }
-  const log = log1pParts(-x);
-  return Math.abs(lambda - 2) > EPS ? -expm1Quotient(b.hi, b.lo, log, carried.lo) : -log;
+  if (x >= 0) return Math.abs(lambda) < EPS ? log1pParts(x) : log1pPower(lambda, 0, x);
+  return Math.abs(lambda - 2) > EPS ? -log1pPower(b.hi, b.lo, -x) : -log1pParts(-x);
 }
 
 /** The inverse of ψ(·, λ) at one value; `b` is twoMinus(λ). */
@@ -106,8 +116,11 @@ export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out: 
 export function boxCoxColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
   const logForm = Math.abs(lambda) < 1e-19;
   for (let i = 0; i < col.length; i++) {
-    const log = logParts(col[i]);
-    out[i] = logForm ? log : expm1Quotient(lambda, 0, log, carried.lo);
+    const x = col[i];
+    const plain = Math.log(x);
+    if (logForm) out[i] = logParts(x);
+    else if (Math.abs(lambda * plain) <= PLAIN_LOG_LIMIT) out[i] = expm1Quotient(lambda, 0, plain, 0);
+    else out[i] = expm1Quotient(lambda, 0, logParts(x), carried.lo);
   }
   return out;
 }

@@ -22,7 +22,6 @@
  * m·cov(ψ, ∂ψ/∂λ - R·ψ)/var(ψ) - Σ(L - R), the same for any constant R, with R the
  * reference log of the first branch: there its terms cancel before any rounding.
  */
-import { carried, log1pParts, logParts } from "./double-double.js";
 
 const SPLIT = 134217729; // 2^27 + 1, Dekker's splitting constant
 
@@ -66,7 +65,7 @@ interface Branch {
  * The branch of the magnitudes `values` (> 0 for Box-Cox, >= 0 with `log1p`): R is the
  * log of r = e^{mean log} (minus 1 with log1p), and each d = log((s + v)/(s + r)) with
  * s = 0 or 1, as log1p((v - r)/(s + r)) where v is within a factor of two of s + r (the
- * difference is then exact), and as the difference of the double-double log and R elsewhere.
+ * difference is then exact), and as the difference of the rounded logs elsewhere.
  */
 function branch(values: Float64Array, sign: 1 | -1, log1p: boolean): Branch {
   const n = values.length;
@@ -81,12 +80,8 @@ function branch(values: Float64Array, sign: 1 | -1, log1p: boolean): Branch {
   for (let i = 0; i < n; i++) {
     const v = values[i];
     const ratio = (v - reference) / base;
-    if (Math.abs(ratio) <= 0.5) {
-      deviations[i] = Math.log1p(ratio);
-    } else {
-      const hi = log1p ? log1pParts(v) : logParts(v);
-      deviations[i] = hi - center + carried.lo;
-    }
+    // Far from r, |d| > 0.4 and the rounded log's ulp is small next to it.
+    deviations[i] = Math.abs(ratio) <= 0.5 ? Math.log1p(ratio) : logs[i] - center;
   }
   // r is a double, so its log can sit many deviations away from the logs' mean (1e16 + 2i:
   // about 8 of them); centring the deviations removes that offset, which both terms of
