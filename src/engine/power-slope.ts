@@ -27,6 +27,11 @@ const SPLIT = 134217729; // 2^27 + 1, Dekker's splitting constant
 
 /** Where |c·L| is below this, ψ₀ and its derivative come from their series. */
 const SERIES_LIMIT = 0.5;
+/**
+ * Where |(v - r)/(s + r)| is at most this, d comes from log1p of that ratio (whose
+ * numerator is exact), not from the difference of two rounded logs.
+ */
+const NEAR_REFERENCE = 1 / 64;
 /** Terms up to u^15: the next ones are below 1e-17 of the sum for |u| < 0.5. */
 const SERIES_TERMS = 16;
 
@@ -64,8 +69,8 @@ interface Branch {
 /**
  * The branch of the magnitudes `values` (> 0 for Box-Cox, >= 0 with `log1p`): R is the
  * log of r = e^{mean log} (minus 1 with log1p), and each d = log((s + v)/(s + r)) with
- * s = 0 or 1, as log1p((v - r)/(s + r)) where v is within a factor of two of s + r (the
- * difference is then exact), and as the difference of the rounded logs elsewhere.
+ * s = 0 or 1, as log1p((v - r)/(s + r)) where |v - r| is at most (s + r)/64 (the difference is then
+ * exact), and as the difference of the rounded logs elsewhere.
  */
 function branch(values: Float64Array, sign: 1 | -1, log1p: boolean): Branch {
   const n = values.length;
@@ -80,8 +85,8 @@ function branch(values: Float64Array, sign: 1 | -1, log1p: boolean): Branch {
   for (let i = 0; i < n; i++) {
     const v = values[i];
     const ratio = (v - reference) / base;
-    // Far from r, |d| > 0.4 and the rounded log's ulp is small next to it.
-    deviations[i] = Math.abs(ratio) <= 0.5 ? Math.log1p(ratio) : logs[i] - center;
+    // Farther from r, |d| > 1/65 and the rounded logs' ulps are small next to it.
+    deviations[i] = Math.abs(ratio) <= NEAR_REFERENCE ? Math.log1p(ratio) : logs[i] - center;
   }
   // r is a double, so its log can sit many deviations away from the logs' mean (1e16 + 2i:
   // about 8 of them); centring the deviations removes that offset, which both terms of
