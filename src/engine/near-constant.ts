@@ -44,12 +44,17 @@ export function logSpread(col: Float64Array, method: "yeo-johnson" | "box-cox"):
 }
 
 /** The notice for column `column`, or null when its logs vary enough (or it has no value). */
-export function nearConstantWarning(
-  column: string,
-  col: Float64Array,
-  method: "yeo-johnson" | "box-cox",
-  lambda: number,
-): EngineWarning | null {
+export function nearConstantWarning({
+  column,
+  col,
+  method,
+  lambda,
+}: {
+  column: string;
+  col: Float64Array;
+  method: "yeo-johnson" | "box-cox";
+  lambda: number;
+}): EngineWarning | null {
   const sd = logSpread(col, method);
   if (!(sd < NEAR_CONSTANT_LOG_SD)) return null;
   const log = method === "box-cox" ? "log(x)" : "sign(x)·log1p(|x|)";

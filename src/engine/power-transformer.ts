@@ -14,7 +14,7 @@ import { boxCoxObjective, yeoJohnsonObjective } from "./power-functions.js";
 import { boxCoxColumn, boxCoxInverseColumn, yeoJohnsonColumn, yeoJohnsonInverseColumn } from "./power-columns.js";
 import { copyNonNaN } from "./percentile.js";
 import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
-import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
+import { columnMoments, isConstantFeature, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 import { mapColumns } from "./column-alloc.js";
@@ -109,12 +109,34 @@ export function invertPowerTransformer(
 /**
  * scikit-learn's search result refined to the root of the objective's slope
  * (docs/transforms.md#precision-of-lambda). A constant column has no optimum (its variance
- * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn.
+ * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn;
+ * so does one whose refined lambda would leave no data in the transform.
  */
 function fitLambda(method: Method, values: Float64Array, found: number): number {
   if (values.length === 0 || values.every((v) => v === values[0])) return found;
   const slope = method === "box-cox" ? boxCoxObjectiveSlope(values) : yeoJohnsonObjectiveSlope(values);
-  return refineLambda(slope, found);
+  const refined = refineLambda(slope, found);
+  const near = Math.abs(refined - found) <= NEAR_SEARCH * Math.max(1, Math.abs(found));
+  return near || transformHolds(method, values, refined) ? refined : found;
+}
+
+/**
+ * A refined lambda this close to the search's (relative above 1) is taken as it is: on
+ * ordinary columns the refinement moves lambda by 1e-10 to 1e-4.
+ */
+const NEAR_SEARCH = 1e-3;
+
+/**
+ * Whether ψ(values, λ) is still data: finite, and not constant by the inner scaler's own
+ * test. A column close to constant can have its exact optimum where every power underflows
+ * to the same double (1e9 + N(0, 1): about -3e6) or overflows; a lambda whose transform is
+ * rounding is no use however close to the optimum, and there the search's is kept.
+ */
+function transformHolds(method: Method, values: Float64Array, lambda: number): boolean {
+  const psi = powerColumn(method, values, lambda, new Float64Array(values.length));
+  if (!psi.every((v) => Number.isFinite(v))) return false;
+  const m = columnMoments(psi, true, true);
+  return !isConstantFeature(m.variance, m.mean, m.count);
 }
 
 function powerColumn(method: Method, col: Float64Array, lambda: number, out: Float64Array): Float64Array {

@@ -80,7 +80,7 @@ export function sklearnWarnings(
     const overflow = overflowText(fitted, c, output[c]);
     const nearConstant =
       fitted.type === "PowerTransformer"
-        ? nearConstantWarning(column, col, fitted.params.method, at(fitted.lambdas_, c))
+        ? nearConstantWarning({ column, col, method: fitted.params.method, lambda: at(fitted.lambdas_, c) })
         : null;
     if (overflow) {
       warnings.push({

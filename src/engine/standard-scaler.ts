@@ -84,9 +84,12 @@ function vectorMoments(col: Float64Array, withVariance: boolean): ColumnMoments 
 }
 
 /** scikit-learn's _is_constant_feature: zero variance up to rounding relative to the mean. */
+export function isConstantFeature(variance: number, mean: number, count: number): boolean {
+  return variance <= count * EPS * variance + (count * mean * EPS) ** 2;
+}
+
 export function scaleFromVariance(variance: number, mean: number, count: number): number {
-  const bound = count * EPS * variance + (count * mean * EPS) ** 2;
-  return variance <= bound ? 1 : Math.sqrt(variance);
+  return isConstantFeature(variance, mean, count) ? 1 : Math.sqrt(variance);
 }
 
 export function fitStandardScaler(
