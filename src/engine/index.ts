@@ -57,7 +57,9 @@ export function fitTransform<T extends PreprocessingType>(
   if (!impl.checksOwnValues) checkValues(type, features);
   const result = impl.fitTransform(parsed.data as never, features, onProgress);
   onProgress?.(1);
-  return { ...result, warnings: sklearnWarnings(parsed.data, features, result.fitted, result.columns) };
+  const { columns, fitted, notices = [] } = result;
+  // mdps's own notices from the fit itself come after scikit-learn's warnings
+  return { columns, fitted, warnings: [...sklearnWarnings(parsed.data, features, fitted, columns), ...notices] };
 }
 
 /**

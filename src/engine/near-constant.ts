@@ -68,3 +68,32 @@ export function nearConstantWarning({
       `and the output without standardize, or the inner scaler's, may show only rounding. Drop the column or leave it out of feature_columns; scikit-learn 1.2.1 gives no warning here`,
   };
 }
+
+/**
+ * The notice for a column whose likelihood optimum (`unreachable`, from the refinement) lies
+ * where its transform is no longer data (every power rounds to one double, or overflows),
+ * so that `lambda` is the search's, as scikit-learn's would be, and no closer to the
+ * optimum than scikit-learn's. A near-constant column gets near_constant instead (null).
+ */
+export function unreachableOptimumNotice({
+  column,
+  values,
+  method,
+  lambda,
+  unreachable,
+}: {
+  column: string;
+  values: Float64Array;
+  method: "yeo-johnson" | "box-cox";
+  lambda: number;
+  unreachable: number;
+}): EngineWarning | null {
+  if (logSpread(values, method) < NEAR_CONSTANT_LOG_SD) return null;
+  return {
+    code: "lambda_optimum_unreachable",
+    column,
+    message:
+      `Column "${column}": the likelihood's optimum for lambda (about ${unreachable.toPrecision(4)}) lies where this column's ${method} transform is not representable in float64 (its values would differ only by rounding, or overflow), ` +
+      `so lambda is where scikit-learn's search stops (${lambda}), not the optimum. The values sit far from 0 compared with their spread: subtract a constant (such as the column's minimum) first, and the optimum comes within reach. scikit-learn 1.2.1 gives no warning here`,
+  };
+}

@@ -16,7 +16,8 @@ import { copyNonNaN } from "./percentile.js";
 import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
 import { columnMoments, isConstantFeature, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
-import type { FeatureMatrix, ProgressListener } from "./types.js";
+import type { EngineWarning, FeatureMatrix, ProgressListener } from "./types.js";
+import { unreachableOptimumNotice } from "./near-constant.js";
 import { mapColumns } from "./column-alloc.js";
 
 type Method = Params<"PowerTransformer">["method"];
@@ -25,10 +26,11 @@ export function fitTransformPowerTransformer(
   params: Params<"PowerTransformer">,
   features: FeatureMatrix,
   onProgress?: ProgressListener,
-): { columns: Float64Array[]; fitted: PowerTransformerFitted } {
+): { columns: Float64Array[]; fitted: PowerTransformerFitted; notices: EngineWarning[] } {
   const { columns, names } = features;
   const width = columns.length;
   const boxCox = params.method === "box-cox";
+  const notices: EngineWarning[] = [];
   if (boxCox) checkPositive(columns, names);
   const scratch = new Float64Array(columns[0].length);
   // One WebAssembly memory for every column's objective, each used after the one before.
@@ -42,7 +44,19 @@ export function fitTransformPowerTransformer(
       ? boxCoxObjective(values, objectiveScratch)
       : yeoJohnsonObjective(values, objectiveScratch);
     try {
-      lambdas[c] = fitLambda(params.method, values, brentMinimize(objective, -2, 2));
+      const searched = brentMinimize(objective, -2, 2);
+      const { lambda, unreachable } = fitLambda(params.method, values, searched);
+      lambdas[c] = lambda;
+      if (unreachable !== null) {
+        const notice = unreachableOptimumNotice({
+          column: names[c],
+          values,
+          method: params.method,
+          lambda,
+          unreachable,
+        });
+        if (notice) notices.push(notice);
+      }
     } catch (error) {
       if (!(error instanceof BracketError)) throw error;
       throw new EngineError(
@@ -62,7 +76,7 @@ export function fitTransformPowerTransformer(
     mean_: null,
     scale_: null,
   };
-  if (!params.standardize) return { columns: transformed, fitted };
+  if (!params.standardize) return { columns: transformed, fitted, notices };
   checkFinite(transformed, names, lambdas, params.method);
   const mean = new Float64Array(width);
   const scale = new Float64Array(width);
@@ -74,7 +88,7 @@ export function fitTransformPowerTransformer(
   fitted.mean_ = encodeArray(mean);
   fitted.scale_ = encodeArray(scale);
   // Standardise from the encoded state, exactly as applyPowerTransformer will.
-  return { columns: standardize(fitted, transformed), fitted };
+  return { columns: standardize(fitted, transformed), fitted, notices };
 }
 
 export function applyPowerTransformer(
@@ -112,12 +126,17 @@ export function invertPowerTransformer(
  * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn;
  * so does one whose refined lambda would leave no data in the transform.
  */
-function fitLambda(method: Method, values: Float64Array, found: number): number {
-  if (values.length === 0 || values.every((v) => v === values[0])) return found;
+function fitLambda(
+  method: Method,
+  values: Float64Array,
+  found: number,
+): { lambda: number; unreachable: number | null } {
+  if (values.length === 0 || values.every((v) => v === values[0])) return { lambda: found, unreachable: null };
   const slope = method === "box-cox" ? boxCoxObjectiveSlope(values) : yeoJohnsonObjectiveSlope(values);
   const refined = refineLambda(slope, found);
   const near = Math.abs(refined - found) <= NEAR_SEARCH * Math.max(1, Math.abs(found));
-  return near || transformHolds(method, values, refined) ? refined : found;
+  if (near || transformHolds(method, values, refined)) return { lambda: refined, unreachable: null };
+  return { lambda: found, unreachable: refined };
 }
 
 /**

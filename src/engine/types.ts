@@ -6,10 +6,11 @@ export const WARNING_CODES = [
   "all_missing_column",
   "overflow",
   "near_constant",
+  "lambda_optimum_unreachable",
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 /** The codes mdps gives where scikit-learn 1.2.1 says nothing (docs/warnings.md#mdpss-own-notices). */
-export const OWN_WARNING_CODES: readonly WarningCode[] = ["near_constant"];
+export const OWN_WARNING_CODES: readonly WarningCode[] = ["near_constant", "lambda_optimum_unreachable"];
 
 /**
  * One of scikit-learn's warnings (a stable code, a message that quotes scikit-learn) or one

@@ -197,6 +197,30 @@ describe("a refined lambda whose transform would be rounding only", () => {
   });
 });
 
+describe("an optimum out of float64's reach on a column that is not near-constant", () => {
+  // 100 plus skewed values in [e^-2, e^2]: the likelihood's optimum is near -50, where
+  // (101)^λ is 1e-100 and every ψ rounds to 1/|λ|.
+  const x = Float64Array.from({ length: 2003 }, (_, i) => 100 + Math.exp(((i * 7919) % 2003) / 500 - 2));
+  const fit = (col: Float64Array) => fitTransform("PowerTransformer", {}, { names: ["x"], columns: [col] });
+
+  it("keeps the search's lambda and says why, with what to do", () => {
+    const searched = brentMinimize(yeoJohnsonObjective(x), -2, 2);
+    expect(refineLambda(yeoJohnsonObjectiveSlope(x), searched)).toBeLessThan(-20);
+    const { fitted, warnings } = fit(x);
+    expect((fitted.lambdas_ as number[])[0]).toBe(searched);
+    expect(warnings.map((w) => w.code)).toEqual(["lambda_optimum_unreachable"]);
+    expect(warnings[0].message).toMatch(/optimum for lambda \(about -\d+(\.\d+)?\).*subtract a constant/);
+  });
+
+  it("is within reach once the constant is subtracted: no notice, the refined lambda", () => {
+    const shifted = x.map((v) => v - 100);
+    const { fitted, warnings } = fit(shifted);
+    expect(warnings).toEqual([]);
+    const searched = brentMinimize(yeoJohnsonObjective(shifted), -2, 2);
+    expect((fitted.lambdas_ as number[])[0]).toBe(refineLambda(yeoJohnsonObjectiveSlope(shifted), searched));
+  });
+});
+
 interface SumCase {
   type: "StandardScaler" | "MinMaxScaler" | "MaxAbsScaler" | "RobustScaler";
   name: string;
