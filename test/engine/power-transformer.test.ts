@@ -1,16 +1,51 @@
 /**
  * PowerTransformer beyond the golden comparison (golden.test.ts, 1e-6): given scikit-learn's
- * own lambdas, everything after the lambda search must agree to 1e-9, and the search itself
+ * own lambdas, everything after the lambda search must agree to 1e-9 (or be closer than
+ * scikit-learn to the exact value, where its np.power loses digits), and the search itself
  * must follow scipy's bracket outside the (-2, 2) starting pair.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { brentMinimize } from "../../src/core/engine/brent.js";
 import { fitTransform, transformWith, type PowerTransformerFitted } from "../../src/core/engine/index.js";
-import { boxCoxColumn, yeoJohnsonColumn } from "../../src/core/engine/power-functions.js";
+import { boxCoxColumn, yeoJohnsonColumn } from "../../src/core/engine/power-columns.js";
 import { columnMoments, scaleFromVariance } from "../../src/core/engine/standard-scaler.js";
-import { EXACT_TO_1E9, decodeColumn, featuresOf, fittedMismatches, loadCases, mismatches } from "./golden.js";
+import {
+  EXACT_TO_1E9,
+  cellMatches,
+  decodeColumn,
+  featuresOf,
+  fittedMismatches,
+  loadCases,
+  mismatches,
+  type JsonNumber,
+} from "./golden.js";
 
 const cases = loadCases("PowerTransformer");
+
+/**
+ * The exact output at scikit-learn's fitted state for the cases where its powers lose more
+ * than 1e-9 (test/fixtures/sklearn/precision.py: λ = -661101 on values of 1e-6, where
+ * np.power of the rounded 1 + x is off by |λ|·2^-53 relative and mdps's power is not).
+ */
+const exactOutputs = new Map(
+  (
+    JSON.parse(readFileSync(new URL("../fixtures/sklearn/precision.json", import.meta.url), "utf8")) as {
+      golden_exact: Array<{ name: string; exact_output: JsonNumber[][] }>;
+    }
+  ).golden_exact.map((g) => [g.name, g.exact_output]),
+);
+
+/** Cells where mdps is farther from the exact value than scikit-learn (and beyond 1e-9 of it). */
+function fartherFromExact(ours: Float64Array, theirs: Float64Array, exact: Float64Array, label: string): string[] {
+  const out: string[] = [];
+  ours.forEach((v, i) => {
+    const ourError = Math.abs(v - exact[i]);
+    if (cellMatches(v, theirs[i], EXACT_TO_1E9) || ourError <= Math.abs(theirs[i] - exact[i])) return;
+    out.push(`${label}[${i}]: got ${v}, scikit-learn ${theirs[i]}, exact ${exact[i]}`);
+  });
+  return out.slice(0, 5);
+}
 
 describe("PowerTransformer with scikit-learn's lambdas agrees to 1e-9", () => {
   for (const c of cases) {
@@ -48,8 +83,14 @@ describe("PowerTransformer with scikit-learn's lambdas agrees to 1e-9", () => {
       };
       if (!c.output.flat().includes("Infinity")) {
         const out = transformWith(state, features);
+        const exact = exactOutputs.get(c.name);
         c.output.forEach((e, j) => {
-          if (!skip.includes(j)) problems.push(...mismatches(out[j], decodeColumn(e), EXACT_TO_1E9, `output[${j}]`));
+          if (skip.includes(j)) return;
+          const expected = decodeColumn(e);
+          const missed = mismatches(out[j], expected, EXACT_TO_1E9, `output[${j}]`, Infinity);
+          // Beyond 1e-9 only where scikit-learn's own np.power is the less exact of the two.
+          if (exact === undefined) problems.push(...missed.slice(0, 5));
+          else problems.push(...fartherFromExact(out[j], expected, decodeColumn(exact[j]), `output[${j}]`));
         });
       }
       expect(problems).toEqual([]);

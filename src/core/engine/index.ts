@@ -35,7 +35,7 @@ export type { FittedNumber } from "./fitted-number.js";
 export { decodeNumber, encodeNumber } from "./fitted-number.js";
 export type * from "./types.js";
 export type { FittedOf } from "./registry.js";
-export { WARNING_CODES, type EngineWarning, type WarningCode } from "./types.js";
+export { OWN_WARNING_CODES, WARNING_CODES, type EngineWarning, type WarningCode } from "./types.js";
 
 /**
  * Fits `type` on the feature columns and transforms them, as scikit-learn's
@@ -59,7 +59,9 @@ export function fitTransform<T extends PreprocessingType>(
   if (!impl.checksOwnValues) checkValues(type, features);
   const result = impl.fitTransform(parsed.data as never, features, onProgress);
   onProgress?.(1);
-  return { ...result, warnings: sklearnWarnings(parsed.data, features, result.fitted, result.columns) };
+  const { columns, fitted, notices = [] } = result;
+  // mdps's own notices from the fit itself come after scikit-learn's warnings
+  return { columns, fitted, warnings: [...sklearnWarnings(parsed.data, features, fitted, columns), ...notices] };
 }
 
 /**

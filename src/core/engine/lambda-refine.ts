@@ -6,11 +6,15 @@
  * Brent's lambda is off by rounding noise of the objective, which is about the same in
  * absolute terms whatever lambda is, so the window around it is absolute near 0
  * (1e-5·max(1, |λ|)) and not relative: a relative window misses the optimum when λ is
- * small. The window moves downhill a few times if the slope does not change sign in it;
- * if it still does not, or the slope is not finite (overflow), the search's lambda is kept.
+ * small. The window moves downhill, 4x wider each time, while the slope does not change
+ * sign in it: on a column close to constant the objective is flat enough that Brent can
+ * stop several units away (1e5 / 1e5+1 alternating: 3.25 for an optimum of 0). A step
+ * into overflow (a slope that is not finite) is halved until it lands short of it; if
+ * none does, the search's lambda is kept.
  */
 const WINDOW = 1e-5;
-const WINDOW_MOVES = 6;
+/** Up to 4^24 times the first window: about 3e9·max(1, |λ|) from the search's lambda. */
+const WINDOW_MOVES = 24;
 const EPS = 2.220446049250313e-16;
 /**
  * Below this width the bracket is final even near 0: moving λ by 1e-20 moves ψ by about
@@ -18,6 +22,8 @@ const EPS = 2.220446049250313e-16;
  */
 const ABSOLUTE_WIDTH = 1e-20;
 const MAX_EVALUATIONS = 200;
+/** Halvings of a step into overflow before the window gives up: 2^-30 of it is left. */
+const HALVINGS = 30;
 /**
  * A root this close to 0 is inside the slope's rounding noise (the slope is ~1e-14 there
  * whatever λ is); 0 itself, the exact log form of both transforms, is taken when its slope
@@ -37,18 +43,32 @@ export function refineLambda(slope: (lambda: number) => number, lambda: number):
     width *= 4;
     if (slopeLo > 0 && slopeHi > 0) {
       [hi, slopeHi] = [lo, slopeLo];
-      lo = hi - width;
-      slopeLo = slope(lo);
+      [lo, slopeLo] = finiteStep(slope, hi, -width);
     } else if (slopeLo < 0 && slopeHi < 0) {
       [lo, slopeLo] = [hi, slopeHi];
-      hi = lo + width;
-      slopeHi = slope(hi);
+      [hi, slopeHi] = finiteStep(slope, lo, width);
     } else break;
   }
   if (!(slopeLo <= 0 && slopeHi >= 0)) return lambda;
   const root = rootInBracket(slope, { lo, hi, slopeLo, slopeHi });
   if (!Number.isFinite(root)) return lambda;
   return Math.abs(root) < SNAP_TO_ZERO && Math.abs(slope(0)) <= Math.abs(slope(root)) ? 0 : root;
+}
+
+/**
+ * The point `step` away from `from` and its slope, the step halved while the slope there is
+ * not finite (the powers overflow past some lambda): a window that would jump over the
+ * optimum into overflow stops short of it instead.
+ */
+function finiteStep(slope: (lambda: number) => number, from: number, step: number): [number, number] {
+  let to = from + step;
+  let value = slope(to);
+  for (let halving = 0; halving < HALVINGS && !Number.isFinite(value); halving++) {
+    step /= 2;
+    to = from + step;
+    value = slope(to);
+  }
+  return [to, value];
 }
 
 interface SlopeBracket {

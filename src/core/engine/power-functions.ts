@@ -1,67 +1,14 @@
 /**
- * The two power transforms, their inverses, and the objectives scikit-learn minimises to
- * pick lambda (docs/transforms.md#power-functions and #lambda-objective). In the
- * transforms and objectives pow(y, a) is computed as exp(a·log y): the same value to a
- * few ulps, five times faster in V8, and log y is computed once per column, not once
- * per objective evaluation. The search ends within the same ~1e-7 slack scikit-learn's
- * own has (docs/transforms.md#precision-of-lambda). The inverses run once per value and
- * use Math.pow, as scikit-learn uses np.power. The column functions write `out`, a new
- * column of the input's length, and return it.
+ * The objectives scikit-learn minimises to pick lambda (docs/transforms.md#lambda-objective),
+ * for the search that follows scipy's Brent step for step. Here pow(y, a) is exp(a·log y):
+ * five times faster in V8 than pow, and log y is computed once per column, not once per
+ * evaluation. Its rounding only moves where the search stops, which the refinement
+ * (lambda-refine.ts) then corrects; the transform itself is power-columns.ts.
  */
 import { DATA_START, evenLength, PrivateKernels } from "./simd/wasm-kernels.js";
 
 const EPS = 2.220446049250313e-16;
 const TINY = 2.2250738585072014e-308;
-
-/** Yeo-Johnson ψ(x, λ) of a whole column, in scikit-learn's branch forms; NaN stays NaN. */
-export function yeoJohnsonColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
-  const positiveLog = Math.abs(lambda) < EPS;
-  const negativeLog = !(Math.abs(lambda - 2) > EPS);
-  const b = 2 - lambda;
-  for (let i = 0; i < col.length; i++) {
-    const x = col[i];
-    if (x >= 0) {
-      out[i] = positiveLog ? Math.log1p(x) : (Math.exp(lambda * Math.log(x + 1)) - 1) / lambda;
-    } else {
-      out[i] = negativeLog ? -Math.log1p(-x) : -(Math.exp(b * Math.log(-x + 1)) - 1) / b;
-    }
-  }
-  return out;
-}
-
-/** scipy.special.boxcox(x, λ) of a whole column. */
-export function boxCoxColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
-  if (Math.abs(lambda) < 1e-19) {
-    for (let i = 0; i < col.length; i++) out[i] = Math.log(col[i]);
-  } else {
-    for (let i = 0; i < col.length; i++) out[i] = Math.expm1(lambda * Math.log(col[i])) / lambda;
-  }
-  return out;
-}
-
-/** The inverse of ψ(·, λ), scikit-learn's _yeo_johnson_inverse_transform; NaN stays NaN. */
-export function yeoJohnsonInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
-  const positiveExp = Math.abs(lambda) < EPS;
-  const negativeExp = !(Math.abs(lambda - 2) > EPS);
-  const b = 2 - lambda;
-  for (let i = 0; i < col.length; i++) {
-    const x = col[i];
-    if (x >= 0) {
-      out[i] = positiveExp ? Math.exp(x) - 1 : Math.pow(x * lambda + 1, 1 / lambda) - 1;
-    } else {
-      out[i] = negativeExp ? 1 - Math.exp(-x) : 1 - Math.pow(-b * x + 1, 1 / b);
-    }
-  }
-  return out;
-}
-
-/** scipy.special.inv_boxcox(x, λ): exp(x) at λ = 0, else exp(log1p(λ·x) / λ). */
-export function boxCoxInverseColumn(col: Float64Array, lambda: number, out: Float64Array): Float64Array {
-  for (let i = 0; i < col.length; i++) {
-    out[i] = lambda === 0 ? Math.exp(col[i]) : Math.exp(Math.log1p(lambda * col[i]) / lambda);
-  }
-  return out;
-}
 
 /**
  * scikit-learn's Yeo-Johnson negative log-likelihood for the non-NaN values `x`, with its

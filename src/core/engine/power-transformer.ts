@@ -10,19 +10,14 @@ import { BracketError, brentMinimize } from "./brent.js";
 import { EngineError } from "./engine-error.js";
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { PowerTransformerFitted } from "./fitted-state.js";
-import {
-  boxCoxColumn,
-  boxCoxInverseColumn,
-  boxCoxObjective,
-  yeoJohnsonColumn,
-  yeoJohnsonInverseColumn,
-  yeoJohnsonObjective,
-} from "./power-functions.js";
+import { boxCoxObjective, yeoJohnsonObjective } from "./power-functions.js";
+import { boxCoxColumn, boxCoxInverseColumn, yeoJohnsonColumn, yeoJohnsonInverseColumn } from "./power-columns.js";
 import { copyNonNaN } from "./percentile.js";
 import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "./column-kernels.js";
-import { columnMoments, scaleFromVariance } from "./standard-scaler.js";
+import { columnMoments, isConstantFeature, scaleFromVariance } from "./standard-scaler.js";
 import { PrivateKernels } from "./simd/wasm-kernels.js";
-import type { FeatureMatrix, ProgressListener } from "./types.js";
+import type { EngineWarning, FeatureMatrix, ProgressListener } from "./types.js";
+import { unreachableOptimumNotice } from "./near-constant.js";
 import { mapColumns } from "./column-alloc.js";
 
 type Method = Params<"PowerTransformer">["method"];
@@ -31,10 +26,11 @@ export function fitTransformPowerTransformer(
   params: Params<"PowerTransformer">,
   features: FeatureMatrix,
   onProgress?: ProgressListener,
-): { columns: Float64Array[]; fitted: PowerTransformerFitted } {
+): { columns: Float64Array[]; fitted: PowerTransformerFitted; notices: EngineWarning[] } {
   const { columns, names } = features;
   const width = columns.length;
   const boxCox = params.method === "box-cox";
+  const notices: EngineWarning[] = [];
   if (boxCox) checkPositive(columns, names);
   const scratch = new Float64Array(columns[0].length);
   // One WebAssembly memory for every column's objective, each used after the one before.
@@ -48,7 +44,19 @@ export function fitTransformPowerTransformer(
       ? boxCoxObjective(values, objectiveScratch)
       : yeoJohnsonObjective(values, objectiveScratch);
     try {
-      lambdas[c] = fitLambda(params.method, values, brentMinimize(objective, -2, 2));
+      const searched = brentMinimize(objective, -2, 2);
+      const { lambda, unreachable } = fitLambda(params.method, values, searched);
+      lambdas[c] = lambda;
+      if (unreachable !== null) {
+        const notice = unreachableOptimumNotice({
+          column: names[c],
+          values,
+          method: params.method,
+          lambda,
+          unreachable,
+        });
+        if (notice) notices.push(notice);
+      }
     } catch (error) {
       if (!(error instanceof BracketError)) throw error;
       throw new EngineError(
@@ -68,19 +76,19 @@ export function fitTransformPowerTransformer(
     mean_: null,
     scale_: null,
   };
-  if (!params.standardize) return { columns: transformed, fitted };
+  if (!params.standardize) return { columns: transformed, fitted, notices };
   checkFinite(transformed, names, lambdas, params.method);
   const mean = new Float64Array(width);
   const scale = new Float64Array(width);
   transformed.forEach((col, c) => {
-    const m = columnMoments(col, true);
+    const m = columnMoments(col, true, width === 1);
     mean[c] = m.mean;
     scale[c] = scaleFromVariance(m.variance, m.mean, m.count);
   });
   fitted.mean_ = encodeArray(mean);
   fitted.scale_ = encodeArray(scale);
   // Standardise from the encoded state, exactly as applyPowerTransformer will.
-  return { columns: standardize(fitted, transformed), fitted };
+  return { columns: standardize(fitted, transformed), fitted, notices };
 }
 
 export function applyPowerTransformer(
@@ -115,12 +123,39 @@ export function invertPowerTransformer(
 /**
  * scikit-learn's search result refined to the root of the objective's slope
  * (docs/transforms.md#precision-of-lambda). A constant column has no optimum (its variance
- * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn.
+ * is 0 or rounding noise): its lambda stays whatever the search ended on, as in scikit-learn;
+ * so does one whose refined lambda would leave no data in the transform.
  */
-function fitLambda(method: Method, values: Float64Array, found: number): number {
-  if (values.length === 0 || values.every((v) => v === values[0])) return found;
+function fitLambda(
+  method: Method,
+  values: Float64Array,
+  found: number,
+): { lambda: number; unreachable: number | null } {
+  if (values.length === 0 || values.every((v) => v === values[0])) return { lambda: found, unreachable: null };
   const slope = method === "box-cox" ? boxCoxObjectiveSlope(values) : yeoJohnsonObjectiveSlope(values);
-  return refineLambda(slope, found);
+  const refined = refineLambda(slope, found);
+  const near = Math.abs(refined - found) <= NEAR_SEARCH * Math.max(1, Math.abs(found));
+  if (near || transformHolds(method, values, refined)) return { lambda: refined, unreachable: null };
+  return { lambda: found, unreachable: refined };
+}
+
+/**
+ * A refined lambda this close to the search's (relative above 1) is taken as it is: on
+ * ordinary columns the refinement moves lambda by 1e-10 to 1e-4.
+ */
+const NEAR_SEARCH = 1e-3;
+
+/**
+ * Whether ψ(values, λ) is still data: finite, and not constant by the inner scaler's own
+ * test. A column close to constant can have its exact optimum where every power underflows
+ * to the same double (1e9 + N(0, 1): about -3e6) or overflows; a lambda whose transform is
+ * rounding is no use however close to the optimum, and there the search's is kept.
+ */
+function transformHolds(method: Method, values: Float64Array, lambda: number): boolean {
+  const psi = powerColumn(method, values, lambda, new Float64Array(values.length));
+  if (!psi.every((v) => Number.isFinite(v))) return false;
+  const m = columnMoments(psi, true, true);
+  return !isConstantFeature(m.variance, m.mean, m.count);
 }
 
 function powerColumn(method: Method, col: Float64Array, lambda: number, out: Float64Array): Float64Array {

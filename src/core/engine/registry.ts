@@ -13,7 +13,7 @@ import { applyPowerTransformer, fitTransformPowerTransformer, invertPowerTransfo
 import { applyQuantileTransformer, fitQuantileTransformer, invertQuantileTransformer } from "./quantile-transformer.js";
 import { applyRobustScaler, fitRobustScaler, invertRobustScaler } from "./robust-scaler.js";
 import { applyStandardScaler, fitStandardScaler, invertStandardScaler } from "./standard-scaler.js";
-import type { FeatureMatrix, ProgressListener } from "./types.js";
+import type { EngineWarning, FeatureMatrix, ProgressListener } from "./types.js";
 
 export type FittedOf<T extends PreprocessingType> = Extract<EngineFitted, { type: T }>;
 
@@ -22,7 +22,7 @@ export interface TransformImpl<T extends PreprocessingType> {
     params: Params<T>,
     features: FeatureMatrix,
     onProgress?: ProgressListener,
-  ): { columns: Float64Array[]; fitted: FittedOf<T> };
+  ): { columns: Float64Array[]; fitted: FittedOf<T>; notices?: EngineWarning[] };
   transform(fitted: FittedOf<T>, columns: readonly Float64Array[]): Float64Array[];
   /**
    * scikit-learn's inverse_transform, or why there is none (Binarizer and Normalizer

@@ -1,7 +1,8 @@
 /**
  * The warnings scikit-learn 1.2.1 gives on the same data and parameters, worked out
- * from the fitted state (and, for one case, the output) after a fit: the engine stays
- * pure and returns them; the service logs them and puts them in the job result.
+ * from the fitted state (and, for one case, the output) after a fit, and mdps's own
+ * notices where scikit-learn says nothing (near-constant.ts): the engine stays pure and
+ * returns them; the service logs them and puts them in the job result.
  * docs/warnings.md lists every case; test/fixtures/sklearn-warnings/ holds
  * scikit-learn's own text for each.
  */
@@ -10,6 +11,7 @@ import { quantilesCapped } from "../contract/quantile-rule.js";
 import type { PreprocessingType } from "../contract/transform-types.js";
 import { decodeArray, type FittedNumber } from "./fitted-number.js";
 import type { EngineFitted } from "./fitted-state.js";
+import { nearConstantWarning } from "./near-constant.js";
 import type { EngineWarning, FeatureMatrix } from "./types.js";
 
 /** sqrt(Number.MAX_VALUE): a value whose square overflows float64. */
@@ -76,6 +78,10 @@ export function sklearnWarnings(
       return;
     }
     const overflow = overflowText(fitted, c, output[c]);
+    const nearConstant =
+      fitted.type === "PowerTransformer"
+        ? nearConstantWarning({ column, col, method: fitted.params.method, lambda: at(fitted.lambdas_, c) })
+        : null;
     if (overflow) {
       warnings.push({
         code: "overflow",
@@ -86,6 +92,7 @@ export function sklearnWarnings(
         ),
       });
     }
+    if (nearConstant) warnings.push(nearConstant);
   });
   return warnings;
 }

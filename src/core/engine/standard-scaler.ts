@@ -8,6 +8,7 @@ import { centerAndScaleColumns, scaleThenShiftColumns, type AffineSteps } from "
 import { encodeArray, fittedColumns } from "./fitted-number.js";
 import type { StandardScalerFitted } from "./fitted-state.js";
 import { checkValues } from "./input-checks.js";
+import { numpySum } from "./numpy-sum.js";
 import type { FeatureMatrix, ProgressListener } from "./types.js";
 
 const EPS = 2.220446049250313e-16;
@@ -20,10 +21,16 @@ export interface ColumnMoments {
 }
 
 /**
- * Mean and (optionally) variance of the non-NaN values. Sums run in row order, which is
- * how numpy reduces axis 0 of a C-ordered array, so the mean matches scikit-learn's bits.
+ * Mean and (optionally) variance of the non-NaN values, with the sums numpy makes for
+ * scikit-learn's `_incremental_mean_and_var` (`np.nansum(X, axis=0)`): a lone column
+ * (`alone`) is a contiguous vector, summed as numpy sums one (numpy-sum.ts); a column
+ * of a wider matrix is reduced row by row. Either way the mean matches scikit-learn's bits.
  */
-export function columnMoments(col: Float64Array, withVariance: boolean): ColumnMoments {
+export function columnMoments(col: Float64Array, withVariance: boolean, alone = false): ColumnMoments {
+  return alone ? vectorMoments(col, withVariance) : rowOrderMoments(col, withVariance);
+}
+
+function rowOrderMoments(col: Float64Array, withVariance: boolean): ColumnMoments {
   const n = col.length;
   let sum = 0;
   let count = 0;
@@ -52,10 +59,37 @@ export function columnMoments(col: Float64Array, withVariance: boolean): ColumnM
   return { mean, variance, count };
 }
 
+/** The same statistics through numpy's vector sum, NaN counted as 0 as np.nansum does. */
+function vectorMoments(col: Float64Array, withVariance: boolean): ColumnMoments {
+  const n = col.length;
+  const work = new Float64Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const x = col[i];
+    if (x === x) {
+      work[i] = x;
+      count++;
+    }
+  }
+  const mean = numpySum(work) / count;
+  if (!withVariance) return { mean, variance: NaN, count };
+  for (let i = 0; i < n; i++) {
+    const x = col[i];
+    work[i] = x === x ? x - mean : 0;
+  }
+  const correction = numpySum(work);
+  for (let i = 0; i < n; i++) work[i] *= work[i];
+  const variance = (numpySum(work) - (correction * correction) / count) / count;
+  return { mean, variance, count };
+}
+
 /** scikit-learn's _is_constant_feature: zero variance up to rounding relative to the mean. */
+export function isConstantFeature(variance: number, mean: number, count: number): boolean {
+  return variance <= count * EPS * variance + (count * mean * EPS) ** 2;
+}
+
 export function scaleFromVariance(variance: number, mean: number, count: number): number {
-  const bound = count * EPS * variance + (count * mean * EPS) ** 2;
-  return variance <= bound ? 1 : Math.sqrt(variance);
+  return isConstantFeature(variance, mean, count) ? 1 : Math.sqrt(variance);
 }
 
 export function fitStandardScaler(
@@ -70,7 +104,7 @@ export function fitStandardScaler(
   const scale = new Float64Array(width);
   const counts: number[] = [];
   for (let c = 0; c < width; c++) {
-    const m = columnMoments(columns[c], params.with_std);
+    const m = columnMoments(columns[c], params.with_std, width === 1);
     // A sum that is not finite means ±Infinity in the column (or, rarely, overflow):
     // checkValues names the infinity, and lets an overflow through as scikit-learn does.
     if (m.mean - m.mean !== 0 && m.count > 0) checkValues("StandardScaler", features);

@@ -1,9 +1,21 @@
 import type { FittedStateJson, Params, PreprocessingType } from "../contract/index.js";
 
-export const WARNING_CODES = ["n_quantiles_capped", "ignore_implicit_zeros", "all_missing_column", "overflow"] as const;
+export const WARNING_CODES = [
+  "n_quantiles_capped",
+  "ignore_implicit_zeros",
+  "all_missing_column",
+  "overflow",
+  "near_constant",
+  "lambda_optimum_unreachable",
+] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
+/** The codes mdps gives where scikit-learn 1.2.1 says nothing (docs/warnings.md#mdpss-own-notices). */
+export const OWN_WARNING_CODES: readonly WarningCode[] = ["near_constant", "lambda_optimum_unreachable"];
 
-/** One of scikit-learn's warnings: a stable code, a message that quotes scikit-learn, the column (null: the whole job). */
+/**
+ * One of scikit-learn's warnings (a stable code, a message that quotes scikit-learn) or one
+ * of mdps's own notices; the column, or null for the whole job.
+ */
 export interface EngineWarning {
   readonly code: WarningCode;
   readonly message: string;
@@ -25,7 +37,7 @@ export type FittedState = FittedStateJson;
 export interface FitTransformResult {
   readonly columns: Float64Array[];
   readonly fitted: FittedState;
-  /** scikit-learn 1.2.1's warnings on the same data and parameters; empty when it would say nothing. */
+  /** scikit-learn 1.2.1's warnings on the same data and parameters, and mdps's own notices. */
   readonly warnings: readonly EngineWarning[];
 }
 
