@@ -217,12 +217,24 @@ function genericColumn(name: string, vector: Vector, rows: number, valueType: Da
   return undefined;
 }
 
+/**
+ * The table with every unnamed field named `""` again. apache-arrow writes no name for a
+ * field named `""` and reads a field without a name as `null`, which its Table then
+ * shows as the column "null": a real column of that name would collide with it.
+ */
+export function keepEmptyNames(table: ArrowTable): ArrowTable {
+  for (const field of table.schema.fields) {
+    if ((field.name as string | null) === null) (field as { name: string }).name = "";
+  }
+  return table;
+}
+
 /** Reads an Arrow IPC file or stream. The source is gathered into one buffer first. */
 export async function readArrow(source: Source): Promise<Table> {
   const bytes = await collectBytes(source);
   let table: ArrowTable;
   try {
-    table = tableFromIPC(bytes);
+    table = keepEmptyNames(tableFromIPC(bytes));
   } catch (err) {
     throw new FormatError(`the data is not a readable Arrow IPC file or stream (${(err as Error).message})`);
   }

@@ -1,3 +1,5 @@
+import type { BooleanSpelling } from "./csv-booleans.js";
+
 /**
  * The columnar table every format reads into and writes from. Feature columns are
  * Float64Array (NaN = missing) so the engine works on them without copying; other
@@ -12,6 +14,11 @@ export type Column =
       readonly arrow?: ArrowOriginal | undefined;
       /** Set when read from Parquet, kept for writing the column back as it was stored. */
       readonly parquet?: ParquetOriginal | undefined;
+      /**
+       * Set when read from CSV text whose every field was an integer literal, none missing
+       * (pandas' int64): CSV writes it back as integers, where a float column is written `1.0`.
+       */
+      readonly integers?: true | undefined;
     }
   | {
       readonly name: string;
@@ -27,6 +34,8 @@ export type Column =
       readonly kind: "boolean";
       readonly values: ReadonlyArray<boolean | null>;
       readonly parquet?: ParquetOriginal | undefined;
+      /** Set when read from CSV that spelt its booleans otherwise than pandas' `True`/`False`, to write them back so. */
+      readonly csvSpelling?: BooleanSpelling | undefined;
     };
 
 export type ColumnKind = Column["kind"];
