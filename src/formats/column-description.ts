@@ -4,7 +4,7 @@
  * such integers, CSV integers a double cannot hold), and how to make it a feature: a
  * refusal that only said "text" would send the user looking for letters that are not there.
  */
-import { keptAsNumber, parseNumberText } from "./number-text.js";
+import { integerBeyondDouble, keptAsNumber, parseNumberText } from "./number-text.js";
 import type { Column } from "./table.js";
 
 export interface ExactNumbers {
@@ -36,7 +36,9 @@ export function exactNumbers(column: Column): ExactNumbers | undefined {
     if (v === null || v === undefined) continue;
     const x = parseNumberText(v.trim());
     if (x === undefined) return undefined;
-    if (decider === undefined && !keptAsNumber(x, v, 0, v.length)) decider = { value: v, row: i + 1 };
+    if (decider === undefined && (!keptAsNumber(x, v, 0, v.length) || integerBeyondDouble(x, v, 0, v.length))) {
+      decider = { value: v, row: i + 1 };
+    }
   }
   if (decider === undefined) return undefined;
   const overflow = !Number.isFinite(parseNumberText(decider.value.trim()) as number);

@@ -5,7 +5,7 @@
 import { FormatError, quoteValue } from "./format-error.js";
 import { GrowableFloat64 } from "./growable.js";
 import { booleanColumn, isBooleanWord } from "./csv-booleans.js";
-import { keptAsNumber } from "./number-text.js";
+import { integerBeyondDouble, keptAsNumber } from "./number-text.js";
 import { isIntegerText, type NumberFieldParser } from "./pandas-number.js";
 import type { Column } from "./table.js";
 
@@ -164,6 +164,8 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
   private strings: StringColumnBuilder | undefined;
   /** Every field so far an integer literal, none missing: pandas reads the column as int64. */
   private integers = true;
+  /** Some integer literal is beyond what a double holds: while `integers`, the column is text at the end. */
+  private beyondDouble = false;
 
   /** `onText` is told when the column turns out to be text. */
   constructor(
@@ -179,9 +181,15 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       this.add(s, start, end);
       return;
     }
-    if (this.integers) this.integers = isIntegerText(s, start, end);
+    this.noteInteger(x, s, start, end);
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
+  }
+
+  private noteInteger(x: number, s: string, start: number, end: number): void {
+    if (!this.integers) return;
+    this.integers = start !== end && isIntegerText(s, start, end);
+    if (this.integers && !this.beyondDouble) this.beyondDouble = integerBeyondDouble(x, s, start, end);
   }
 
   private keepPlace(s: string, start: number, end: number, row: number): void {
@@ -202,7 +210,7 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;
     }
-    if (this.integers) this.integers = start !== end && isIntegerText(s, start, end);
+    this.noteInteger(x, s, start, end);
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
   }
@@ -227,6 +235,9 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
   }
 
   finish(): Column {
+    // Integers a double cannot hold keep their digits (pandas: int64); beside a decimal or
+    // a missing value they are floats, as pandas reads them.
+    if (this.numbers !== undefined && this.integers && this.beyondDouble) this.becomeText();
     if (this.numbers === undefined) return (this.strings as StringColumnBuilder).finish();
     this.places = undefined;
     this.loose.clear();

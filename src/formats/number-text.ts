@@ -238,18 +238,23 @@ export function holdsDigits(text: string, x: number): boolean {
 }
 
 /**
- * Whether a text format's number field, read as `x`, stays a number (pandas reads it as a
- * float): every decimal does, whatever its digits (`44.057560280291973`,
- * `0.10000000000000000555` is 0.1, `1e-400` is 0), except
- * - an integer literal beyond ±2^53 whose digits the double does not hold
- *   (`12345678901234567891`): kept as text so ids pass through exactly (pandas holds
- *   them as int64);
- * - a number too large for a double (`1e400`): text, as pandas reads it.
+ * Whether a text format's number field, read as `x`, stays a number, as pandas reads it:
+ * every decimal does, whatever its digits (`44.057560280291973`; `0.10000000000000000555`
+ * is 0.1, `1e-400` is 0), except a number too large for a double (`1e400`), which pandas
+ * reads as text. (Integers beyond 2^53: see integerBeyondDouble.)
  */
 export function keptAsNumber(x: number, s: string, start: number, end: number): boolean {
+  return x === x && (x === Infinity || x === -Infinity) ? /inf/i.test(s.slice(start, end)) : true;
+}
+
+/**
+ * Whether the field is an integer literal whose digits the double `x` does not hold
+ * (`12345678901234567891`). pandas reads a column of integers as int64 (or uint64),
+ * exactly; a column mdps reads as numbers is float64, so such a column is kept as its text.
+ */
+export function integerBeyondDouble(x: number, s: string, start: number, end: number): boolean {
   const magnitude = Math.abs(x);
-  if (magnitude < 9007199254740992 || x !== x) return true;
-  if (magnitude === Infinity) return /inf/i.test(s.slice(start, end));
+  if (magnitude < 9007199254740992 || x !== x) return false;
   const text = s.slice(start, end).trim();
-  return !/^[+-]?\d+$/.test(text) || holdsDigits(text, x);
+  return /^[+-]?\d+$/.test(text) && !holdsDigits(text, x);
 }
