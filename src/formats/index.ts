@@ -15,7 +15,7 @@ import type { Column, Table } from "./table.js";
 
 export { FormatError } from "./format-error.js";
 export { booleanFeature } from "./boolean-feature.js";
-export { keepEmptyNames, readArrow, writeArrow } from "./arrow.js";
+export { readArrow, tableFromIpcKeepingNames, writeArrow } from "./arrow.js";
 export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
 export { readJson, writeJson, type JsonReadOptions } from "./json.js";
 export { readParquet, writeParquet } from "./parquet.js";
