@@ -120,6 +120,13 @@ export function pythonFloatRepr(x: number): string {
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const magnitude = Math.abs(x);
+  // Here both write fixed notation with the same digits (a double below 1e16 never prints
+  // as 1e16, nor one below 1e-4 as 0.0001: those read back as other doubles).
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    const fixed = String(x);
+    return fixed.includes(".") ? fixed : `${fixed}.0`;
+  }
   // toExponential() without digits gives the shortest round-trip digits, as repr does.
   const [mantissa, exp] = x.toExponential().split("e") as [string, string];
   const exponent = Number(exp);

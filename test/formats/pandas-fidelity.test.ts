@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyCsvReadReport, isContractClean, type CsvDelimiter } from "../../src/formats/csv-dialect.js";
 import { PANDAS_CSV, readCsv, writeCsv, type CsvReadOptions } from "../../src/formats/csv.js";
+import { pythonFloatRepr } from "../../src/formats/pandas-number.js";
 import type { Column } from "../../src/formats/table.js";
 import { collect, pieces, utf8 } from "./byte-sources.js";
 
@@ -191,5 +192,19 @@ describe("pandas' thousands and decimal", () => {
   it("reads them only where asked: the contract's reader keeps such fields text", async () => {
     const table = await readCsv('a\n"1,065"\n');
     expect(table.columns[0]?.kind).toBe("string");
+  });
+});
+
+describe("floats as Python's repr, which pandas' to_csv writes", () => {
+  const golden = JSON.parse(readFileSync(join(DIR, "repr.golden.json"), "utf8")) as { values: [string, string][] };
+
+  it(`matches repr on ${golden.values.length} doubles: random bits, every scale, whole numbers, edges`, () => {
+    const view = new DataView(new ArrayBuffer(8));
+    const wrong = golden.values.filter(([bits, repr]) => {
+      view.setBigUint64(0, BigInt(`0x${bits}`));
+      return pythonFloatRepr(view.getFloat64(0)) !== repr;
+    });
+    expect(golden.values.length).toBe(6000);
+    expect(wrong).toEqual([]);
   });
 });
