@@ -41,7 +41,7 @@ export function exactNumbers(column: Column): ExactNumbers | undefined {
     }
   }
   if (decider === undefined) return undefined;
-  const overflow = !Number.isFinite(parseNumberText(decider.value.trim()) as number);
+  const overflow = !Number.isFinite(parseNumberText(decider.value.trim()));
   const holds = overflow
     ? "numbers beyond a double's range (±1.8e308), kept as their text"
     : "integers beyond ±2^53 whose digits a double cannot hold exactly (kept as their text)";

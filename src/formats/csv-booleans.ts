@@ -44,7 +44,9 @@ export function booleanColumn(name: string, texts: readonly (string | null)[]): 
   }
   if (!any) return undefined;
   const values = texts.map((t) => (t === null ? null : t.length === 4));
-  const spelling = consistent ? { true: spelledTrue ?? PANDAS_BOOLEANS.true, false: spelledFalse ?? PANDAS_BOOLEANS.false } : undefined;
+  const spelling = consistent
+    ? { true: spelledTrue ?? PANDAS_BOOLEANS.true, false: spelledFalse ?? PANDAS_BOOLEANS.false }
+    : undefined;
   return spelling === undefined || (spelling.true === "True" && spelling.false === "False")
     ? { name, kind: "boolean", values }
     : { name, kind: "boolean", values, csvSpelling: spelling };

@@ -37,7 +37,7 @@ export function csvCellWriter(column: Column, single: boolean): (row: number) =>
   switch (column.kind) {
     case "number": {
       const v = column.values;
-      if (writtenAsIntegers(column)) return (r) => String(v[r] as number);
+      if (writtenAsIntegers(column)) return (r) => String(v[r]);
       return (r) => {
         const x = v[r] as number;
         return x !== x ? empty : pythonFloatRepr(x);

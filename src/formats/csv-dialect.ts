@@ -133,9 +133,7 @@ export function emptyCsvReadReport(): CsvReadReport {
 
 /** True when the file read as the contract's CSV would give the same table. */
 export function isContractClean(report: CsvReadReport): boolean {
-  return (
-    report.delimiter === "," && report.missingWords === 0 && report.shortRows === 0 && report.spacedNumbers === 0
-  );
+  return report.delimiter === "," && report.missingWords === 0 && report.shortRows === 0 && report.spacedNumbers === 0;
 }
 
 /** One sentence on what differs from the contract's CSV, for the Session's notice. */

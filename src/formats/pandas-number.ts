@@ -81,7 +81,7 @@ function localNumber(text: string, thousands: string | undefined, decimal: strin
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c < 48 || c > 57) break;
-    out += text[i];
+    out += String.fromCharCode(c);
     i++;
     if (thousands !== undefined && text[i] === thousands) i++;
   }

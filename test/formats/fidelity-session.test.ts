@@ -145,7 +145,10 @@ describe('an empty column name stays "" beside a real column named "null"', () =
       expect(source.columns.map((c) => c.name)).toEqual(["", "null", "x"]);
       const input = await fileOf(source, type, `names-${type}`);
       const back = await readTable(type, readFileSync(input));
-      expect(back.columns.map((c) => c.name), type).toEqual(["", "null", "x"]);
+      expect(
+        back.columns.map((c) => c.name),
+        type,
+      ).toEqual(["", "null", "x"]);
 
       const job = await session().preprocess(input, { type: "StandardScaler", columns: ["x"] });
       await job.wait();
@@ -187,7 +190,8 @@ describe("CSV numbers as pandas reads them, through the Session", () => {
   it("reads 17-digit numbers (%.17g) as float64 and transforms them; an integer beyond 2^53 is refused naming its value", async () => {
     const path = join(dir.path, "digits.csv");
     const rows = ["a,id"];
-    for (let i = 0; i < 40; i++) rows.push(`${(Math.sin(i) * 50).toPrecision(17)},${9007199254740993n + 2n * BigInt(i)}`);
+    for (let i = 0; i < 40; i++)
+      rows.push(`${(Math.sin(i) * 50).toPrecision(17)},${9007199254740993n + 2n * BigInt(i)}`);
     rows[5] = "43.925381463197915,12345678901234567891";
     writeFileSync(path, rows.join("\n") + "\n");
     const job = await session().preprocess(path, { type: "StandardScaler", columns: ["a"] });

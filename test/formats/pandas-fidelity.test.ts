@@ -77,7 +77,9 @@ function checkColumn(c: ReadCase, column: Column | undefined, want: GoldenColumn
   if (/^(int|uint|float)/.test(want.dtype)) {
     expect(column.kind, label).toBe("number");
     const got = Array.from(column.values as Float64Array);
-    got.forEach((x, i) => expect(Object.is(x, expectedNumber(want.values[i] ?? null)), `${label}[${i}] = ${x}`).toBe(true));
+    got.forEach((x, i) =>
+      expect(Object.is(x, expectedNumber(want.values[i] ?? null)), `${label}[${i}] = ${x}`).toBe(true),
+    );
     return;
   }
   const booleans = want.values.every((v) => v === null || typeof v === "boolean");
