@@ -12,8 +12,8 @@ import type { Column } from "./table.js";
 export interface CsvColumnBuilder {
   /** The field is `s.slice(start, end)`; `row` is the 1-based data row (for errors). */
   add(s: string, start: number, end: number, row: number): void;
-  /** The same field, already parsed as the number x by the tokenizer. */
-  addNumber(x: number, s: string, start: number, end: number): void;
+  /** The same field, already parsed as the number x by the tokenizer (`integer`: an integer literal). */
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean): void;
   finish(): Column;
 }
 
@@ -81,7 +81,7 @@ export class NumberColumnBuilder implements CsvColumnBuilder {
     }
     const x = this.parse(s, start, end);
     if (x !== undefined) {
-      this.addNumber(x, s, start, end, row);
+      this.addNumber(x, s, start, end, this.integers && isIntegerText(s, start, end), row);
       return;
     }
     const text = s.slice(start, end);
@@ -91,10 +91,10 @@ export class NumberColumnBuilder implements CsvColumnBuilder {
     this.integers = false;
     this.values.push(text.length === 4 ? 1 : 0);
   }
-  addNumber(x: number, s: string, start: number, end: number, row = this.values.length + 1): void {
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean, row = this.values.length + 1): void {
     if (this.holds === 2) throw mixedBooleans(this.name, row, s.slice(start, end));
     this.holds = 1;
-    if (this.integers) this.integers = isIntegerText(s, start, end);
+    this.integers &&= integer;
     this.values.push(x);
   }
   finish(): Column {
@@ -175,20 +175,20 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
     private readonly onText: () => void = () => {},
   ) {}
 
-  addNumber(x: number, s: string, start: number, end: number): void {
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean): void {
     const numbers = this.numbers;
     if (numbers === undefined || !keptAsNumber(x, s, start, end)) {
       this.add(s, start, end);
       return;
     }
-    this.noteInteger(x, s, start, end);
+    this.noteInteger(x, s, start, end, integer);
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
   }
 
-  private noteInteger(x: number, s: string, start: number, end: number): void {
+  private noteInteger(x: number, s: string, start: number, end: number, integer: boolean): void {
     if (!this.integers) return;
-    this.integers = start !== end && isIntegerText(s, start, end);
+    this.integers = integer;
     if (this.integers && !this.beyondDouble) this.beyondDouble = integerBeyondDouble(x, s, start, end);
   }
 
@@ -210,7 +210,7 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;
     }
-    this.noteInteger(x, s, start, end);
+    this.noteInteger(x, s, start, end, this.integers && start !== end && isIntegerText(s, start, end));
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
   }

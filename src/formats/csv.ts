@@ -155,7 +155,7 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
   let width = 0;
   let rows = 0;
   const tokenizer: CsvTokenizer = new CsvTokenizer(() => {
-    const { fieldSrc, fieldStart, fieldEnd, fieldCount, fieldIsNumber, fieldNumber } = tokenizer;
+    const { fieldSrc, fieldStart, fieldEnd, fieldCount, fieldIsNumber, fieldNumber, fieldIsInteger } = tokenizer;
     if (builders === undefined) {
       const header = fieldSrc.slice(0, fieldCount).map((src, k) => src.slice(fieldStart[k], fieldEnd[k]));
       if (header.length === 1 && header[0] === "") {
@@ -185,6 +185,7 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
           fieldSrc[c] as string,
           fieldStart[c] as number,
           fieldEnd[c] as number,
+          fieldIsInteger[c] === true,
         );
       } else {
         const src = fieldSrc[c] as string;

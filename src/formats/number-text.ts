@@ -41,8 +41,11 @@ export function parseNumberRange(s: string, start: number, end: number): number 
   return x === undefined || numberScan.end !== end ? nonFinite(s, start, end) : x;
 }
 
-/** Where the last scanNumber call stopped (a field is a number when that is its end). */
-export const numberScan = { end: 0 };
+/**
+ * Where the last scanNumber call stopped (a field is a number when that is its end), and
+ * whether what it read was an integer literal (no point, no exponent).
+ */
+export const numberScan = { end: 0, integer: false };
 
 /**
  * Parses the longest prefix of `s[start..limit)` in decimal notation (see
@@ -63,6 +66,7 @@ export function scanNumber(s: string, start: number, limit: number): number | un
   let significant = 0;
   let scale = 0; // value = (head * 10^tailDigits + tail) * 10^scale
   let any = false; // saw a digit
+  let integer = true;
   // Leading zeros are not significant. The loops below are the hot path of CSV reading:
   // one unsigned compare per character tells digits from the rest.
   while (i < limit && s.charCodeAt(i) === 48) {
@@ -79,6 +83,7 @@ export function scanNumber(s: string, start: number, limit: number): number | un
   }
   if (significant > 0) any = true;
   if (i < limit && s.charCodeAt(i) === 46) {
+    integer = false;
     i++;
     if (significant === 0) {
       while (i < limit && s.charCodeAt(i) === 48) {
@@ -124,11 +129,13 @@ export function scanNumber(s: string, start: number, limit: number): number | un
       if (exponent < 100_000) exponent = exponent * 10 + d;
     }
     if (j > digitsFrom) {
+      integer = false;
       i = j;
       scale += expNegative ? -exponent : exponent;
     }
   }
   numberScan.end = i;
+  numberScan.integer = integer;
   const tailDigits = significant <= 15 ? 0 : significant >= 19 ? 4 : significant - 15;
   let x: number | undefined;
   if (significant <= 15) {
