@@ -210,3 +210,27 @@ describe("floats as Python's repr, which pandas' to_csv writes", () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe("integer columns of other sources, written to CSV as pandas writes int64", () => {
+  it("danfo int32 and Arrow integers as integers; with a missing value as floats", async () => {
+    const { DataFrame } = await import("danfojs-node");
+    const { tableFromDataFrame } = await import("../../src/formats/danfo.js");
+    const frame = new DataFrame({ n: [1, 2, 3], f: [1.5, 2, 3], m: [1, NaN, 3] });
+    const csv = (await collect(writeCsv(tableFromDataFrame(frame)))).toString("utf8");
+    expect(csv).toBe("n,f,m\n1,1.5,1.0\n2,2.0,\n3,3.0,3.0\n");
+    const arrow = await import("apache-arrow");
+    const { readArrow } = await import("../../src/formats/arrow.js");
+    const ipc = arrow.tableToIPC(
+      new arrow.Table({
+        i: arrow.vectorFromArray([1n, 2n, 3n], new arrow.Int64()),
+        j: arrow.vectorFromArray([1, null, 3], new arrow.Int32()),
+        x: arrow.vectorFromArray([1, 2, 3], new arrow.Float64()),
+      }),
+      "file",
+    );
+    // pandas (pyarrow's to_pandas): int64, float64 (a null), float64.
+    expect((await collect(writeCsv(await readArrow(ipc)))).toString("utf8")).toBe(
+      "i,j,x\n1,1.0,1.0\n2,,2.0\n3,3.0,3.0\n",
+    );
+  });
+});
