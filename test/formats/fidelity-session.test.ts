@@ -116,6 +116,20 @@ describe(`boolean feature columns, as scikit-learn ${golden.sklearn} takes them`
     expect(frame.column("label").values).toEqual(label);
   });
 
+  it("session.check takes a named boolean column as a feature; job.transformer() applies the fit to new booleans", async () => {
+    const path = await fileOf(booleanTable(flag, x, label), "csv", "bool-check");
+    const report = await session().check(path, { type: "StandardScaler", columns: ["flag", "x"] });
+    expect(report.problems).toEqual([]);
+    expect(report.features).toEqual(["flag", "x"]);
+    expect(report.columns.find((c) => c.name === "flag")).toMatchObject({ feature: true, min: 0, max: 1 });
+    const job = await session().preprocess(path, { type: "StandardScaler", columns: ["flag", "x"] });
+    const transformer = await job.transformer();
+    const fresh = dataFrameFromTable(booleanTable([true, false], [1.5, 2.0]));
+    const out = transformer.transform(fresh);
+    // The same mean and scale as the fit: rows 0 and 1 of the golden output.
+    expectClose(out.column("flag").values as number[], (golden.StandardScaler[0] ?? []).slice(0, 2), "transform flag");
+  });
+
   it("CSV: a file spelling true/false in lower case keeps that spelling through a CSV output", async () => {
     const path = join(dir.path, "lower.csv");
     writeFileSync(path, "flag,x\ntrue,1.5\nfalse,2.5\n");
