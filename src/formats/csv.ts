@@ -140,7 +140,11 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
   const naMax = na ? Math.max(...[...na].map((w) => w.length)) : 0;
   const fillShort = options.shortRows === "missing";
   const parse = countingSpaced(
-    numberFieldParser({ spaces: options.spacedNumbers, thousands: options.thousands, decimal: options.decimal }),
+    numberFieldParser({
+      spaces: options.spacedNumbers,
+      thousands: options.thousands,
+      decimal: options.decimal,
+    }),
     report,
   );
   const fastPath = options.thousands === undefined && (options.decimal ?? ".") === ".";
@@ -313,8 +317,6 @@ function isSpaceCode(c: number): boolean {
 function countingSpaced(parse: NumberFieldParser, report: CsvReadReport): NumberFieldParser {
   if (parse === parseNumberRange) return parse;
   return (s, start, end) => {
-    const plain = parseNumberRange(s, start, end);
-    if (plain !== undefined) return plain;
     const x = parse(s, start, end);
     if (x !== undefined && (isSpaceCode(s.charCodeAt(start)) || isSpaceCode(s.charCodeAt(end - 1)))) {
       report.spacedNumbers++;
