@@ -4,13 +4,7 @@
  * bool. CSV has no booleans of its own, so the column remembers how the file spelt them and
  * is written back the same way; pandas' `True`/`False` otherwise.
  */
-import type { Column } from "./table.js";
-
-/** How a boolean column's values are written in CSV. */
-export interface BooleanSpelling {
-  readonly true: string;
-  readonly false: string;
-}
+import type { BooleanSpelling, Column } from "./table.js";
 
 /** pandas' `to_csv` spelling. */
 export const PANDAS_BOOLEANS: BooleanSpelling = { true: "True", false: "False" };

@@ -1,5 +1,3 @@
-import type { BooleanSpelling } from "./csv-booleans.js";
-
 /**
  * The columnar table every format reads into and writes from. Feature columns are
  * Float64Array (NaN = missing) so the engine works on them without copying; other
@@ -39,6 +37,12 @@ export type Column =
     };
 
 export type ColumnKind = Column["kind"];
+
+/** How a boolean column's values are written in CSV (`True`/`False` is pandas'). */
+export interface BooleanSpelling {
+  readonly true: string;
+  readonly false: string;
+}
 
 /**
  * An Arrow column mdps does not compute on, kept as read so the Arrow writer gives it
