@@ -248,3 +248,17 @@ describe("integer columns of other sources, written to CSV as pandas writes int6
     );
   });
 });
+
+describe("the refusal of a column of integers beyond 2^53 names the value that decided", () => {
+  it("in the service's feature selection", async () => {
+    const { selectFeatures } = await import("../../src/formats/index.js");
+    const table = await readCsv("id,x\n1,1.5\n12345678901234567891,2.5\n3,3.5\n");
+    expect(table.columns[0]?.kind).toBe("string");
+    expect(() => selectFeatures(table, ["id", "x"])).toThrow(
+      /integers beyond ±2\^53 whose digits a double cannot hold exactly \(kept as their text\) such as "12345678901234567891" \(row 2\)/,
+    );
+    // 1e400 is text to pandas too: named as the number it is not.
+    const huge = await readCsv("v\n1\n1e400\n");
+    expect(() => selectFeatures(huge, ["v"])).toThrow(/beyond a double's range[^"]*"1e400" \(row 2\)/);
+  });
+});
