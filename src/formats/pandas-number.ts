@@ -1,8 +1,8 @@
 /**
- * Numbers and booleans in CSV text as pandas spells them: what `read_csv`'s C parser
- * takes beyond the plain decimal notation of number-text.ts (spaces around a number,
- * `thousands` and `decimal` characters, `True`/`False`), and how `to_csv` writes a
- * float64 (Python's `repr`). Checked against pandas 1.5.3 by test/fixtures/pandas-csv/.
+ * Numbers in CSV text as pandas spells them: what `read_csv`'s C parser takes beyond the
+ * plain decimal notation of number-text.ts (spaces around a number, `thousands` and
+ * `decimal` characters), and how `to_csv` writes a float64 (Python's `repr`). Checked
+ * against pandas 1.5.3 by test/fixtures/pandas-fidelity/. Booleans: csv-booleans.ts.
  */
 import { numberScan, parseNumberRange, scanNumber } from "./number-text.js";
 
