@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { PANDAS_NA_VALUES, type CsvDelimiter } from "../core/formats/csv-dialect.js";
-import { readCsv as readCsvTable } from "../core/formats/csv.js";
+import { PANDAS_CSV, readCsv as readCsvTable } from "../core/formats/csv.js";
 import { dataFrameFromTable } from "../core/formats/danfo.js";
 import { FormatError } from "../core/formats/format-error.js";
 import { parseNumberText } from "../core/formats/number-text.js";
@@ -27,6 +27,13 @@ export interface ReadCsvOptions {
   readonly naValues?: readonly string[];
   /** `false`: only `naValues` and empty fields are missing, not pandas' default words (pandas' `keep_default_na`). */
   readonly keepDefaultNa?: boolean;
+  /**
+   * pandas' `thousands`: a character skipped after each digit of a number's integer part,
+   * `","` reads `"1,065"` as 1065 (in a comma-separated file such fields are quoted).
+   */
+  readonly thousands?: string;
+  /** pandas' `decimal`: the decimal point's character, `","` reads `2,5` as 2.5 (with `delimiter: ";"`). */
+  readonly decimal?: string;
 }
 
 /** The frame's source: "data/wine.csv", or "the CSV text" for text passed in. */
@@ -63,9 +70,11 @@ async function csvSource(input: string | Uint8Array): Promise<Named> {
 async function csvFrame(named: Named, options: ReadCsvOptions): Promise<DataFrame> {
   const words = [...(options.keepDefaultNa === false ? [""] : PANDAS_NA_VALUES), ...(options.naValues ?? [])];
   const table = await readCsvTable(named.source, {
+    ...PANDAS_CSV,
     delimiter: options.delimiter ?? "auto",
     naValues: words,
-    shortRows: "missing",
+    ...(options.thousands === undefined ? {} : { thousands: options.thousands }),
+    ...(options.decimal === undefined ? {} : { decimal: options.decimal }),
   });
   return frameOf(numericNaValues(table, options.naValues ?? []), named.what, named.path);
 }
@@ -89,7 +98,8 @@ function numericNaValues(table: Table, words: readonly string[]): Table {
  * A CSV file, or CSV text, as a danfo DataFrame, read as `pandas.read_csv` reads it: the
  * separator detected among `,` `;` tab and `|`, pandas' missing-value words ("NA", "N/A",
  * "null", "NaN", "#N/A", ...) and empty fields as missing, short rows filled with missing
- * values, a UTF-8 BOM dropped. A column is numeric when every value is a number or missing;
+ * values, numbers with spaces around them as numbers, `True`/`False` as booleans, a UTF-8
+ * BOM dropped; `thousands` and `decimal` as pandas' options. A column is numeric when every value is a number or missing;
  * numbers keep all their digits (float64). A string with a line break is read as CSV text,
  * any other string as a path.
  *
@@ -97,6 +107,7 @@ function numericNaValues(table: Table, words: readonly string[]): Table {
  * import { readCsv } from "mdps/danfo";
  * const wine = await readCsv("data/wine.csv");
  * const small = await readCsv("x,label\n1.5,a\nNA,b\n"); // x: 1.5, NaN
+ * const sales = await readCsv('item,units\nbolts,"1,065"\n', { thousands: "," }); // units: 1065
  */
 export async function readCsv(input: string | Uint8Array, options: ReadCsvOptions = {}): Promise<DataFrame> {
   return csvFrame(await csvSource(input), options);

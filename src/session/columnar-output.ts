@@ -22,15 +22,15 @@ export interface DownloadedFile {
 
 /** The blob's content as an Apache Arrow Table: Arrow bytes are read as they are, other formats converted. */
 export async function arrowTableOf(blob: Blob, options: CallOptions & DecodeOptions = {}): Promise<ArrowTable> {
-  const { tableFromIPC } = await import("apache-arrow");
+  const { tableFromIpcKeepingNames } = await loadFormats();
   if (blob.recordType === "arrow") {
     const bytes = await blob.bytes(options);
-    return tableFromIPC(bytes);
+    return tableFromIpcKeepingNames(bytes);
   }
   const [table, { writeArrow }] = await Promise.all([blob.table(options), loadFormats()]);
   const chunks: Uint8Array[] = [];
   for await (const chunk of writeArrow(table)) chunks.push(chunk);
-  return tableFromIPC(chunks);
+  return tableFromIpcKeepingNames(chunks);
 }
 
 /**

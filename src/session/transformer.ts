@@ -3,6 +3,7 @@ import type { FittedStateJson } from "../core/contract/job.js";
 import { inverseTransformWith, transformWith } from "../core/engine/index.js";
 import type { FeatureMatrix } from "../core/engine/types.js";
 import type { Column, Table } from "../core/formats/table.js";
+import { booleanFeature } from "../core/formats/boolean-feature.js";
 import { validationBeforeSending } from "./validation-before-sending.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "./table-io.js";
 
@@ -74,7 +75,8 @@ export class Transformer {
       const column = table.columns.find((c) => c.name === name);
       if (column === undefined)
         (errors[name] ??= []).push(`is missing; the transform was fitted on ${names.join(", ")}`);
-      else if (column.kind !== "number") (errors[name] ??= []).push(`must be numeric, got ${column.kind}`);
+      else if (column.kind === "string") (errors[name] ??= []).push(`must be numeric, got ${column.kind}`);
+      if (column?.kind === "boolean") return booleanFeature(column.values);
       return column?.kind === "number" ? column.values : new Float64Array(0);
     });
     if (Object.keys(errors).length > 0) throw validationBeforeSending(errors, "The DataFrame");

@@ -55,6 +55,29 @@ group("readCsv", () => {
     );
     await expect(readCsv(dir.path)).rejects.toThrow(/is a folder, not a file/);
   });
+
+  it("takes pandas' thousands and decimal options, as pandas.read_csv reads them", async () => {
+    // pandas 1.5.3: thousands="," gives 1065 and 12345678.5; ",1" and "1,,0" stay text.
+    const df = await readCsv('units,price,odd\n"1,065","12,345,678.5",",1"\n7,2,"1,,0"\n', { thousands: "," });
+    expect(values(df, "units")).toEqual([1065, 7]);
+    expect(values(df, "price")).toEqual([12345678.5, 2]);
+    expect(values(df, "odd")).toEqual([",1", "1,,0"]);
+    const european = await readCsv("a;b\n1.065,5;x\n2,25;y\n", { delimiter: ";", thousands: ".", decimal: "," });
+    expect(values(european, "a")).toEqual([1065.5, 2.25]);
+    // Without the option "1,065" is text, as in pandas.
+    expect(values(await readCsv('units\n"1,065"\n'), "units")).toEqual(["1,065"]);
+  });
+
+  it("reads numbers with spaces around them as numbers and True/False as booleans, as pandas does", async () => {
+    const df = await readCsv("a, b, c\n1, 2.5, True\n2,3 ,false\n");
+    expect(df.columns).toEqual(["a", " b", " c"]);
+    expect(values(df, " b")).toEqual([2.5, 3]);
+    // " True" has a space: text to pandas too.
+    expect(values(df, " c")).toEqual([" True", "false"]);
+    const flags = await readCsv("flag\nTrue\nFALSE\nNA\nfalse\n");
+    expect(values(flags, "flag")).toEqual([true, false, null, false]);
+    expect(flags.dtypes).toEqual(["boolean"]);
+  });
 });
 
 group("readFile", () => {

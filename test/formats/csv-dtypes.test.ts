@@ -1,8 +1,8 @@
 /**
  * The CSV rule for numbers, against pandas (test/fixtures/csv-dtypes/make_golden.py):
  * a column whose every non-empty value is a number is numeric, with pandas' values,
- * whether or not it is a feature column; a column whose digits a double cannot hold
- * (pandas: uint64, or a rounded float) is text, its digits exact.
+ * whether or not it is a feature column; a column of integers a double cannot hold
+ * (pandas: uint64) is text, its digits exact; a decimal of any length is pandas' float.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

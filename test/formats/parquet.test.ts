@@ -347,7 +347,11 @@ describe("Parquet and the other formats", () => {
     const csv = await readTable("csv", await collect(writeTable("csv", table)), {
       numericColumns: ["f64"],
     });
-    expect(column(csv, "dec38").values).toEqual(column(table, "dec38").values);
+    // DECIMAL(38,10)'s exact text is a float64 to pandas.read_csv, and so to mdps's CSV reader.
+    const decimals = column(table, "dec38").values as (string | null)[];
+    expect(Array.from(column(csv, "dec38").values as Float64Array)).toEqual(
+      decimals.map((d) => (d === null ? NaN : Number(d))),
+    );
     expect(column(csv, "ts_ns").values).toEqual(column(table, "ts_ns").values);
     // And a DataFrame written as Parquet is what DuckDB reads.
     const out = tmp("frame.parquet");

@@ -6,6 +6,7 @@
  * and writeArrow gives the original column back unchanged.
  */
 import {
+  RecordBatchReader,
   Type,
   tableFromIPC,
   type Data,
@@ -217,12 +218,31 @@ function genericColumn(name: string, vector: Vector, rows: number, valueType: Da
   return undefined;
 }
 
+/**
+ * `tableFromIPC`, with an unnamed field named `""`. apache-arrow writes no name for a
+ * field named `""`, reads a field without a name as `null`, and its Table then names it
+ * `"null"`, where a real column of that name would collide with it. The schema as the
+ * reader decodes it still has the `null`, so the names are taken from there.
+ */
+export function tableFromIpcKeepingNames(input: Uint8Array | readonly Uint8Array[]): ArrowTable {
+  const bytes = input instanceof Uint8Array ? input : Buffer.concat(input);
+  const table = tableFromIPC(bytes);
+  if (!table.schema.fields.some((f) => f.name === "null")) return table;
+  const reader = RecordBatchReader.from(bytes);
+  reader.open();
+  reader.schema.fields.forEach((field, k) => {
+    const read = table.schema.fields[k];
+    if ((field.name as string | null) === null && read !== undefined) (read as { name: string }).name = "";
+  });
+  return table;
+}
+
 /** Reads an Arrow IPC file or stream. The source is gathered into one buffer first. */
 export async function readArrow(source: Source): Promise<Table> {
   const bytes = await collectBytes(source);
   let table: ArrowTable;
   try {
-    table = tableFromIPC(bytes);
+    table = tableFromIpcKeepingNames(bytes);
   } catch (err) {
     throw new FormatError(`the data is not a readable Arrow IPC file or stream (${(err as Error).message})`);
   }

@@ -1,3 +1,3 @@
 /** Apache Arrow IPC <-> Table (rules in docs/formats.md). */
-export { readArrow } from "./arrow-reader.js";
+export { readArrow, tableFromIpcKeepingNames } from "./arrow-reader.js";
 export { writeArrow } from "./arrow-writer.js";

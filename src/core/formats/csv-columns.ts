@@ -4,14 +4,16 @@
  */
 import { FormatError, quoteValue } from "./format-error.js";
 import { GrowableFloat64 } from "./growable.js";
-import { holdsDigits, parseNumberRange } from "./number-text.js";
+import { booleanColumn, isBooleanWord } from "./csv-booleans.js";
+import { integerBeyondDouble, keptAsNumber } from "./number-text.js";
+import { isIntegerText, type NumberFieldParser } from "./pandas-number.js";
 import type { Column } from "./table.js";
 
 export interface CsvColumnBuilder {
   /** The field is `s.slice(start, end)`; `row` is the 1-based data row (for errors). */
   add(s: string, start: number, end: number, row: number): void;
-  /** The same field, already parsed as the number x by the tokenizer. */
-  addNumber(x: number, s: string, start: number, end: number): void;
+  /** The same field, already parsed as the number x by the tokenizer (`integer`: an integer literal). */
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean): void;
   finish(): Column;
 }
 
@@ -35,8 +37,9 @@ export class StringColumnBuilder implements CsvColumnBuilder {
   addNumber(_x: number, s: string, start: number, end: number): void {
     this.add(s, start, end);
   }
+  /** Text, or booleans when every value is pandas' `True`/`False` in some case. */
   finish(): Column {
-    return { name: this.name, kind: "string", values: this.values };
+    return booleanColumn(this.name, this.values) ?? { name: this.name, kind: "string", values: this.values };
   }
 }
 
@@ -48,24 +51,57 @@ function notNumeric(name: string, row: number, text: string): FormatError {
   );
 }
 
-/** A column named in `numericColumns`: every non-empty field must be a number. */
+function mixedBooleans(name: string, row: number, text: string): FormatError {
+  return new FormatError(
+    `column "${name}" must be numeric, but it mixes true/false with numbers (data row ${row} holds ${quoteValue(text)}); ` +
+      `use numbers only (1/0) or true/false only, as scikit-learn would refuse the mix`,
+    { column: name, row, value: text },
+  );
+}
+
+/**
+ * A column named in `numericColumns`: every non-empty field must be a number, or every one
+ * pandas' `True`/`False` (a boolean feature: 1 and 0, as scikit-learn takes it).
+ */
 export class NumberColumnBuilder implements CsvColumnBuilder {
   private readonly values = new GrowableFloat64();
-  constructor(readonly name: string) {}
+  /** Whether the values met so far were numbers (1), booleans (2) or none yet (0). */
+  private holds = 0;
+  /** Every field so far an integer literal, none missing (pandas' int64). */
+  private integers = true;
+  constructor(
+    readonly name: string,
+    private readonly parse: NumberFieldParser,
+  ) {}
   add(s: string, start: number, end: number, row: number): void {
     if (start === end) {
+      this.integers = false;
       this.values.push(NaN);
       return;
     }
-    const x = parseNumberRange(s, start, end);
-    if (x === undefined) throw notNumeric(this.name, row, s.slice(start, end));
-    this.values.push(x);
+    const x = this.parse(s, start, end);
+    if (x !== undefined) {
+      this.addNumber(x, s, start, end, this.integers && isIntegerText(s, start, end), row);
+      return;
+    }
+    const text = s.slice(start, end);
+    if (!isBooleanWord(text)) throw notNumeric(this.name, row, text);
+    if (this.holds === 1) throw mixedBooleans(this.name, row, text);
+    this.holds = 2;
+    this.integers = false;
+    this.values.push(text.length === 4 ? 1 : 0);
   }
-  addNumber(x: number): void {
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean, row = this.values.length + 1): void {
+    if (this.holds === 2) throw mixedBooleans(this.name, row, s.slice(start, end));
+    this.holds = 1;
+    this.integers &&= integer;
     this.values.push(x);
   }
   finish(): Column {
-    return { name: this.name, kind: "number", values: this.values.finish() };
+    const values = this.values.finish();
+    return values.length > 0 && this.integers
+      ? { name: this.name, kind: "number", values, integers: true }
+      : { name: this.name, kind: "number", values };
   }
 }
 
@@ -113,17 +149,6 @@ export class TextArchive {
 }
 
 /**
- * Whether the field s[start..end), read as x, is held by x exactly (number-text.ts,
- * holdsDigits); the common short fields are answered without cutting them out.
- */
-function exactNumber(x: number, s: string, start: number, end: number): boolean {
-  const magnitude = Math.abs(x);
-  if (end - start <= 15 && magnitude >= 2.2250738585072014e-308 && magnitude < 1e300) return true;
-  if (x !== x || (x === 0 && end - start === 1)) return true;
-  return holdsDigits(s.slice(start, end), x);
-}
-
-/**
  * `numericColumns: "auto"`, and every column not named when it is a list: numeric until
  * a field says otherwise, as pandas reads a column: a field that is not a number, or
  * whose digits a double cannot hold (`12345678901234567890`), makes the column text,
@@ -137,22 +162,34 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
   /** Texts of fields the archive cannot locate (they spanned pieces), by row index. */
   private loose = new Map<number, string>();
   private strings: StringColumnBuilder | undefined;
+  /** Every field so far an integer literal, none missing: pandas reads the column as int64. */
+  private integers = true;
+  /** Some integer literal is beyond what a double holds: while `integers`, the column is text at the end. */
+  private beyondDouble = false;
 
   /** `onText` is told when the column turns out to be text. */
   constructor(
     readonly name: string,
     private readonly archive: TextArchive,
+    private readonly parse: NumberFieldParser,
     private readonly onText: () => void = () => {},
   ) {}
 
-  addNumber(x: number, s: string, start: number, end: number): void {
+  addNumber(x: number, s: string, start: number, end: number, integer: boolean): void {
     const numbers = this.numbers;
-    if (numbers === undefined || !exactNumber(x, s, start, end)) {
+    if (numbers === undefined || !keptAsNumber(x, s, start, end)) {
       this.add(s, start, end);
       return;
     }
+    this.noteInteger(x, s, start, end, integer);
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
+  }
+
+  private noteInteger(x: number, s: string, start: number, end: number, integer: boolean): void {
+    if (!this.integers) return;
+    this.integers = integer;
+    if (this.integers && !this.beyondDouble) this.beyondDouble = integerBeyondDouble(x, s, start, end);
   }
 
   private keepPlace(s: string, start: number, end: number, row: number): void {
@@ -167,12 +204,13 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;
     }
-    const x = start === end ? NaN : parseNumberRange(s, start, end);
-    if (x === undefined || !exactNumber(x, s, start, end)) {
+    const x = start === end ? NaN : this.parse(s, start, end);
+    if (x === undefined || !keptAsNumber(x, s, start, end)) {
       this.becomeText();
       (this.strings as StringColumnBuilder).add(s, start, end);
       return;
     }
+    this.noteInteger(x, s, start, end, this.integers && start !== end && isIntegerText(s, start, end));
     this.keepPlace(s, start, end, numbers.length);
     numbers.push(x);
   }
@@ -197,9 +235,15 @@ export class AutoColumnBuilder implements CsvColumnBuilder {
   }
 
   finish(): Column {
+    // Integers a double cannot hold keep their digits (pandas: int64); beside a decimal or
+    // a missing value they are floats, as pandas reads them.
+    if (this.numbers !== undefined && this.integers && this.beyondDouble) this.becomeText();
     if (this.numbers === undefined) return (this.strings as StringColumnBuilder).finish();
     this.places = undefined;
     this.loose.clear();
-    return { name: this.name, kind: "number", values: this.numbers.finish() };
+    const values = this.numbers.finish();
+    return values.length > 0 && this.integers
+      ? { name: this.name, kind: "number", values, integers: true }
+      : { name: this.name, kind: "number", values };
   }
 }

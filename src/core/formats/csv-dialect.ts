@@ -116,15 +116,24 @@ export interface CsvReadReport {
   shortRows: number;
   /** The first such row (1-based data row). */
   firstShortRow: number | undefined;
+  /** Fields read as numbers only because spaces around a number are allowed (`" 2.5"`). */
+  spacedNumbers: number;
 }
 
 export function emptyCsvReadReport(): CsvReadReport {
-  return { delimiter: ",", missingWords: 0, wordsSeen: new Set(), shortRows: 0, firstShortRow: undefined };
+  return {
+    delimiter: ",",
+    missingWords: 0,
+    wordsSeen: new Set(),
+    shortRows: 0,
+    firstShortRow: undefined,
+    spacedNumbers: 0,
+  };
 }
 
 /** True when the file read as the contract's CSV would give the same table. */
 export function isContractClean(report: CsvReadReport): boolean {
-  return report.delimiter === "," && report.missingWords === 0 && report.shortRows === 0;
+  return report.delimiter === "," && report.missingWords === 0 && report.shortRows === 0 && report.spacedNumbers === 0;
 }
 
 /** One sentence on what differs from the contract's CSV, for the Session's notice. */
@@ -140,6 +149,10 @@ export function describeReport(report: CsvReadReport): string {
       `${report.shortRows} row${report.shortRows === 1 ? "" : "s"} with fewer fields than the header ` +
         `(first: data row ${report.firstShortRow}), filled with missing values`,
     );
+  }
+  if (report.spacedNumbers > 0) {
+    const n = report.spacedNumbers;
+    parts.push(`${n} number${n === 1 ? "" : "s"} with spaces around ${n === 1 ? "it" : "them"}`);
   }
   return parts.join("; ");
 }

@@ -34,7 +34,10 @@ export class CsvTokenizer {
   /** fieldIsNumber[k]: the field was parsed while scanning, its value is fieldNumber[k]. */
   readonly fieldIsNumber: boolean[] = [];
   readonly fieldNumber: number[] = [];
+  /** fieldIsInteger[k]: that number was an integer literal. */
+  readonly fieldIsInteger: boolean[] = [];
   private scannedNumber: number | undefined;
+  private scannedInteger = false;
 
   private state = FIELD_START;
   /** Text of the current field gathered from earlier pieces or around escaped quotes. */
@@ -78,6 +81,7 @@ export class CsvTokenizer {
               const d = s.charCodeAt(stop);
               if (d === separator || d === LF || d === CR) {
                 this.scannedNumber = x;
+                this.scannedInteger = numberScan.integer;
                 this.endField(s, stop, d);
                 i = stop + 1;
                 break;
@@ -159,6 +163,7 @@ export class CsvTokenizer {
     if (this.scannedNumber !== undefined) {
       this.fieldIsNumber[k] = true;
       this.fieldNumber[k] = this.scannedNumber;
+      this.fieldIsInteger[k] = this.scannedInteger;
       this.scannedNumber = undefined;
     } else {
       this.fieldIsNumber[k] = false;

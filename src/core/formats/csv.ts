@@ -3,6 +3,7 @@
  * ways. Exact rules: docs/formats.md.
  */
 import { AutoColumnBuilder, NumberColumnBuilder, TextArchive, type CsvColumnBuilder } from "./csv-columns.js";
+import { csvCellWriter, csvField } from "./csv-cells.js";
 import { CsvTokenizer } from "./csv-parser.js";
 import {
   CSV_DELIMITERS,
@@ -15,9 +16,10 @@ import {
 } from "./csv-dialect.js";
 import { ByteChunker } from "./byte-chunker.js";
 import { FormatError } from "./format-error.js";
-import { formatNumber } from "./number-text.js";
+import { parseNumberRange } from "./number-text.js";
+import { numberFieldParser, type NumberFieldParser } from "./pandas-number.js";
 import { byteChunks, type Source } from "./source.js";
-import type { Column, Table } from "./table.js";
+import type { Table } from "./table.js";
 
 /** Text is decoded and tokenized in pieces of at most this many bytes (or characters). */
 const PIECE = 1 << 20;
@@ -40,6 +42,12 @@ export interface CsvReadOptions {
   readonly naValues?: readonly string[];
   /** A data row with fewer fields than the header: an error (default), or filled with missing values (pandas). */
   readonly shortRows?: "error" | "missing";
+  /** Read numbers with spaces around them (`" 2.5"`, `"2.5 "`) as numbers, as pandas does (default false). */
+  readonly spacedNumbers?: boolean;
+  /** pandas' `thousands`: `","` reads `"1,065"` as 1065 (a comma-separated file must quote such fields). */
+  readonly thousands?: string;
+  /** pandas' `decimal`: `","` reads `"2,5"` as 2.5 (default `"."`). */
+  readonly decimal?: string;
   /** Filled in while reading: what the file holds beyond the contract's CSV. */
   readonly report?: CsvReadReport;
 }
@@ -48,10 +56,11 @@ export interface CsvReadOptions {
  * `pandas.read_csv`'s defaults: separator detected among `,` `;` tab `|`, pandas 1.5.3's
  * missing-value words, short rows filled with missing values. The BOM is dropped always.
  */
-export const PANDAS_CSV: Pick<CsvReadOptions, "delimiter" | "naValues" | "shortRows"> = {
+export const PANDAS_CSV: Pick<CsvReadOptions, "delimiter" | "naValues" | "shortRows" | "spacedNumbers"> = {
   delimiter: "auto",
   naValues: PANDAS_NA_VALUES,
   shortRows: "missing",
+  spacedNumbers: true,
 };
 
 /** Bytes of text detection looks at before choosing the separator. */
@@ -64,12 +73,18 @@ export interface CsvWriteOptions {
   readonly chunkBytes?: number;
 }
 
-function makeBuilders(
-  header: string[],
-  numericColumns: "auto" | readonly string[],
-  hint: boolean[],
-  archive: TextArchive,
-): CsvColumnBuilder[] {
+interface BuilderSetup {
+  readonly numericColumns: "auto" | readonly string[];
+  /** The tokenizer's per-column hint to parse numbers while scanning (left false when the parser reads more). */
+  readonly hint: boolean[];
+  readonly fastPath: boolean;
+  readonly archive: TextArchive;
+  readonly parse: NumberFieldParser;
+}
+
+function makeBuilders(header: string[], setup: BuilderSetup): CsvColumnBuilder[] {
+  const { numericColumns, archive, parse } = setup;
+  const hint = setup.fastPath ? setup.hint : [];
   const seen = new Set<string>();
   for (const name of header) {
     if (seen.has(name)) {
@@ -82,7 +97,7 @@ function makeBuilders(
     let numeric = header.length;
     return header.map(
       (name, k) =>
-        new AutoColumnBuilder(name, archive, () => {
+        new AutoColumnBuilder(name, archive, parse, () => {
           hint[k] = false;
           // No column left that may need its texts back: stop keeping the text.
           if (--numeric === 0) archive.release();
@@ -104,8 +119,8 @@ function makeBuilders(
   if (undecided === 0) archive.release();
   return header.map((name, k) =>
     numeric.has(name)
-      ? new NumberColumnBuilder(name)
-      : new AutoColumnBuilder(name, archive, () => {
+      ? new NumberColumnBuilder(name, parse)
+      : new AutoColumnBuilder(name, archive, parse, () => {
           hint[k] = false;
           if (--undecided === 0) archive.release();
         }),
@@ -124,6 +139,15 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
   const na = options.naValues && options.naValues.length > 0 ? new Set(options.naValues) : undefined;
   const naMax = na ? Math.max(...[...na].map((w) => w.length)) : 0;
   const fillShort = options.shortRows === "missing";
+  const parse = countingSpaced(
+    numberFieldParser({
+      spaces: options.spacedNumbers,
+      thousands: options.thousands,
+      decimal: options.decimal,
+    }),
+    report,
+  );
+  const fastPath = options.thousands === undefined && (options.decimal ?? ".") === ".";
   let delimiter = options.delimiter === "auto" ? undefined : (options.delimiter ?? ",");
   if (delimiter !== undefined && !(CSV_DELIMITERS as readonly string[]).includes(delimiter)) {
     throw new FormatError(`unknown CSV delimiter ${JSON.stringify(delimiter)}; use ",", ";", "\t" or "|"`);
@@ -135,13 +159,13 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
   let width = 0;
   let rows = 0;
   const tokenizer: CsvTokenizer = new CsvTokenizer(() => {
-    const { fieldSrc, fieldStart, fieldEnd, fieldCount, fieldIsNumber, fieldNumber } = tokenizer;
+    const { fieldSrc, fieldStart, fieldEnd, fieldCount, fieldIsNumber, fieldNumber, fieldIsInteger } = tokenizer;
     if (builders === undefined) {
       const header = fieldSrc.slice(0, fieldCount).map((src, k) => src.slice(fieldStart[k], fieldEnd[k]));
       if (header.length === 1 && header[0] === "") {
         throw new FormatError("the CSV starts with an empty line; the first line must be the header row");
       }
-      builders = makeBuilders(header, numericColumns, tokenizer.numberHint, archive);
+      builders = makeBuilders(header, { numericColumns, hint: tokenizer.numberHint, fastPath, archive, parse });
       width = fieldCount;
       return;
     }
@@ -165,6 +189,7 @@ export async function readCsv(source: Source, options: CsvReadOptions = {}): Pro
           fieldSrc[c] as string,
           fieldStart[c] as number,
           fieldEnd[c] as number,
+          fieldIsInteger[c] === true,
         );
       } else {
         const src = fieldSrc[c] as string;
@@ -260,41 +285,6 @@ function fieldCountError(row: number, count: number, width: number, used: string
   return new FormatError(`${counted}: ${cause}`, { row });
 }
 
-const NEEDS_QUOTES = /[",\r\n]|^[ \t]|[ \t]$/;
-
-/** A field as CSV: quoted only when it holds a comma, quote, line break or edge space. */
-export function csvField(text: string): string {
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function cellWriter(column: Column, single: boolean): (row: number) => string {
-  // A line with one empty field would read back as a blank line: quote it (as Python does).
-  const empty = single ? '""' : "";
-  switch (column.kind) {
-    case "number": {
-      const v = column.values;
-      return (r) => {
-        const x = v[r] as number;
-        return x !== x ? empty : x === 0 ? formatNumber(x) : String(x);
-      };
-    }
-    case "string": {
-      const v = column.values;
-      return (r) => {
-        const s = v[r];
-        return s === null || s === undefined || s === "" ? empty : csvField(s);
-      };
-    }
-    case "boolean": {
-      const v = column.values;
-      return (r) => {
-        const b = v[r];
-        return b === null || b === undefined ? empty : b ? "true" : "false";
-      };
-    }
-  }
-}
-
 /** Writes a Table as CSV in chunks of about 64 KiB. */
 // eslint-disable-next-line @typescript-eslint/require-await -- async by contract (writeTable's AsyncIterable); the encoding is synchronous
 export async function* writeCsv(table: Table, options: CsvWriteOptions = {}): AsyncGenerator<Uint8Array> {
@@ -304,7 +294,7 @@ export async function* writeCsv(table: Table, options: CsvWriteOptions = {}): As
   const chunker = new ByteChunker(options.chunkBytes ?? 64 * 1024);
   const single = columns.length === 1;
   chunker.push(columns.map((c) => (single && c.name === "" ? '""' : csvField(c.name))).join(",") + eol);
-  const cells = columns.map((c) => cellWriter(c, single));
+  const cells = columns.map((c) => csvCellWriter(c, single));
   // Rows of numbers and booleans are ASCII, which encodes faster.
   const ascii = columns.every((c) => c.kind !== "string");
   const width = cells.length;
@@ -317,4 +307,20 @@ export async function* writeCsv(table: Table, options: CsvWriteOptions = {}): As
   }
   chunker.finishChunk();
   yield* chunker.drain();
+}
+
+function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** The parser, counting the fields it read as numbers only because spaces around them were allowed. */
+function countingSpaced(parse: NumberFieldParser, report: CsvReadReport): NumberFieldParser {
+  if (parse === parseNumberRange) return parse;
+  return (s, start, end) => {
+    const x = parse(s, start, end);
+    if (x !== undefined && (isSpaceCode(s.charCodeAt(start)) || isSpaceCode(s.charCodeAt(end - 1)))) {
+      report.spacedNumbers++;
+    }
+    return x;
+  };
 }

@@ -92,7 +92,12 @@ function toColumn(name: string, values: ArrayLike<unknown>, rows: number, dtype:
   let booleans = 0;
   if (dtype !== "string" && dtype !== "boolean") {
     const numbers = numbersOf(values, rows);
-    if (numbers !== undefined) return { name, kind: "number", values: numbers };
+    // danfo's int32 is pandas' int64 for CSV: written as integers (when none is missing).
+    if (numbers !== undefined) {
+      return dtype === "int32"
+        ? { name, kind: "number", values: numbers, integers: true }
+        : { name, kind: "number", values: numbers };
+    }
   }
   for (let i = 0; i < rows; i++) {
     const v = values[i];

@@ -4,6 +4,7 @@
  * transformed columns back). Exact rules: docs/formats.md.
  */
 import { readArrow, writeArrow } from "./arrow.js";
+import { booleanFeature } from "./boolean-feature.js";
 import { exactNumbers } from "./column-description.js";
 import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
 import { FormatError } from "./format-error.js";
@@ -13,7 +14,8 @@ import type { Source } from "./source.js";
 import type { Column, Table } from "./table.js";
 
 export { FormatError } from "./format-error.js";
-export { readArrow, writeArrow } from "./arrow.js";
+export { booleanFeature } from "./boolean-feature.js";
+export { readArrow, tableFromIpcKeepingNames, writeArrow } from "./arrow.js";
 export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
 export { readJson, writeJson, type JsonReadOptions } from "./json.js";
 export { readParquet, writeParquet } from "./parquet.js";
@@ -90,7 +92,9 @@ export interface SelectedFeatures {
 /**
  * The feature columns of a table, as docs/contract.md#sending says: an empty list means every numeric
  * column (in table order); a named column that is missing or not numeric is a
- * FormatError naming it and listing the numeric columns.
+ * FormatError naming it and listing the numeric columns. A named boolean column is a
+ * feature of 1s and 0s, as in scikit-learn; an empty list leaves booleans out (as
+ * pandas' `select_dtypes("number")` does), so they pass through unchanged.
  */
 export function selectFeatures(table: Table, featureColumns: readonly string[]): SelectedFeatures {
   const numeric = table.columns.filter((c): c is Extract<Column, { kind: "number" }> => c.kind === "number");
@@ -115,9 +119,15 @@ export function selectFeatures(table: Table, featureColumns: readonly string[]):
     const column = table.columns.find((c) => c.name === name);
     if (column === undefined)
       throw new FormatError(`feature column "${name}" does not exist; ${listNumeric()}`, { column: name });
+    if (column.kind === "boolean") {
+      names.push(name);
+      columns.push(booleanFeature(column.values));
+      continue;
+    }
     if (column.kind !== "number") {
       const exact = exactNumbers(column);
-      const holds = exact === undefined ? `${column.kind} values` : `${exact.holds}; ${exact.cast}`;
+      const such = exact?.decider ? ` such as ${JSON.stringify(exact.decider.value)} (row ${exact.decider.row})` : "";
+      const holds = exact === undefined ? `${column.kind} values` : `${exact.holds}${such}; ${exact.cast}`;
       throw new FormatError(`feature column "${name}" is not numeric (it holds ${holds}); ${listNumeric()}`, {
         column: name,
       });

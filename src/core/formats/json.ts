@@ -74,7 +74,8 @@ class JsonColumn {
     }
     if (
       kind === "other" ||
-      (this.mustBeNumber && kind !== "number") ||
+      // A feature column may be booleans, as scikit-learn takes them (1 and 0).
+      (this.mustBeNumber && kind !== "number" && kind !== "boolean") ||
       (this.kind !== undefined && kind !== this.kind)
     ) {
       throw this.badValue(value, row, kind);
@@ -88,7 +89,7 @@ class JsonColumn {
   private badValue(value: unknown, row: number, kind: string): FormatError {
     // value came from JSON.parse, so JSON.stringify gives its text back (never undefined).
     const text = typeof value === "string" ? value : JSON.stringify(value);
-    const expected = this.mustBeNumber ? "number" : (this.kind ?? "number, string or boolean");
+    const expected = this.kind ?? (this.mustBeNumber ? "number (or boolean)" : "number, string or boolean");
     const why =
       kind === "other"
         ? "nested objects and arrays are not supported"

@@ -41,8 +41,11 @@ export function parseNumberRange(s: string, start: number, end: number): number 
   return x === undefined || numberScan.end !== end ? nonFinite(s, start, end) : x;
 }
 
-/** Where the last scanNumber call stopped (a field is a number when that is its end). */
-export const numberScan = { end: 0 };
+/**
+ * Where the last scanNumber call stopped (a field is a number when that is its end), and
+ * whether what it read was an integer literal (no point, no exponent).
+ */
+export const numberScan = { end: 0, integer: false };
 
 /**
  * Parses the longest prefix of `s[start..limit)` in decimal notation (see
@@ -63,6 +66,7 @@ export function scanNumber(s: string, start: number, limit: number): number | un
   let significant = 0;
   let scale = 0; // value = (head * 10^tailDigits + tail) * 10^scale
   let any = false; // saw a digit
+  let integer = true;
   // Leading zeros are not significant. The loops below are the hot path of CSV reading:
   // one unsigned compare per character tells digits from the rest.
   while (i < limit && s.charCodeAt(i) === 48) {
@@ -79,6 +83,7 @@ export function scanNumber(s: string, start: number, limit: number): number | un
   }
   if (significant > 0) any = true;
   if (i < limit && s.charCodeAt(i) === 46) {
+    integer = false;
     i++;
     if (significant === 0) {
       while (i < limit && s.charCodeAt(i) === 48) {
@@ -124,11 +129,13 @@ export function scanNumber(s: string, start: number, limit: number): number | un
       if (exponent < 100_000) exponent = exponent * 10 + d;
     }
     if (j > digitsFrom) {
+      integer = false;
       i = j;
       scale += expNegative ? -exponent : exponent;
     }
   }
   numberScan.end = i;
+  numberScan.integer = integer;
   const tailDigits = significant <= 15 ? 0 : significant >= 19 ? 4 : significant - 15;
   let x: number | undefined;
   if (significant <= 15) {
@@ -235,4 +242,26 @@ export function holdsDigits(text: string, x: number): boolean {
   const a = decimalValue(text);
   const b = decimalValue(formatNumber(x));
   return a.digits === b.digits && a.exponent === b.exponent && (a.negative === b.negative || a.digits === "");
+}
+
+/**
+ * Whether a text format's number field, read as `x`, stays a number, as pandas reads it:
+ * every decimal does, whatever its digits (`44.057560280291973`; `0.10000000000000000555`
+ * is 0.1, `1e-400` is 0), except a number too large for a double (`1e400`), which pandas
+ * reads as text. (Integers beyond 2^53: see integerBeyondDouble.)
+ */
+export function keptAsNumber(x: number, s: string, start: number, end: number): boolean {
+  return x === x && (x === Infinity || x === -Infinity) ? /inf/i.test(s.slice(start, end)) : true;
+}
+
+/**
+ * Whether the field is an integer literal whose digits the double `x` does not hold
+ * (`12345678901234567891`). pandas reads a column of integers as int64 (or uint64),
+ * exactly; a column mdps reads as numbers is float64, so such a column is kept as its text.
+ */
+export function integerBeyondDouble(x: number, s: string, start: number, end: number): boolean {
+  const magnitude = Math.abs(x);
+  if (magnitude < 9007199254740992 || x !== x) return false;
+  const text = s.slice(start, end).trim();
+  return /^[+-]?\d+$/.test(text) && !holdsDigits(text, x);
 }

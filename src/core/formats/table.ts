@@ -12,6 +12,11 @@ export type Column =
       readonly arrow?: ArrowOriginal | undefined;
       /** Set when read from Parquet, kept for writing the column back as it was stored. */
       readonly parquet?: ParquetOriginal | undefined;
+      /**
+       * Set when read from CSV text whose every field was an integer literal, none missing
+       * (pandas' int64): CSV writes it back as integers, where a float column is written `1.0`.
+       */
+      readonly integers?: true | undefined;
     }
   | {
       readonly name: string;
@@ -27,9 +32,17 @@ export type Column =
       readonly kind: "boolean";
       readonly values: ReadonlyArray<boolean | null>;
       readonly parquet?: ParquetOriginal | undefined;
+      /** Set when read from CSV that spelt its booleans otherwise than pandas' `True`/`False`, to write them back so. */
+      readonly csvSpelling?: BooleanSpelling | undefined;
     };
 
 export type ColumnKind = Column["kind"];
+
+/** How a boolean column's values are written in CSV (`True`/`False` is pandas'). */
+export interface BooleanSpelling {
+  readonly true: string;
+  readonly false: string;
+}
 
 /**
  * An Arrow column mdps does not compute on, kept as read so the Arrow writer gives it

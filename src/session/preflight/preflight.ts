@@ -15,6 +15,7 @@ import { quantilesCapped } from "../../core/contract/quantile-rule.js";
 import { PREPROCESSING_TYPES, allowsMissing, type PreprocessingType } from "../../core/contract/transform-types.js";
 import type { Column, Table } from "../../core/formats/table.js";
 import { exactNumbers } from "../../core/formats/column-description.js";
+import { booleanFeature } from "../../core/formats/boolean-feature.js";
 import { columnDtype } from "../../core/formats/column-dtype.js";
 import { firstNonNumber, numericButForNaWords, numericTextMessage } from "./numeric-text.js";
 import { PreflightError, type PreflightProblem } from "./preflight-error.js";
@@ -184,17 +185,17 @@ export function checkColumns(table: Table, options: CheckedJob): PreflightReport
           `the numeric columns are ${numericNames.map((n) => `"${n}"`).join(", ") || "none"}`,
         column: name,
       });
-    } else if (column.kind !== "number") {
+    } else if (column.kind === "string") {
       // Name the value that makes it text, not a number beside it.
-      const culprit = firstNonNumber(column);
+      const exact = exactNumbers(column);
+      const culprit = firstNonNumber(column) ?? exact?.decider;
       const sample = culprit?.value ?? column.values.find((v) => v !== null);
       const such = sample === undefined ? "" : ` such as ${JSON.stringify(sample)}`;
       const where = culprit ? ` (data row ${culprit.row})` : "";
       const pandas = numericButForNaWords(column)
         ? `, a missing value to pandas: read the file with readCsv from "mdps/danfo"`
         : "";
-      const exact = exactNumbers(column);
-      const holds = exact?.holds ?? (column.kind === "string" ? "text" : "true/false");
+      const holds = exact?.holds ?? "text";
       const cast = exact === undefined ? "" : `; ${exact.cast}`;
       problems.push({
         field: "columns",
@@ -206,7 +207,9 @@ export function checkColumns(table: Table, options: CheckedJob): PreflightReport
     }
     chosen.add(name);
   }
-  const features = given.length > 0 ? numericNames.filter((n) => chosen.has(n)) : numericNames;
+  // A named boolean column is a feature of 1s and 0s, as scikit-learn takes it.
+  const featureNames = table.columns.filter((c) => c.kind !== "string").map((c) => c.name);
+  const features = given.length > 0 ? featureNames.filter((n) => chosen.has(n)) : numericNames;
   if (given.length === 0 && numericNames.length === 0) {
     problems.push({
       field: "columns",
@@ -220,7 +223,7 @@ export function checkColumns(table: Table, options: CheckedJob): PreflightReport
   const boxCox = type === "PowerTransformer" && options.params["method"] === "box-cox";
 
   const columns = table.columns.map((column): ColumnReport => {
-    if (column.kind !== "number") {
+    if (column.kind === "string" || (column.kind === "boolean" && !featureSet.has(column.name))) {
       const report = otherReport(column);
       const found = numericButForNaWords(column);
       if (found === undefined) return report;
@@ -228,10 +231,11 @@ export function checkColumns(table: Table, options: CheckedJob): PreflightReport
       warnings.push({ code: "numeric_text_column", message, column: column.name });
       return { ...report, notes: [`numbers but for ${found.words.map((w) => JSON.stringify(w)).join(", ")}`] };
     }
-    const s = numberStats(column.values);
-    const count = column.values.length - s.missing;
+    const values = column.kind === "boolean" ? booleanFeature(column.values) : column.values;
+    const s = numberStats(values);
+    const count = values.length - s.missing;
     const feature = featureSet.has(column.name);
-    const n = column.values.length;
+    const n = values.length;
     const idLike =
       s.missing === 0 && s.integral && s.increasing && n >= 3 && (s.max - s.min === n - 1 || ID_NAME.test(column.name));
     const notes: string[] = [];
