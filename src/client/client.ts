@@ -5,6 +5,7 @@ import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
 import { ConfigError } from "./errors.js";
 import { HealthResource } from "./health.js";
+import { JobVisibility } from "./job-visibility.js";
 import { JobsResource, PreprocessingResource } from "./jobs.js";
 import { TokenCache } from "./token-cache.js";
 import { Transport, type TransportOptions } from "./transport.js";
@@ -39,8 +40,11 @@ export class MdpsClient {
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
     this.capabilities = new Capabilities(this.health);
     this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities);
-    this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
-    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
+    // One record of sends for both families: a job sent through one may be read through the other.
+    const visibility = new JobVisibility({ graceMs: config.service.jobVisibleGraceMs });
+    const { baseUrl } = config;
+    this.jobs = new JobsResource(this.#transport, this.tokens, baseUrl, this.capabilities, visibility);
+    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, baseUrl, this.capabilities, visibility);
   }
 
   /** Resolves the configuration (arguments > environment > config file) and builds a client. */
