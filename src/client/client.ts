@@ -39,7 +39,12 @@ export class MdpsClient {
     this.tokens = new TokenCache(this.auth.provider());
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
     this.capabilities = new Capabilities(this.health);
-    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities);
+    const formParts = () => this.#config.service.formParts;
+    const retryRefused = () => this.#config.service.retryRefusedWrites !== false;
+    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities, {
+      formParts,
+      retryRefused,
+    });
     // One record of sends for both families: a job sent through one may be read through the other.
     const visibility = new JobVisibility({ graceMs: config.service.jobVisibleGraceMs });
     const { baseUrl } = config;
@@ -74,6 +79,7 @@ export class MdpsClient {
       );
     }
     this.#config = next;
+    this.jobs.visibility.useGrace(next.service.jobVisibleGraceMs);
     this.auth.useCredentials(next);
     this.tokens.clear();
   }

@@ -37,6 +37,11 @@ export type JobFamily = "job" | "preprocessing";
 export interface SendOptions extends CallOptions {
   /** Hears the absolute URL of the send's `Location` header (a 202's, or any answer's), when it gave one. */
   readonly onLocation?: ((url: string) => void) | undefined;
+  /**
+   * A service-numbered send answered 503 with `Retry-After` is sent again (the service did
+   * not take it: ./retry-timing.ts); default true, the profile's `retry_refused_writes`.
+   */
+  readonly retryRefused?: boolean | undefined;
 }
 
 /**
@@ -206,7 +211,7 @@ export class JobReads {
   }
 
   protected async post(url: string, body: unknown, idempotent: boolean, options: SendOptions): Promise<JobRecord> {
-    const { onLocation, ...call } = options;
+    const { onLocation, retryRefused = true, ...call } = options;
     const json = JSON.stringify(body);
     return await this.#transport.json(
       {
@@ -215,6 +220,7 @@ export class JobReads {
         headers: { "content-type": "application/json" },
         body: () => json,
         idempotent,
+        retryRefused,
         tokens: this.#tokens,
         onHeaders: (headers) => {
           const location = headers.location;

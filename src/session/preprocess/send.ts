@@ -41,10 +41,17 @@ export interface Sender {
 export interface SendJobOptions extends CallOptions {
   /** Your own job id (UUID); sending it again with the same body returns the same job. */
   readonly jobId?: string | undefined;
-  readonly type: "preprocessing";
-  /** A CreatePreprocessingRequest; `model_id` defaults to the session's model. */
-  readonly payload: Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string };
+  /** mdps's `preprocessing` (sent as the profile's `job_types` word), or a job type of the service's own. */
+  readonly type: "preprocessing" | (string & {});
+  /**
+   * For `preprocessing` a CreatePreprocessingRequest; for another type whatever that type
+   * takes. `model_id` defaults to the session's model.
+   */
+  readonly payload: (Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string }) | GenericPayload;
 }
+
+/** The payload of a job type other than preprocessing: the service's own fields. */
+export type GenericPayload = Readonly<Record<string, unknown>> & { readonly model_id?: string };
 
 /** Uploads `input` if needed and sends a preprocessing job planned from `options`. */
 export async function sendPreprocessing<T extends PreprocessingType>(
@@ -75,13 +82,18 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   const generic = profile.declares("idempotent-job-send");
   const endpoint = generic ? "job" : "preprocessing";
   let location: string | undefined;
-  const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
+  const sendOptions = {
+    signal: options.signal,
+    timeoutMs,
+    onLocation: (url: string) => (location = url),
+    retryRefused: profile.settings.retryRefusedWrites !== false,
+  };
   const record = generic
     ? await ctx.client.jobs.send(
         {
           job_id: plan.jobId ?? randomUUID(),
           model_id: modelIdOf(sender),
-          job_type: "preprocessing",
+          job_type: profile.jobTypeWord("preprocessing"),
           payload: built.request,
         },
         sendOptions,
@@ -142,15 +154,19 @@ export async function sendJob(sender: Sender, options: SendJobOptions): Promise<
   const { ctx } = sender;
   const modelId = modelIdOf(sender);
   const jobId = options.jobId ?? randomUUID();
-  const payload = { model_id: modelId, ...options.payload };
+  const payload: Partial<CreatePreprocessingRequest> = { model_id: modelId, ...options.payload };
+  const wire =
+    options.type === "preprocessing" && payload.preprocessing_params !== undefined
+      ? { ...payload, preprocessing_params: sender.profile.paramsOnWire(payload.preprocessing_params) }
+      : payload;
   let location: string | undefined;
   const record = await ctx.client.jobs.send(
-    { job_id: jobId, model_id: modelId, job_type: options.type, payload },
+    { job_id: jobId, model_id: modelId, job_type: sender.profile.jobTypeWord(options.type), payload: wire },
     { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
   );
   const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
-  const job = new Job(ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase });
-  return sender.sent(job, { record, request: payload, endpoint: "job", readBase });
+  const job = new Job(ctx, record.id, { type: payload.preprocessing_type, record, endpoint: "job", readBase });
+  return sender.sent(job, { record, request: payload, jobType: options.type, endpoint: "job", readBase });
 }
 
 /**
