@@ -49,7 +49,13 @@ export class MdpsClient {
     const visibility = new JobVisibility({ graceMs: config.service.jobVisibleGraceMs });
     const { baseUrl } = config;
     this.jobs = new JobsResource(this.#transport, this.tokens, baseUrl, this.capabilities, visibility);
-    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, baseUrl, this.capabilities, visibility);
+    this.preprocessing = new PreprocessingResource(
+      this.#transport,
+      this.tokens,
+      baseUrl,
+      this.capabilities,
+      visibility,
+    );
   }
 
   /** Resolves the configuration (arguments > environment > config file) and builds a client. */

@@ -165,7 +165,14 @@ export class JobReads {
     const { limit, ...call } = options;
     const read = () =>
       this.#transport.json(
-        { method: "GET", url: this.#url(id, "logs"), query: { limit }, idempotent: true, tokens: this.#tokens, ...call },
+        {
+          method: "GET",
+          url: this.#url(id, "logs"),
+          query: { limit },
+          idempotent: true,
+          tokens: this.#tokens,
+          ...call,
+        },
         logDetails,
       );
     return this.visibility.read(id, read, call.signal);
