@@ -3,6 +3,7 @@ import { AuthResource } from "./auth.js";
 import { BlobsResource } from "./blobs.js";
 import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
+import { DiscoveryResource } from "./discovery.js";
 import { ConfigError } from "./errors.js";
 import { HealthResource } from "./health.js";
 import { JobVisibility } from "./job-visibility.js";
@@ -27,6 +28,8 @@ export class MdpsClient {
   readonly jobs: JobsResource;
   readonly preprocessing: PreprocessingResource;
   readonly health: HealthResource;
+  /** What `mdps configure` learns the service's wire choices with (./service-learning.ts). */
+  readonly discovery: DiscoveryResource;
   /** The extensions the service declares in health (read once, when one is first used). */
   readonly capabilities: Capabilities;
   readonly #transport: Transport;
@@ -39,6 +42,7 @@ export class MdpsClient {
     this.tokens = new TokenCache(this.auth.provider());
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
     this.capabilities = new Capabilities(this.health);
+    this.discovery = new DiscoveryResource(this.#transport, this.tokens, config.baseUrl, config.modelId);
     const formParts = () => this.#config.service.formParts;
     const retryRefused = () => this.#config.service.retryRefusedWrites !== false;
     this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities, {
