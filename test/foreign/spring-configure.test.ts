@@ -1,0 +1,81 @@
+/**
+ * `mdps configure` learns a Spring-style vendor's whole profile with no hand-made setting:
+ * from its springdoc OpenAPI document where it publishes one, else from requests it refuses
+ * (none of which stores a blob or starts a job), each fact saved with where it came from.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useForeignServices } from "../foreign-service/calls.js";
+import { springVendor } from "../foreign-service/spring-vendor.js";
+import { configured, mdps, SPRING_PROFILE, useConfigDir } from "./spring-vendor-helpers.js";
+
+const start = useForeignServices({ jobDelayMs: 50 });
+const dir = useConfigDir();
+
+describe("mdps configure learns a Spring-style vendor's profile", () => {
+  it("from its OpenAPI document (springdoc's /v3/api-docs under the context path)", async () => {
+    const service = await start(springVendor({ openApi: true }));
+    const config = join(dir.path(), "openapi.json");
+    const profile = await configured(dir.path(), service, config);
+    expect(profile).toMatchObject(SPRING_PROFILE);
+    const from = profile.learned_from as Record<string, string>;
+    for (const key of ["form_parts", "param_spelling", "record_types", "access_tiers", "job_types"]) {
+      expect(from[key]).toContain(`OpenAPI ${service.baseUrl}/v3/api-docs`);
+    }
+    expect(profile.auth_url).toBe(service.authUrl);
+    // Nothing stored, nothing started: the document said it all.
+    expect(service.blobNames()).toEqual([]);
+    expect(service.jobs()).toEqual([]);
+    expect(service.requests().filter((r) => r.method === "POST" && r.path.includes("/blob/"))).toEqual([]);
+  });
+
+  it("without a document: from what its refusals name, storing nothing", async () => {
+    const service = await start(springVendor({ openApi: false }));
+    const config = join(dir.path(), "probes.json");
+    const profile = await configured(dir.path(), service, config);
+    expect(profile).toMatchObject(SPRING_PROFILE);
+    const from = profile.learned_from as Record<string, string>;
+    expect(from.form_parts).toContain("probe: an empty upload's 400 named the part 'file'");
+    expect(from.record_types).toContain('RecordType "mdps-probe" was refused, listing CSV');
+    expect(from.access_tiers).toContain("listing HOT, COOL, ARCHIVE");
+    expect(from.param_spelling).toContain("probe");
+    expect(from.job_types).toContain("PREPROCESSING");
+    // Every probe was refused: no blob, no job.
+    expect(service.blobNames()).toEqual([]);
+    expect(service.jobs()).toEqual([]);
+    // The places an OpenAPI document is looked for, under base_url and its origin.
+    const paths = service.requests().map((r) => r.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(["/mdps/v3/api-docs", "/mdps/swagger/v1/swagger.json", "/mdps/openapi.json", "/v3/api-docs"]),
+    );
+  });
+
+  it("shows each learned fact with its source, and --no-learn learns nothing", async () => {
+    const service = await start(springVendor({ openApi: true }));
+    const config = join(dir.path(), "shown.json");
+    const args = [
+      "configure",
+      "--profile",
+      "spring",
+      "--base-url",
+      service.baseUrl,
+      "--auth-url",
+      service.authUrl,
+      "--model-id",
+      service.modelId,
+      "--client-id",
+      service.clientId,
+      "--client-secret-stdin",
+    ];
+    const run = await mdps(dir.path(), args, config, `${service.clientSecret}\n`);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain("form_parts: file=file,name=name");
+    expect(run.out).toContain(`(OpenAPI ${service.baseUrl}/v3/api-docs (the upload's form))`);
+    expect(run.out).not.toContain(service.clientSecret);
+    const bare = join(dir.path(), "bare.json");
+    const none = await mdps(dir.path(), [...args, "--no-learn"], bare, `${service.clientSecret}\n`);
+    expect(none.code, none.out).toBe(0);
+    const { profileIn } = await import("./spring-vendor-helpers.js");
+    expect(profileIn(bare).form_parts).toBeUndefined();
+  });
+});
