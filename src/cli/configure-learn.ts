@@ -25,7 +25,9 @@ export async function learnForProfile(config: ClientConfig, out: NodeJS.Writable
   out.write(learnedText(learned));
   if (Object.keys(learned.from).length === 0) return {};
   // A fact settled as mdps's default removes what the profile said before ({} or "" removes a key).
-  const defaults = Object.fromEntries(Object.keys(learned.from).map((key) => [key, key === "param_spelling" ? "" : {}]));
+  const defaults = Object.fromEntries(
+    Object.keys(learned.from).map((key) => [key, key === "param_spelling" ? "" : {}]),
+  );
   return { ...defaults, ...learned.values, learned_from: learned.from };
 }
 

@@ -60,7 +60,14 @@ const MANAGED_KEYS = [
 ] as const;
 
 /** Written when given, removed when given empty, else kept as the file has them. */
-const WORD_KEYS = ["record_types", "access_tiers", "form_parts", "param_spelling", "job_types", "learned_from"] as const;
+const WORD_KEYS = [
+  "record_types",
+  "access_tiers",
+  "form_parts",
+  "param_spelling",
+  "job_types",
+  "learned_from",
+] as const;
 
 /**
  * The file's content, or undefined when it does not exist. A file that is not a JSON

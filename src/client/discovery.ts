@@ -104,7 +104,8 @@ export class DiscoveryResource {
   }): Promise<ProbeAnswer> {
     try {
       const accepted = await this.#transport.json(
-        { ...spec, idempotent: false, tokens: this.#tokens },
+        // Incomplete by design, so nothing can be stored: a 503 with Retry-After is sent again.
+        { ...spec, idempotent: false, retryRefused: true, tokens: this.#tokens },
         z.unknown(),
       );
       return { accepted };

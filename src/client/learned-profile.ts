@@ -67,7 +67,9 @@ export function formFieldOf(part: string): FormField | undefined {
 }
 
 /** The part names that differ from the interface's; undefined when none does. */
-export function partsThatDiffer(parts: Partial<Record<FormField, string>>): Partial<Record<FormField, string>> | undefined {
+export function partsThatDiffer(
+  parts: Partial<Record<FormField, string>>,
+): Partial<Record<FormField, string>> | undefined {
   const differ = Object.entries(parts).filter(([field, name]) => INTERFACE_PARTS[field as FormField] !== name);
   return differ.length === 0 ? undefined : Object.fromEntries(differ);
 }

@@ -30,6 +30,29 @@ export async function probeService(client: MdpsClient, into: Learned): Promise<v
   const parts = { ...INTERFACE_PARTS, ...found };
   if (!settled(into, "record_types") || !settled(into, "access_tiers")) await probeWords(client, parts, into);
   if (!settled(into, "param_spelling")) await probeParamSpelling(client, into);
+  if (!settled(into, "job_types")) await probeJobTypes(client, into);
+}
+
+/** A generic send without a payload (so no job can start), with a job type no service uses. */
+async function probeJobTypes(client: MdpsClient, into: Learned): Promise<void> {
+  const answer = await client.discovery.send("job", {
+    job_id: randomUUID(),
+    model_id: client.modelId,
+    job_type: PROBE_WORD,
+  });
+  const allowed = allowedAfter(answer, "job_type") ?? allowedAfter(answer, "jobType");
+  const preprocessing = allowed?.find((w) => w.toLowerCase() === "preprocessing");
+  if (preprocessing === undefined) {
+    into.notes.push(`job type words: the generic send listed none (${said(answer)}); mdps's own kept`);
+    return;
+  }
+  const differs = preprocessing === "preprocessing" ? undefined : { preprocessing };
+  learn(
+    into,
+    "job_types",
+    differs,
+    `probe: a job send of type "${PROBE_WORD}" was refused, listing ${allowed?.join(", ")}`,
+  );
 }
 
 /** An empty upload: the part the service names as missing first is its file part, in its casing. */
@@ -47,7 +70,11 @@ async function probeFormParts(client: MdpsClient, into: Learned): Promise<Partia
 }
 
 /** Uploads with a word no service uses: the refusal lists the record types, then the access tiers. */
-async function probeWords(client: MdpsClient, parts: Readonly<Record<FormField, string>>, into: Learned): Promise<void> {
+async function probeWords(
+  client: MdpsClient,
+  parts: Readonly<Record<FormField, string>>,
+  into: Learned,
+): Promise<void> {
   const form = (recordType: string, accessTier: string): FormProbePart[] => [
     { name: parts.name, value: `mdps-configure-probe-${randomUUID().slice(0, 8)}.csv` },
     { name: parts.recordType, value: recordType },
@@ -89,9 +116,16 @@ async function probeParamSpelling(client: MdpsClient, into: Learned): Promise<vo
 async function uploadOrDelete(client: MdpsClient, form: FormProbePart[], into: Learned): Promise<ProbeAnswer> {
   const answer = await client.discovery.upload(form);
   if ("accepted" in answer) {
-    const id = (answer.accepted as { id?: unknown; blobId?: unknown } | undefined)?.id ?? (answer.accepted as { blobId?: unknown })?.blobId;
+    const id =
+      (answer.accepted as { id?: unknown; blobId?: unknown } | undefined)?.id ??
+      (answer.accepted as { blobId?: unknown })?.blobId;
     const deleted =
-      typeof id === "string" ? await client.blobs.delete(id).then(() => "deleted at once", () => "NOT deleted") : "with no id";
+      typeof id === "string"
+        ? await client.blobs.delete(id).then(
+            () => "deleted at once",
+            () => "NOT deleted",
+          )
+        : "with no id";
     into.notes.push(`a probe upload was accepted (blob ${String(id)}, ${deleted}): the service takes any word`);
   }
   return answer;
@@ -101,10 +135,17 @@ async function uploadOrDelete(client: MdpsClient, form: FormProbePart[], into: L
 function allowedAfter(answer: ProbeAnswer, part: string): string[] | undefined {
   if (!("refused" in answer)) return undefined;
   const text = textOf(answer.refused);
-  if (!text.toLowerCase().replace(/[\s_-]/g, "").includes(part.toLowerCase().replace(/[\s_-]/g, ""))) return undefined;
-  const list = /(?:one of|allowed(?: values)?:?|accepted values:?|must be(?: one of)?|expected(?: one of)?)\s*\[?([^\]\n.;]+)/i.exec(
-    text.slice(Math.max(0, text.toLowerCase().indexOf(PROBE_WORD))),
-  )?.[1];
+  if (
+    !text
+      .toLowerCase()
+      .replace(/[\s_-]/g, "")
+      .includes(part.toLowerCase().replace(/[\s_-]/g, ""))
+  )
+    return undefined;
+  const list =
+    /(?:one of|allowed(?: values)?:?|accepted values:?|must be(?: one of)?|expected(?: one of)?)\s*\[?([^\]\n.;]+)/i.exec(
+      text.slice(Math.max(0, text.toLowerCase().indexOf(PROBE_WORD))),
+    )?.[1];
   const words = list
     ?.split(/[,|]|\s+or\s+/)
     .map((w) => w.trim().replace(/^['"`]|['"`]$/g, ""))
@@ -130,5 +171,7 @@ function textOf(error: APIError): string {
 }
 
 function said(answer: ProbeAnswer): string {
-  return "refused" in answer ? `${answer.refused.status ?? ""} ${answer.refused.detail ?? answer.refused.message}`.trim() : "accepted";
+  return "refused" in answer
+    ? `${answer.refused.status ?? ""} ${answer.refused.detail ?? answer.refused.message}`.trim()
+    : "accepted";
 }

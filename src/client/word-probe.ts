@@ -134,8 +134,8 @@ function refused(error: unknown, sent: string): DoctorCheck {
       : isTransient(error)
         ? TRANSIENT_REMEDY
         : error instanceof PermissionDeniedError
-        ? "The token may not upload (mdps assumes shared.blob.upload; the interface does not say): add the scope the service names."
-        : "Fix what the doctor's other lines say first, then run mdps doctor --probe again.",
+          ? "The token may not upload (mdps assumes shared.blob.upload; the interface does not say): add the scope the service names."
+          : "Fix what the doctor's other lines say first, then run mdps doctor --probe again.",
   };
 }
 

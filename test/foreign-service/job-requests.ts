@@ -58,6 +58,14 @@ export function parsePreprocessingRequest(
   }
   optionalString(field("input_encryption_key"), at("input_encryption_key")); // accepted, not used
   const jobId = optionalString(field("job_id"), at("job_id"));
+  // The parameters are read into their type first (Jackson refuses an unknown property while
+  // reading the body), before any field is checked for presence.
+  const params = paramsOfWire(
+    type,
+    optionalObject(field("preprocessing_params"), at("preprocessing_params")),
+    settings,
+    badRequest,
+  );
   return {
     inputBlobId: uuid(requiredString(field("input_blob_id"), at("input_blob_id")), at("input_blob_id")),
     preprocessingType: type,

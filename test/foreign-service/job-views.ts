@@ -53,12 +53,10 @@ export function jobRecord(job: Job, settings: Settings): JobRecord {
 
 /** The oldest `limit` entries; the response is a bare JSON array. */
 export function jobLogs(job: Job, limit: number, settings: Settings): readonly object[] {
-  return job.logs
-    .slice(0, limit)
-    .map((entry) => ({
-      ...entry,
-      details: { ...entry.details, timestamp: wireTime(entry.details.timestamp, settings) },
-    }));
+  return job.logs.slice(0, limit).map((entry) => ({
+    ...entry,
+    details: { ...entry.details, timestamp: wireTime(entry.details.timestamp, settings) },
+  }));
 }
 
 /** A finished job's result; a failed or canceled one carries `message` and no outputs. */

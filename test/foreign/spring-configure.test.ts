@@ -46,7 +46,12 @@ describe("mdps configure learns a Spring-style vendor's profile", () => {
     // The places an OpenAPI document is looked for, under base_url and its origin.
     const paths = service.requests().map((r) => r.path);
     expect(paths).toEqual(
-      expect.arrayContaining(["/mdps/v3/api-docs", "/mdps/swagger/v1/swagger.json", "/mdps/openapi.json", "/v3/api-docs"]),
+      expect.arrayContaining([
+        "/mdps/v3/api-docs",
+        "/mdps/swagger/v1/swagger.json",
+        "/mdps/openapi.json",
+        "/v3/api-docs",
+      ]),
     );
   });
 

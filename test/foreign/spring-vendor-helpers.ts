@@ -74,7 +74,11 @@ export function profileIn(config: string, profile = "spring"): Record<string, un
 }
 
 /** Configures `service` into `config` and returns the profile written; fails the test with configure's output. */
-export async function configured(dir: string, service: ForeignService, config: string): Promise<Record<string, unknown>> {
+export async function configured(
+  dir: string,
+  service: ForeignService,
+  config: string,
+): Promise<Record<string, unknown>> {
   const run = await mdps(dir, configureArgs(service), config, `${service.clientSecret}\n`);
   if (run.code !== 0) throw new Error(`mdps configure exited ${run.code}:\n${run.out}`);
   return profileIn(config);

@@ -4,6 +4,7 @@
  * notices, the journal and `onJob`) through `Sender`.
  */
 import { randomUUID } from "node:crypto";
+import { ACCESS_TIERS, DEFAULT_ACCESS_TIER, RECORD_TYPES } from "../../contract/blob.js";
 import type { CreatePreprocessingRequest } from "../../contract/job.js";
 import type { PreprocessingType } from "../../contract/transform-types.js";
 import { readBaseOf } from "../../client/jobs.js";
@@ -155,10 +156,7 @@ export async function sendJob(sender: Sender, options: SendJobOptions): Promise<
   const modelId = modelIdOf(sender);
   const jobId = options.jobId ?? randomUUID();
   const payload: Partial<CreatePreprocessingRequest> = { model_id: modelId, ...options.payload };
-  const wire =
-    options.type === "preprocessing" && payload.preprocessing_params !== undefined
-      ? { ...payload, preprocessing_params: sender.profile.paramsOnWire(payload.preprocessing_params) }
-      : payload;
+  const wire = options.type === "preprocessing" ? preprocessingOnWire(sender.profile, payload) : payload;
   let location: string | undefined;
   const record = await ctx.client.jobs.send(
     { job_id: jobId, model_id: modelId, job_type: sender.profile.jobTypeWord(options.type), payload: wire },
@@ -167,6 +165,28 @@ export async function sendJob(sender: Sender, options: SendJobOptions): Promise<
   const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
   const job = new Job(ctx, record.id, { type: payload.preprocessing_type, record, endpoint: "job", readBase });
   return sender.sent(job, { record, request: payload, jobType: options.type, endpoint: "job", readBase });
+}
+
+/** A preprocessing payload in the service's spelling: its parameters, and its outputs' words where they are mdps's. */
+function preprocessingOnWire(
+  profile: ServiceProfile,
+  payload: Partial<CreatePreprocessingRequest>,
+): Partial<CreatePreprocessingRequest> {
+  const params = payload.preprocessing_params;
+  const output = payload.output?.map((o) => {
+    const ours = RECORD_TYPES.find((t) => t === o.record_type);
+    const tier = ACCESS_TIERS.find((t) => t === (o.access_tier ?? DEFAULT_ACCESS_TIER));
+    return {
+      ...o,
+      ...(ours === undefined ? {} : { record_type: profile.recordTypeWord(ours) }),
+      ...(tier === undefined ? {} : { access_tier: profile.accessTierWord(tier) }),
+    };
+  });
+  return {
+    ...payload,
+    ...(params === undefined ? {} : { preprocessing_params: profile.paramsOnWire(params) }),
+    ...(output === undefined ? {} : { output }),
+  };
 }
 
 /**
