@@ -1,5 +1,6 @@
 /**
- * `mdps doctor --probe`: whether the service takes the record type and access tier words
+ * `mdps doctor --probe`: what the service shows of its wire choices against the configured
+ * profile (./learned-checks.ts), then whether it takes the record type and access tier words
  * mdps would send (the interface does not list their values), tried with a one-row CSV
  * upload that is deleted at once where the token may delete blobs. Each outcome is a
  * doctor line: what the service accepted or refused, and the setting to change.
@@ -8,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { MdpsClient } from "./client.js";
 import { doctor, summaryOf, TRANSIENT_REMEDY, type DoctorCheck, type DoctorReport } from "./diagnostics.js";
 import { isTransient } from "./transient.js";
+import { learnedChecks } from "./learned-checks.js";
 import { APIError, PermissionDeniedError } from "./errors.js";
 import { WORD_ENV } from "./service-settings.js";
 import { CAPABILITIES } from "../contract/health.js";
@@ -49,7 +51,8 @@ export async function doctorWithProbe(
         )
     : report.whoami === undefined
       ? skipped("needs a token first")
-      : await probeUpload(client);
+      : // What the service shows of its choices first (its OpenAPI document, refused probes), then the upload.
+        [...(await learnedChecks(client)), ...(await probeUpload(client))];
   const checks = [...report.checks, ...probe];
   return { ...report, checks, ok: checks.every((c) => c.status !== "failed") };
 }
