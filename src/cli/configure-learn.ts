@@ -24,11 +24,15 @@ export async function learnForProfile(config: ClientConfig, out: NodeJS.Writable
   }
   out.write(learnedText(learned));
   if (Object.keys(learned.from).length === 0) return {};
-  // A fact settled as mdps's default removes what the profile said before ({} or "" removes a key).
+  // A fact settled as mdps's default removes what the profile said before ({} or "" removes a
+  // key); only facts that differ are written, with where each was learned (none: no learned_from).
   const defaults = Object.fromEntries(
     Object.keys(learned.from).map((key) => [key, key === "param_spelling" ? "" : {}]),
   );
-  return { ...defaults, ...learned.values, learned_from: learned.from };
+  const learnedFrom = Object.fromEntries(
+    Object.entries(learned.from).filter(([key]) => learned.values[key as keyof Learned["values"]] !== undefined),
+  );
+  return { ...defaults, ...learned.values, learned_from: learnedFrom };
 }
 
 /** One line per fact (its value, or mdps's default, and where it was learned), then the notes. */
@@ -41,7 +45,7 @@ export function learnedText(learned: Learned): string {
         : typeof value === "string"
           ? value
           : Object.entries(value)
-              .map(([ours, theirs]) => `${ours}=${String(theirs)}`)
+              .map(([ours, theirs]) => `${ours}=${theirs}`)
               .join(",");
     return `  ${key}: ${shown} (${source})\n`;
   });

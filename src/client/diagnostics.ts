@@ -12,7 +12,7 @@ import { WORKFLOW_SCOPES } from "./auth.js";
 import { oauthAdvice } from "./error-factory.js";
 import { APIError, MdpsError, OAuthError, PermissionDeniedError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
-import { isTransient } from "./transient.js";
+import { isTransientAnswer } from "./transient.js";
 
 /**
  * The interface's endpoints and the scope mdps assumes each needs: docs/contract.md#scopes,
@@ -300,7 +300,7 @@ export function summaryOf(error: unknown): string {
 
 function remedyOf(error: unknown, where: "auth" | "api"): string {
   if (error instanceof OAuthError) return oauthAdvice(error.code);
-  if (isTransient(error)) return TRANSIENT_REMEDY;
+  if (isTransientAnswer(error)) return TRANSIENT_REMEDY;
   if (error instanceof APIError) {
     return where === "auth"
       ? "Check MDPS_AUTH_URL (the token endpoint is {auth_url}/api/authorization/exchange)."

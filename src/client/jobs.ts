@@ -349,7 +349,7 @@ export class PreprocessingResource extends JobReads {
       this.visibility.sent(record.id);
       return record;
     } catch (error) {
-      throw explainWordRefusal(error, wordsOfOutput(request.output?.[0]));
+      throw explainWordRefusal(error, wordsOfOutput(Array.isArray(request.output) ? request.output[0] : undefined));
     }
   }
 }

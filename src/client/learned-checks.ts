@@ -36,9 +36,12 @@ export function checksOf(learned: Learned, service: ServiceSettings, profile: st
       remedy: same ? undefined : `Run ${configure}: it learns these and saves them in the profile (or set ${key}).`,
     };
   });
-  const notes = learned.notes.map(
-    (note): DoctorCheck => ({ check: "service profile", status: "skipped", detail: note, remedy: undefined }),
-  );
+  const notes = learned.notes.map((note): DoctorCheck => ({
+    check: "service profile",
+    status: "skipped",
+    detail: note,
+    remedy: undefined,
+  }));
   return [...checks, ...notes];
 }
 

@@ -20,6 +20,7 @@ import {
   type Learned,
 } from "./learned-profile.js";
 import type { FormField } from "./service-settings.js";
+import { writtenIdOf } from "./unreadable-answer.js";
 
 /** A word no service uses: its refusal lists the service's own. */
 const PROBE_WORD = "mdps-probe";
@@ -116,9 +117,7 @@ async function probeParamSpelling(client: MdpsClient, into: Learned): Promise<vo
 async function uploadOrDelete(client: MdpsClient, form: FormProbePart[], into: Learned): Promise<ProbeAnswer> {
   const answer = await client.discovery.upload(form);
   if ("accepted" in answer) {
-    const id =
-      (answer.accepted as { id?: unknown; blobId?: unknown } | undefined)?.id ??
-      (answer.accepted as { blobId?: unknown })?.blobId;
+    const id = writtenIdOf(answer.accepted);
     const deleted =
       typeof id === "string"
         ? await client.blobs.delete(id).then(

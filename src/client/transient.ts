@@ -8,6 +8,11 @@ import { APIError, ConnectionError, TimeoutError } from "./errors.js";
 
 export const TRANSIENT_STATUSES: readonly number[] = [429, 502, 503, 504];
 
+/** A service's answer that it cannot now: 429, 502, 503, 504 (not a connection refused, which may be a wrong address). */
+export function isTransientAnswer(error: unknown): error is APIError {
+  return error instanceof APIError && TRANSIENT_STATUSES.includes(error.status ?? 0);
+}
+
 export function isTransient(error: unknown): error is Error {
   if (error instanceof ConnectionError) return true;
   if (error instanceof TimeoutError) return true;

@@ -11,7 +11,7 @@ const ID_KEYS = ["id", "blob_id", "job_id", "uuid"];
 
 /** The id in a written record's answer (any casing, text or number), or undefined. */
 export function writtenIdOf(body: unknown): string | undefined {
-  const record = snakeRecord(body) as Record<string, unknown> | unknown;
+  const record = snakeRecord(body);
   if (typeof record !== "object" || record === null) return undefined;
   for (const key of ID_KEYS) {
     const value = (record as Record<string, unknown>)[key];

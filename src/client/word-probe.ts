@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { MdpsClient } from "./client.js";
 import { doctor, summaryOf, TRANSIENT_REMEDY, type DoctorCheck, type DoctorReport } from "./diagnostics.js";
-import { isTransient } from "./transient.js";
+import { isTransientAnswer } from "./transient.js";
 import { learnedChecks } from "./learned-checks.js";
 import { APIError, PermissionDeniedError } from "./errors.js";
 import { WORD_ENV } from "./service-settings.js";
@@ -134,7 +134,7 @@ function refused(error: unknown, sent: string): DoctorCheck {
     remedy: about400
       ? `If the service's message is about RecordType or AccessTier, set its words: the profile keys record_types / ` +
         `access_tiers, ${WORD_ENV.recordTypes} / ${WORD_ENV.accessTiers} (csv=Csv,...), or mdps configure.`
-      : isTransient(error)
+      : isTransientAnswer(error)
         ? TRANSIENT_REMEDY
         : error instanceof PermissionDeniedError
           ? "The token may not upload (mdps assumes shared.blob.upload; the interface does not say): add the scope the service names."

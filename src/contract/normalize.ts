@@ -243,9 +243,13 @@ export function isoTime(value: unknown): unknown {
   if (typeof value === "number" && Number.isFinite(value) && value > 0) {
     return new Date(value < EPOCH_SECONDS_BELOW ? value * 1000 : value).toISOString();
   }
-  if (Array.isArray(value) && value.length >= 3 && value.length <= 7 && value.every((n) => Number.isInteger(n))) {
-    const [y, mo, d, h = 0, mi = 0, s = 0, nanos = 0] = value as number[];
-    return new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s, Math.floor(nanos / 1e6))).toISOString();
+  if (isDateArray(value)) {
+    const [y = 1970, mo = 1, d = 1, h = 0, mi = 0, s = 0, nanos = 0] = value;
+    return new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(nanos / 1e6))).toISOString();
   }
   return value;
+}
+
+function isDateArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length >= 3 && value.length <= 7 && value.every((n) => Number.isInteger(n));
 }

@@ -69,12 +69,7 @@ export function parsePreprocessingRequest(
   return {
     inputBlobId: uuid(requiredString(field("input_blob_id"), at("input_blob_id")), at("input_blob_id")),
     preprocessingType: type,
-    params: paramsOfWire(
-      type,
-      optionalObject(field("preprocessing_params"), at("preprocessing_params")),
-      settings,
-      badRequest,
-    ),
+    params,
     featureColumns: featureColumns(field("feature_columns"), at("feature_columns")),
     timeoutSeconds: timeoutSeconds(field("request_timeout_seconds"), at("request_timeout_seconds")),
     outputs: outputs(field("output"), at("output"), settings),
