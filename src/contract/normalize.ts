@@ -236,7 +236,7 @@ const EPOCH_SECONDS_BELOW = 1e11;
  * else is returned as is, for the schema to judge.
  *
  * @example
- * isoTime(1796606334749); // "2026-12-07T02:38:54.749Z"
+ * isoTime(1796611134749); // "2026-12-07T02:38:54.749Z"
  */
 export function isoTime(value: unknown): unknown {
   if (typeof value === "string" && /^\d{9,}(\.\d+)?$/.test(value)) return isoTime(Number(value));

@@ -27,8 +27,6 @@ export interface AppDeps {
   readonly seen: (line: RequestLine) => void;
 }
 
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
 /**
  * The model API, under the context path; with `authOrigin: "same"` the token exchange too.
  * `buildAuthApp` serves the token exchange alone, for `authOrigin: "separate"`.
@@ -40,7 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFaults(app, deps.settings);
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 4 } });
+  await app.register(multipart, { limits: { fileSize: deps.settings.maxUploadBytes, files: 4 } });
   handleErrors(app, deps.settings);
 
   if (deps.settings.authOrigin === "same") registerTokenRoute(app, deps.issuer);

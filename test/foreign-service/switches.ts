@@ -144,6 +144,8 @@ export interface ForeignServiceOptions {
   readonly openApi?: boolean;
   /** Also run RobustScaler and MaxAbsScaler (four transforms in all); false by default. */
   readonly fourTransforms?: boolean;
+  /** The largest file an upload takes, bytes (413 past it); 64 MiB by default. */
+  readonly maxUploadBytes?: number;
   /** Fixed credentials and model id; random when absent. */
   readonly clientId?: string;
   readonly clientSecret?: string;
@@ -208,6 +210,7 @@ export interface Settings {
   readonly healthStatus: string;
   readonly openApi: boolean;
   readonly fourTransforms: boolean;
+  readonly maxUploadBytes: number;
 }
 
 export function resolveSettings(options: ForeignServiceOptions): Settings {
@@ -249,6 +252,7 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     healthStatus: options.healthStatus ?? "Healthy",
     openApi: options.openApi ?? false,
     fourTransforms: options.fourTransforms ?? false,
+    maxUploadBytes: options.maxUploadBytes ?? 64 * 1024 * 1024,
   };
 }
 

@@ -9,7 +9,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { JobFailedError, NotFoundError, Session, type ConnectOptions } from "../../src/index.js";
+import {
+  JobFailedError,
+  NotFoundError,
+  OAuthError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  Session,
+  type ConnectOptions,
+} from "../../src/index.js";
 import { useForeignServices } from "../foreign-service/calls.js";
 import type { ForeignService, ForeignServiceOptions, RequestLine } from "../foreign-service/index.js";
 import { springVendor } from "../foreign-service/spring-vendor.js";
@@ -191,6 +199,47 @@ describe("a Spring-style vendor, configured by mdps configure alone", () => {
     armed = true;
     const job = await session.preprocess(input, { type: "StandardScaler", columns: ["a"] });
     expect((await job.wait({ progress: "none" })).status).toBe("succeeded");
+    expect(service.jobs()).toHaveLength(1);
+  });
+
+  it("413, a wrong secret, a missing scope and short-lived tokens running out: each explained, nothing lost", async () => {
+    const { service, session, config } = await open({ maxUploadBytes: 64, tokenLifetimeSeconds: 2, jobDelayMs: 2_500 });
+    const big = new DataFrame({ a: Array.from({ length: 200 }, (_, i) => i) });
+    const tooLarge = await session.upload(big, { name: "big.csv" }).catch((e: unknown) => e);
+    expect(tooLarge).toBeInstanceOf(PayloadTooLargeError);
+    expect(service.blobNames()).toEqual([]);
+
+    // A job that outlives its token: the wait goes on with a new one.
+    const input = await session.upload(frame(), { name: "small.csv" });
+    const tokensBefore = service.requests().filter((r) => r.path.endsWith("/exchange")).length;
+    const job = await session.preprocess(input, { type: "StandardScaler", columns: ["a"] });
+    expect((await job.wait({ progress: "none" })).status).toBe("succeeded");
+    expect(service.requests().filter((r) => r.path.endsWith("/exchange")).length).toBeGreaterThan(tokensBefore);
+
+    const wrong = await Session.connect({
+      profile: "spring",
+      configFile: config,
+      env: {},
+      clientSecret: "x".repeat(43),
+    })
+      .then((s) => sessions.push(s))
+      .catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(OAuthError);
+    expect((wrong as OAuthError).code).toBe("invalid_client");
+    expect((wrong as Error).message).not.toContain(service.clientSecret);
+
+    const readOnly = await Session.connect({
+      profile: "spring",
+      configFile: config,
+      env: {},
+      scopes: ["shared.blob.upload", "shared.blob.download", "shared.health.read", "ml.preprocessing.read"],
+    });
+    sessions.push(readOnly);
+    const refused = await readOnly
+      .preprocess(input, { type: "StandardScaler", columns: ["a"] })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PermissionDeniedError);
+    expect((refused as Error).message).toContain("ml.preprocessing.execute");
     expect(service.jobs()).toHaveLength(1);
   });
 });
