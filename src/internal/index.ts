@@ -18,6 +18,7 @@ export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
 export { dataDirUsage, parseAge, pruneDataDir } from "../session/local/data-dir-usage.js";
 export { didYouMean, nearestName } from "../contract/nearest-name.js";
 export { checkParams } from "../contract/param-issues.js";
+export { snakeCase } from "../contract/normalize.js";
 export { PANDAS_CSV, readCsv } from "../formats/csv.js";
 export { CSV_DELIMITERS, describeReport, emptyCsvReadReport, isContractClean } from "../formats/csv-dialect.js";
 export type { CsvDelimiter } from "../formats/csv-dialect.js";

@@ -54,7 +54,8 @@ describe("mdps repl against the Spring-style vendor, on the profile configure le
     await other.close();
 
     const script = [
-      "/preprocess customers StandardScaler --columns age --wait",
+      // The vendor's spelling of a parameter, as its documentation shows it.
+      "/preprocess customers StandardScaler withMean=false --columns age --wait",
       "/preprocess customers MinMaxScaler feature_range=0,2 --columns age",
       "/fetch j2",
       "/logs j1",
@@ -67,7 +68,7 @@ describe("mdps repl against the Spring-style vendor, on the profile configure le
     const ran = await repl(config, `${script}\n`);
     expect(ran.stdout).not.toContain("Lost track");
     expect(ran.stdout).not.toContain("not valid UTF-8");
-    expect(ran.stdout).toMatch(/j1 StandardScaler on customers: succeeded in /);
+    expect(ran.stdout).toMatch(/j1 StandardScaler \(with_mean=false\) on customers: succeeded in /);
     expect(ran.stdout).toMatch(/Fetched the result of j2 into frame customers_minmax/);
     expect(ran.stdout).toContain("Fitted StandardScaler on age");
     expect(ran.stdout).toContain(`b2: elsewhere.csv (blob ${elsewhere.id}`);

@@ -242,4 +242,22 @@ describe("a Spring-style vendor, configured by mdps configure alone", () => {
     expect((refused as Error).message).toContain("ml.preprocessing.execute");
     expect(service.jobs()).toHaveLength(1);
   });
+
+  it("notebook cells: the session shows where each fact of its profile came from; a job renders", async () => {
+    const { session } = await open();
+    const facts = session.profile.describe();
+    expect(facts.find((f) => f.assumption === "blob form part names")).toMatchObject({
+      value: expect.stringContaining("recordType -> recordType") as unknown,
+      from: expect.stringContaining("learned from probe: an empty upload's 400 named the part 'file'") as unknown,
+    });
+    expect(facts.find((f) => f.assumption === "parameter spelling")).toMatchObject({ value: "camelCase" });
+    expect(facts.find((f) => f.assumption === "grace for a just-sent job's 404")).toMatchObject({
+      value: "8000 ms",
+      from: "the default",
+    });
+    const job = await session.preprocess(frame(), { type: "MaxAbsScaler", columns: ["a"] });
+    await job.wait({ progress: "none" });
+    expect(job.toHTML()).toContain("succeeded");
+    expect(session.toHTML()).toContain(session.client.config.baseUrl);
+  });
 });
