@@ -153,7 +153,7 @@ function allowedAfter(answer: ProbeAnswer, part: string): string[] | undefined {
 }
 
 /** The part a 400 names as missing: Spring's `Required part 'x'`, ASP.NET's `errors` keys, plain text. */
-function missingPart(error: APIError): string | undefined {
+export function missingPart(error: APIError): string | undefined {
   if (error.status !== 400 && error.status !== 422) return undefined;
   const text = textOf(error);
   const quoted = /(?:part|parameter|field)\s+'([^']+)'|'([^']+)'\s+is (?:not present|required|missing)/i.exec(text);

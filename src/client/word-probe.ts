@@ -10,6 +10,8 @@ import type { MdpsClient } from "./client.js";
 import { doctor, summaryOf, TRANSIENT_REMEDY, type DoctorCheck, type DoctorReport } from "./diagnostics.js";
 import { isTransientAnswer } from "./transient.js";
 import { learnedChecks } from "./learned-checks.js";
+import { missingPart } from "./service-probes.js";
+import { BLOB_FORM_PARTS } from "../contract/blob.js";
 import { APIError, PermissionDeniedError } from "./errors.js";
 import { WORD_ENV } from "./service-settings.js";
 import { CAPABILITIES } from "../contract/health.js";
@@ -117,6 +119,18 @@ export async function probeUpload(client: MdpsClient): Promise<DoctorCheck[]> {
 }
 
 function refused(error: unknown, sent: string): DoctorCheck {
+  // A part the service misses is about the form's part names, not the words.
+  const part = error instanceof APIError ? missingPart(error) : undefined;
+  if (part !== undefined && part !== BLOB_FORM_PARTS.file) {
+    return {
+      check: "upload words",
+      status: "failed",
+      detail: `a one-row upload with ${sent}: ${summaryOf(error)}`,
+      remedy:
+        `The service wants a form part named '${part}': its part names are not the interface's. Run mdps configure ` +
+        `(it learns them: profile key form_parts), or set form_parts yourself (docs/vendors.md).`,
+    };
+  }
   // A refusal of a word carries how to set the service's own (./vendor-words.ts).
   if (error instanceof APIError && error.remedy !== undefined && (error.status === 400 || error.status === 422)) {
     return {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useForeignServices } from "../foreign-service/calls.js";
 import { springVendor } from "../foreign-service/spring-vendor.js";
-import { configured, mdps, SPRING_PROFILE, useConfigDir } from "./spring-vendor-helpers.js";
+import { configureArgs, configured, mdps, SPRING_PROFILE, useConfigDir } from "./spring-vendor-helpers.js";
 
 const start = useForeignServices({ jobDelayMs: 50 });
 const dir = useConfigDir();
@@ -82,5 +82,28 @@ describe("mdps configure learns a Spring-style vendor's profile", () => {
     expect(none.code, none.out).toBe(0);
     const { profileIn } = await import("./spring-vendor-helpers.js");
     expect(profileIn(bare).form_parts).toBeUndefined();
+  });
+
+  it("doctor --probe on a profile that never learned: each fact a warning naming configure, the part refusal explained", async () => {
+    const service = await start(springVendor({ openApi: false }));
+    const config = join(dir.path(), "unlearned.json");
+    const args = [...configureArgs(service), "--no-learn"];
+    const made = await mdps(dir.path(), args, config, `${service.clientSecret}\n`);
+    expect(made.code, made.out).toBe(0);
+    const probe = await mdps(dir.path(), ["doctor", "--profile", "spring", "--probe"], config);
+    expect(probe.out).toMatch(/^warn +service profile: form_parts +the service uses file=file,name=name/m);
+    expect(probe.out).toContain("Run mdps configure --profile spring: it learns these and saves them");
+    expect(probe.out).toContain("The service wants a form part named 'file'");
+    expect(probe.out).not.toContain("Fix what the doctor's other lines say first");
+    expect(probe.code).toBe(1);
+    expect(service.blobNames()).toEqual([]);
+
+    // Once configure has learned them, the same probe is clean and its blob deleted.
+    await configured(dir.path(), service, config);
+    const clean = await mdps(dir.path(), ["doctor", "--profile", "spring", "--probe"], config);
+    expect(clean.code, clean.out).toBe(0);
+    expect(clean.out).toMatch(/^ok +service profile: form_parts /m);
+    expect(clean.out).not.toMatch(/^warn +service profile/m);
+    expect(service.blobNames()).toEqual([]);
   });
 });
