@@ -5,7 +5,7 @@
  * status, logs, gzip results as DataFrames, a vendor-failed job, a generic job (with and
  * without outputs), a blob uploaded by other means, 503/429 with Retry-After, a slow queue.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataFrame } from "danfojs-node";
 import { afterEach, describe, expect, it } from "vitest";
@@ -111,6 +111,10 @@ describe("a Spring-style vendor, configured by mdps configure alone", () => {
     const [output] = await maxabs.outputs();
     expect(service.blobNames().filter((n) => n.endsWith(".gz"))).toHaveLength(4);
     expect([...(await output!.bytes()).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    // Saved as the file its name asks for: CSV text, not the stored gzip.
+    const saved = join(dir.path(), "maxabs.csv");
+    await maxabs.download(saved);
+    expect(readFileSync(saved, "utf8").split("\n")[0]).toBe("a,label,b");
     const logs = await standard.logs();
     expect(logs.map((l) => l.message).join("\n")).toContain("Fitted StandardScaler on a");
     expect(logs[0]!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
