@@ -221,10 +221,13 @@ export async function runConfigure(
       previous = round;
     }
     const { config, clientSecret, granted, words, unchecked } = round;
-    // Learned facts replace the profile's old ones; words given as flags win over both.
+    // Learned facts replace the profile's old ones; words given as flags or typed win over both.
     const learned = flags.learn === false || unchecked ? {} : await learnForProfile(config, io.stdout);
+    // Typed at the prompt: an answer other than the profile's current words.
+    const typed = (key: "record_types" | "access_tiers") =>
+      prompter !== undefined && JSON.stringify(words[key] ?? {}) !== JSON.stringify(current[key] ?? {});
     const given = (key: "record_types" | "access_tiers", flag: string | undefined) =>
-      flag !== undefined || learned[key] === undefined ? { [key]: words[key] } : {};
+      flag !== undefined || typed(key) || learned[key] === undefined ? { [key]: words[key] } : {};
 
     await writeProfile({
       path,
