@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { APIError } from "./errors.js";
 import { newBoundary } from "./multipart.js";
+import { isTransientAnswer } from "./transient.js";
 import type { TokenCache } from "./token-cache.js";
 import type { Transport } from "./transport.js";
 
@@ -110,7 +111,8 @@ export class DiscoveryResource {
       );
       return { accepted };
     } catch (error) {
-      if (error instanceof APIError) return { refused: error };
+      // A busy service's refusal says nothing of its choices: the learning stops and says so.
+      if (error instanceof APIError && !isTransientAnswer(error)) return { refused: error };
       throw error;
     }
   }

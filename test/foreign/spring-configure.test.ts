@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useForeignServices } from "../foreign-service/calls.js";
+import type { RequestLine } from "../foreign-service/index.js";
 import { springVendor } from "../foreign-service/spring-vendor.js";
 import { configureArgs, configured, mdps, SPRING_PROFILE, useConfigDir } from "./spring-vendor-helpers.js";
 
@@ -104,6 +105,23 @@ describe("mdps configure learns a Spring-style vendor's profile", () => {
     expect(clean.code, clean.out).toBe(0);
     expect(clean.out).toMatch(/^ok +service profile: form_parts /m);
     expect(clean.out).not.toMatch(/^warn +service profile/m);
+    expect(service.blobNames()).toEqual([]);
+  });
+
+  it("a busy service: configure's learning and doctor --probe call it transient, not a settings problem", async () => {
+    let armed = false;
+    const busy = (r: RequestLine) => armed && r.method === "POST";
+    const service = await start({
+      ...springVendor({ openApi: false }),
+      retryAfter: { kind: "seconds", seconds: 0, status: 503, times: 1_000, path: busy },
+    });
+    const config = join(dir.path(), "busy.json");
+    await configured(dir.path(), service, config);
+    armed = true;
+    const probe = await mdps(dir.path(), ["doctor", "--profile", "spring", "--probe"], config);
+    expect(probe.out).toContain("probes stopped by a transient failure");
+    expect(probe.out).toContain("Transient: the service is busy");
+    expect(probe.out).not.toContain("Fix what the doctor's other lines say first");
     expect(service.blobNames()).toEqual([]);
   });
 });
