@@ -3,6 +3,7 @@
  * reading OpenAPI documents (springdoc, Swashbuckle), the retry rule for refused writes, the
  * grace of a just-sent job, gzip outputs, the id of an unreadable write answer.
  */
+import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -104,18 +105,17 @@ describe("transient is not fatal", () => {
     const visibility = new JobVisibility({ graceMs: 1_000, now: () => now });
     visibility.sent("j1");
     let reads = 0;
-    const appears = await visibility.read("j1", async () => {
+    const appears = await visibility.read("j1", () => {
       reads += 1;
       now += 300;
-      if (reads < 3) throw notFound();
-      return "record";
+      return reads < 3 ? Promise.reject(notFound()) : Promise.resolve("record");
     });
     expect(appears).toBe("record");
     expect(reads).toBe(3);
 
-    const never = visibility.read("j1", async () => {
+    const never = visibility.read("j1", () => {
       now += 300;
-      throw notFound();
+      return Promise.reject(notFound());
     });
     await expect(never).rejects.toThrow(/acknowledged job j1, but still answers 404 for it 1\.0 s after the send/);
     await expect(never).rejects.toThrow(/job_visible_grace_ms/);
@@ -125,24 +125,24 @@ describe("transient is not fatal", () => {
     const visibility = new JobVisibility({ graceMs: 60_000 });
     let reads = 0;
     await expect(
-      visibility.read("unknown", async () => {
+      visibility.read("unknown", () => {
         reads += 1;
-        throw notFound();
+        return Promise.reject(notFound());
       }),
     ).rejects.toBeInstanceOf(NotFoundError);
     visibility.sent("j2");
     await expect(
-      visibility.read("j2", async () => {
+      visibility.read("j2", () => {
         reads += 1;
-        throw new Error("boom");
+        return Promise.reject(new Error("boom"));
       }),
     ).rejects.toThrow("boom");
     expect(reads).toBe(2);
   });
 });
 
-async function* chunks(...parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield part;
+function chunks(...parts: Uint8Array[]): AsyncIterable<Uint8Array> {
+  return Readable.from(parts.map((p) => Buffer.from(p)));
 }
 
 describe("outputs", () => {
