@@ -1,11 +1,11 @@
 /**
  * The learning step of `mdps configure`: once the settings pass their check, the service's
- * wire choices are learned (../client/service-learning.ts), shown with where each came from,
+ * wire choices are learned (../client/vendor/service-learning.ts), shown with where each came from,
  * and returned as profile keys to save beside the addresses and credentials.
  */
 import { MdpsClient } from "../client/client.js";
 import type { ClientConfig } from "../client/config.js";
-import { learnService, type Learned } from "../client/service-learning.js";
+import { learnService, type Learned } from "../client/vendor/service-learning.js";
 
 /** A probe that does not answer in this time is a note, not a wait. */
 const LEARN_TIMEOUT_MS = 15_000;

@@ -3,7 +3,7 @@ import { AuthResource } from "./auth.js";
 import { BlobsResource } from "./blobs.js";
 import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
-import { DiscoveryResource } from "./discovery.js";
+import { DiscoveryResource } from "./vendor/discovery.js";
 import { ConfigError } from "./errors.js";
 import { HealthResource } from "./health.js";
 import { JobVisibility } from "./job-visibility.js";
@@ -28,7 +28,7 @@ export class MdpsClient {
   readonly jobs: JobsResource;
   readonly preprocessing: PreprocessingResource;
   readonly health: HealthResource;
-  /** What `mdps configure` learns the service's wire choices with (./service-learning.ts). */
+  /** What `mdps configure` learns the service's wire choices with (./vendor/service-learning.ts). */
   readonly discovery: DiscoveryResource;
   /** The extensions the service declares in health (read once, when one is first used). */
   readonly capabilities: Capabilities;

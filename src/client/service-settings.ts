@@ -1,7 +1,7 @@
 /**
  * The service profile's settings: every wire fact the interface leaves open that mdps
  * cannot read by meaning, as Session options (camelCase) or keys of a config profile
- * (snake_case). `mdps configure` learns them (./service-learning.ts) and saves them with
+ * (snake_case). `mdps configure` learns them (./vendor/service-learning.ts) and saves them with
  * `learned_from`; the Session resolves them with health's capabilities into its service
  * profile (src/session/service-profile.ts). docs/vendors.md lists each fact.
  */

@@ -1,6 +1,6 @@
 /**
  * `mdps doctor --probe`: what the service shows of its wire choices against the configured
- * profile (./learned-checks.ts), then whether it takes the record type and access tier words
+ * profile (./vendor/learned-checks.ts), then whether it takes the record type and access tier words
  * mdps would send (the interface does not list their values), tried with a one-row CSV
  * upload that is deleted at once where the token may delete blobs. Each outcome is a
  * doctor line: what the service accepted or refused, and the setting to change.
@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import type { MdpsClient } from "./client.js";
 import { doctor, summaryOf, TRANSIENT_REMEDY, type DoctorCheck, type DoctorReport } from "./diagnostics.js";
 import { isTransientAnswer } from "./transient.js";
-import { learnedChecks } from "./learned-checks.js";
-import { missingPart } from "./service-probes.js";
+import { learnedChecks } from "./vendor/learned-checks.js";
+import { missingPart } from "./vendor/service-probes.js";
 import { BLOB_FORM_PARTS } from "../contract/blob.js";
 import { APIError, PermissionDeniedError } from "./errors.js";
 import { WORD_ENV } from "./service-settings.js";

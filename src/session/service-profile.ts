@@ -8,7 +8,7 @@
 import { DEFAULT_ACCESS_TIER, type AccessTier, type RecordType } from "../contract/blob.js";
 import { CAPABILITIES as CONTRACT_CAPABILITIES, type Capability } from "../contract/health.js";
 import type { ServiceSettings } from "../client/service-settings.js";
-import { describeFacts } from "../client/wire-facts.js";
+import { describeFacts } from "../client/vendor/wire-facts.js";
 
 export { CONTRACT_CAPABILITIES, type Capability, type ServiceSettings };
 
@@ -186,7 +186,7 @@ export class ServiceProfile {
         value: this.declares("wait") ? "job get with wait/since" : "polling with backoff",
         from: from("wait"),
       },
-      // Form parts, parameter spelling, words, grace, retries, times, encodings (../client/wire-facts.ts).
+      // Form parts, parameter spelling, words, grace, retries, times, encodings (../client/vendor/wire-facts.ts).
       ...describeFacts(this.#settings),
     ];
   }

@@ -4,10 +4,10 @@
  * configuration lacks or says otherwise is a warning whose remedy is `mdps configure`, which
  * learns and saves them all.
  */
-import type { MdpsClient } from "./client.js";
-import type { DoctorCheck } from "./diagnostics.js";
+import type { MdpsClient } from "../client.js";
+import type { DoctorCheck } from "../diagnostics.js";
 import { learnService, type Learned } from "./service-learning.js";
-import type { ServiceSettings } from "./service-settings.js";
+import type { ServiceSettings } from "../service-settings.js";
 
 /** The profile key of each learned fact -> the setting it is in the client's configuration. */
 const CONFIGURED: Readonly<Record<string, (s: ServiceSettings) => unknown>> = {

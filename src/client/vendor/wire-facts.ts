@@ -1,10 +1,10 @@
 /**
- * The wire facts of the service profile that are settings (./service-settings.ts) or read by
+ * The wire facts of the service profile that are settings (../service-settings.ts) or read by
  * meaning, in one list: what each is, its profile key, its default and how mdps finds it.
  * `describe()` shows them with where each value came from; docs/vendors.md is this list.
  */
-import { DEFAULT_JOB_VISIBLE_GRACE_MS } from "./job-visibility.js";
-import type { ServiceSettings } from "./service-settings.js";
+import { DEFAULT_JOB_VISIBLE_GRACE_MS } from "../job-visibility.js";
+import type { ServiceSettings } from "../service-settings.js";
 
 export interface WireFact {
   readonly fact: string;

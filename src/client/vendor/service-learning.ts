@@ -3,12 +3,12 @@
  * OpenAPI document where it publishes one (./openapi-reading.ts), then safe probes for what
  * that left open (./service-probes.ts). Each fact comes with where it was learned.
  */
-import type { MdpsClient } from "./client.js";
-import { summaryOf } from "./diagnostics.js";
+import type { MdpsClient } from "../client.js";
+import { summaryOf } from "../diagnostics.js";
 import { emptyLearned, type Learned } from "./learned-profile.js";
 import { readOpenApi } from "./openapi-reading.js";
 import { probeService } from "./service-probes.js";
-import { isTransient } from "./transient.js";
+import { isTransient } from "../transient.js";
 
 export type { Learned, LearnedValues } from "./learned-profile.js";
 

@@ -5,9 +5,9 @@
  * values) names what it wants. A service that accepts one anyway gets the blob deleted at once.
  */
 import { randomUUID } from "node:crypto";
-import type { MdpsClient } from "./client.js";
+import type { MdpsClient } from "../client.js";
 import type { FormProbePart, ProbeAnswer } from "./discovery.js";
-import { APIError } from "./errors.js";
+import { APIError } from "../errors.js";
 import {
   formFieldOf,
   INTERFACE_PARTS,
@@ -19,8 +19,8 @@ import {
   wordMaps,
   type Learned,
 } from "./learned-profile.js";
-import type { FormField } from "./service-settings.js";
-import { writtenIdOf } from "./unreadable-answer.js";
+import type { FormField } from "../service-settings.js";
+import { writtenIdOf } from "../unreadable-answer.js";
 
 /** A word no service uses: its refusal lists the service's own. */
 const PROBE_WORD = "mdps-probe";

@@ -3,11 +3,11 @@
  * where each was learned, and notes for what could not be. Shared by the OpenAPI reader and
  * the probes, and merged field by field (the first source to learn a key keeps it).
  */
-import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../contract/blob.js";
-import { snakeCase } from "../contract/normalize.js";
-import { paramNames } from "../contract/param-issues.js";
-import { PREPROCESSING_TYPES } from "../contract/transform-types.js";
-import { FORM_FIELDS, type FormField, type ParamSpelling } from "./service-settings.js";
+import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../../contract/blob.js";
+import { snakeCase } from "../../contract/normalize.js";
+import { paramNames } from "../../contract/param-issues.js";
+import { PREPROCESSING_TYPES } from "../../contract/transform-types.js";
+import { FORM_FIELDS, type FormField, type ParamSpelling } from "../service-settings.js";
 
 /** The profile keys learning may fill, as the config file holds them. */
 export interface LearnedValues {

@@ -4,7 +4,7 @@
  * preprocessing parameters, the job type words, and whether times are numbers.
  */
 import { formFieldOf, learn, partsThatDiffer, spellingOf, wordMaps, type Learned } from "./learned-profile.js";
-import type { FormField } from "./service-settings.js";
+import type { FormField } from "../service-settings.js";
 
 type Node = Readonly<Record<string, unknown>>;
 

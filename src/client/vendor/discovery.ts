@@ -5,11 +5,11 @@
  * refusal names what it wanted. Every probe's answer comes back as the APIError it was.
  */
 import { z } from "zod";
-import { APIError } from "./errors.js";
-import { newBoundary } from "./multipart.js";
-import { isTransientAnswer } from "./transient.js";
-import type { TokenCache } from "./token-cache.js";
-import type { Transport } from "./transport.js";
+import { APIError } from "../errors.js";
+import { newBoundary } from "../multipart.js";
+import { isTransientAnswer } from "../transient.js";
+import type { TokenCache } from "../token-cache.js";
+import type { Transport } from "../transport.js";
 
 /** Where OpenAPI documents are published: springdoc, Swashbuckle, FastAPI and others. */
 export const OPENAPI_PATHS = ["/v3/api-docs", "/swagger/v1/swagger.json", "/openapi.json"] as const;
