@@ -15,7 +15,7 @@ export const preprocessCommand: Command = {
   usage: "/preprocess <frame|blob> <Type> [param=value ...] [--columns a,b]",
   details: [
     "Types: " + PREPROCESSING_TYPES.join(", ") + ".",
-    "Parameters are scikit-learn's (snake_case), checked before sending; Tab lists them, /help preprocess too.",
+    "Parameters are scikit-learn's (snake_case; withMean is read as with_mean), checked before sending; Tab lists them.",
     "Pairs as feature_range=0,10; booleans as with_mean=false; null as random_state=null.",
     "--columns: the feature columns (default every numeric column); others pass through unchanged.",
     `--timeout <seconds> (the job's limit on the service; default: the service's own, nothing is sent), --format ${RECORD_TYPES.join("|")} for the upload, --encrypt, --wait.`,

@@ -1,5 +1,6 @@
 /** Every slash command, in the order `/help` lists them. */
 import { applyCommand, invertCommand } from "./apply.js";
+import { blobCommand } from "./blob.js";
 import { blobsCommand } from "./blobs.js";
 import { checkCommand } from "./check.js";
 import { cancelCommand } from "./cancel.js";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   describeCommand,
   uploadCommand,
   blobsCommand,
+  blobCommand,
   checkCommand,
   preprocessCommand,
   pipelineCommand,

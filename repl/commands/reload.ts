@@ -17,13 +17,14 @@ export const reloadCommand: Command = {
       const wordsOf = () =>
         session.profile
           .describe()
-          .filter((a) => a.assumption.endsWith(" words"))
+          // The words a setting gives (not mdps's defaults, nor those read by meaning).
+          .filter((a) => a.assumption.endsWith(" words") && a.from !== "the default" && a.from !== "read by meaning")
           .map((a) => `${a.assumption} ${a.value}`)
           .join("; ");
       const before = wordsOf();
       const reload = await session.reloadCredentials();
       const who = `client ${reload.clientId}${reload.profile === undefined ? "" : ` (profile ${reload.profile})`}`;
-      const words = wordsOf() === before ? "" : ` The service's words are now: ${wordsOf()}.`;
+      const words = wordsOf() === before ? "" : ` The service's words are now: ${wordsOf() || "mdps's own"}.`;
       if (!reload.secretChanged && words !== "") {
         return message(`Read the settings of ${who} again; the secret is the one in use.${words}`, "success");
       }

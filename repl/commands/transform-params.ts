@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { paramsSchemas } from "../../src/index.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "../../src/index.js";
-import { checkParams, didYouMean } from "../../src/internal/index.js";
+import { checkParams, didYouMean, snakeCase } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 
 export interface ParamInfo {
@@ -65,7 +65,8 @@ export function parseParams(type: PreprocessingType, words: readonly string[]): 
   for (const word of words) {
     const eq = word.indexOf("=");
     if (eq <= 0) throw new ReplError(`Expected a parameter as key=value, got "${word}".`, paramHint(type));
-    const key = word.slice(0, eq);
+    // scikit-learn's name in any spelling: a vendor's documentation may say `withMean`.
+    const key = snakeCase(word.slice(0, eq));
     const info = infos.find((p) => p.name === key);
     if (info === undefined) {
       const near = didYouMean(

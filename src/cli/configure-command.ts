@@ -36,6 +36,10 @@ export function registerConfigure(program: Command): void {
       "--client-secret-stdin",
       "read the client secret from stdin (a pipe); without it, a hidden prompt asks. There is no flag for the secret itself.",
     )
+    .option(
+      "--no-learn",
+      "do not learn the service's wire choices (form parts, parameter spelling, words) from its OpenAPI document or refusals",
+    )
     .option("--set-default", "make this profile the file's default_profile")
     .option("--no-set-default", "leave default_profile as it is (the first profile otherwise becomes the default)")
     .addHelpText(

@@ -15,6 +15,7 @@ import { doctorText } from "../display/render/diagnostics.js";
 import { checkProfile } from "./configure-check.js";
 import { settleWords, wordsLine, type ConfiguredWords } from "./configure-words.js";
 import { afterFailedCheck } from "./configure-retry.js";
+import { learnForProfile } from "./configure-learn.js";
 import { PromptCancelled, terminalPrompter, type Prompter } from "./terminal-prompt.js";
 
 /** The flags of `mdps configure` (./configure-command.ts). */
@@ -31,6 +32,8 @@ export interface ConfigureFlags {
   readonly accessTiers?: string;
   readonly clientSecretStdin?: boolean;
   readonly setDefault?: boolean;
+  /** Learn the service's wire choices after the check (default true; `--no-learn`). */
+  readonly learn?: boolean;
 }
 
 export interface ConfigureIO {
@@ -218,6 +221,13 @@ export async function runConfigure(
       previous = round;
     }
     const { config, clientSecret, granted, words, unchecked } = round;
+    // Learned facts replace the profile's old ones; words given as flags or typed win over both.
+    const learned = flags.learn === false || unchecked ? {} : await learnForProfile(config, io.stdout);
+    // Typed at the prompt: an answer other than the profile's current words.
+    const typed = (key: "record_types" | "access_tiers") =>
+      prompter !== undefined && JSON.stringify(words[key] ?? {}) !== JSON.stringify(current[key] ?? {});
+    const given = (key: "record_types" | "access_tiers", flag: string | undefined) =>
+      flag !== undefined || typed(key) || learned[key] === undefined ? { [key]: words[key] } : {};
 
     await writeProfile({
       path,
@@ -232,7 +242,9 @@ export async function runConfigure(
         client_id: config.clientId,
         client_secret: clientSecret,
         scopes: [...granted],
-        ...words,
+        ...learned,
+        ...given("record_types", flags.recordTypes),
+        ...given("access_tiers", flags.accessTiers),
       },
     });
     const isDefault = makeDefault || existing?.default_profile === name;

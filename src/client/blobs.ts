@@ -8,7 +8,6 @@ import {
   DEFAULT_ACCESS_TIER,
   type AccessTier,
   type BlobDeleted,
-  type BlobFormPart,
   type BlobRecord,
   type RecordType,
 } from "../core/contract/blob.js";
@@ -22,6 +21,17 @@ import { multipartBody, newBoundary, type FileSource } from "./multipart.js";
 import type { TokenCache } from "./token-cache.js";
 import type { CallOptions, RequestSpec, StreamResponse, Transport } from "./transport.js";
 import type { TransferLimits } from "./bounded-body.js";
+import type { FormField } from "./vendor/service-settings.js";
+
+/** The service's part names by mdps's field name, where they are not the interface's. */
+export type FormParts = Readonly<Partial<Record<FormField, string>>>;
+
+/** The profile's facts an upload needs, read at each call (a reloaded profile reaches a running client). */
+export interface BlobProfile {
+  readonly formParts?: (() => FormParts | undefined) | undefined;
+  /** Whether an upload answered 503 with `Retry-After` is sent again; default yes. */
+  readonly retryRefused?: (() => boolean) | undefined;
+}
 
 /** The metadata parts of an upload or update. */
 export interface BlobMetadata {
@@ -63,12 +73,23 @@ export class BlobsResource {
   readonly #tokens: TokenCache;
   readonly #base: string;
   readonly #capabilities: Capabilities | undefined;
+  readonly #formParts: () => FormParts | undefined;
+  readonly #retryRefused: () => boolean;
 
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, modelId: string, capabilities?: Capabilities) {
+  constructor(
+    transport: Transport,
+    tokens: TokenCache,
+    baseUrl: string,
+    modelId: string,
+    capabilities?: Capabilities,
+    profile: BlobProfile = {},
+  ) {
     this.#transport = transport;
     this.#tokens = tokens;
     this.#base = `${baseUrl}/api/model/${modelId}/shared/blob`;
     this.#capabilities = capabilities;
+    this.#formParts = profile.formParts ?? (() => undefined);
+    this.#retryRefused = profile.retryRefused ?? (() => true);
   }
 
   /**
@@ -136,6 +157,7 @@ export class BlobsResource {
         method: "POST",
         url: `${this.#base}/upload`,
         idempotent: false,
+        retryRefused: this.#retryRefused(),
         ...this.#multipart(meta, content),
         ...options,
       });
@@ -238,10 +260,12 @@ export class BlobsResource {
       accessTier: meta.accessTierWord ?? meta.accessTier ?? DEFAULT_ACCESS_TIER,
       tags: meta.tags,
     };
-    const fields: Array<[BlobFormPart, string]> = BLOB_METADATA_FIELDS.flatMap((field) => {
+    // The interface's part names unless the profile knows the service's (`form_parts`).
+    const parts = this.#formParts() ?? {};
+    const fields: Array<[string, string]> = BLOB_METADATA_FIELDS.flatMap((field) => {
       const value = sent[field.option];
       const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
-      return values.map((v): [BlobFormPart, string] => [field.part, v]);
+      return values.map((v): [string, string] => [parts[field.option] ?? field.part, v]);
     });
     // One boundary per call, so every retry's body matches the content-type header.
     const boundary = newBoundary();
@@ -249,7 +273,7 @@ export class BlobsResource {
       multipartBody(
         fields,
         {
-          field: P.file,
+          field: parts.file ?? P.file,
           filename: fileName(meta.name, meta.recordType),
           contentType: CONTENT_TYPES[meta.recordType],
           data: content instanceof Uint8Array ? content : content(),

@@ -3,8 +3,10 @@ import { AuthResource } from "./auth.js";
 import { BlobsResource } from "./blobs.js";
 import { Capabilities } from "./capabilities.js";
 import { resolveConfig, type ClientConfig, type ConfigOptions } from "./config.js";
+import { DiscoveryResource } from "./vendor/discovery.js";
 import { ConfigError } from "./errors.js";
 import { HealthResource } from "./health.js";
+import { JobVisibility } from "./job-visibility.js";
 import { JobsResource, PreprocessingResource } from "./jobs.js";
 import { TokenCache } from "./token-cache.js";
 import { Transport, type TransportOptions } from "./transport.js";
@@ -26,6 +28,8 @@ export class MdpsClient {
   readonly jobs: JobsResource;
   readonly preprocessing: PreprocessingResource;
   readonly health: HealthResource;
+  /** What `mdps configure` learns the service's wire choices with (./vendor/service-learning.ts). */
+  readonly discovery: DiscoveryResource;
   /** The extensions the service declares in health (read once, when one is first used). */
   readonly capabilities: Capabilities;
   readonly #transport: Transport;
@@ -38,9 +42,24 @@ export class MdpsClient {
     this.tokens = new TokenCache(this.auth.provider());
     this.health = new HealthResource(this.#transport, this.tokens, config.baseUrl);
     this.capabilities = new Capabilities(this.health);
-    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities);
-    this.jobs = new JobsResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
-    this.preprocessing = new PreprocessingResource(this.#transport, this.tokens, config.baseUrl, this.capabilities);
+    this.discovery = new DiscoveryResource(this.#transport, this.tokens, config.baseUrl, config.modelId);
+    const formParts = () => this.#config.service.formParts;
+    const retryRefused = () => this.#config.service.retryRefusedWrites !== false;
+    this.blobs = new BlobsResource(this.#transport, this.tokens, config.baseUrl, config.modelId, this.capabilities, {
+      formParts,
+      retryRefused,
+    });
+    // One record of sends for both families: a job sent through one may be read through the other.
+    const visibility = new JobVisibility({ graceMs: config.service.jobVisibleGraceMs });
+    const { baseUrl } = config;
+    this.jobs = new JobsResource(this.#transport, this.tokens, baseUrl, this.capabilities, visibility);
+    this.preprocessing = new PreprocessingResource(
+      this.#transport,
+      this.tokens,
+      baseUrl,
+      this.capabilities,
+      visibility,
+    );
   }
 
   /** Resolves the configuration (arguments > environment > config file) and builds a client. */
@@ -70,6 +89,7 @@ export class MdpsClient {
       );
     }
     this.#config = next;
+    this.jobs.visibility.useGrace(next.service.jobVisibleGraceMs);
     this.auth.useCredentials(next);
     this.tokens.clear();
   }

@@ -26,6 +26,11 @@ export interface ProfileEntry {
    */
   readonly record_types?: Readonly<Record<string, string>> | undefined;
   readonly access_tiers?: Readonly<Record<string, string>> | undefined;
+  /** What `mdps configure` learned of the service (./vendor/service-settings.ts): written when learned, else kept. */
+  readonly form_parts?: Readonly<Record<string, string>> | undefined;
+  readonly param_spelling?: string | undefined;
+  readonly job_types?: Readonly<Record<string, string>> | undefined;
+  readonly learned_from?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface WriteProfileOptions {
@@ -55,7 +60,14 @@ const MANAGED_KEYS = [
 ] as const;
 
 /** Written when given, removed when given empty, else kept as the file has them. */
-const WORD_KEYS = ["record_types", "access_tiers"] as const;
+const WORD_KEYS = [
+  "record_types",
+  "access_tiers",
+  "form_parts",
+  "param_spelling",
+  "job_types",
+  "learned_from",
+] as const;
 
 /**
  * The file's content, or undefined when it does not exist. A file that is not a JSON

@@ -12,6 +12,7 @@ import { WORKFLOW_SCOPES } from "./auth.js";
 import { oauthAdvice } from "./error-factory.js";
 import { APIError, MdpsError, OAuthError, PermissionDeniedError } from "./errors.js";
 import { Transport, type TransportOptions } from "./transport.js";
+import { isTransientAnswer } from "./transient.js";
 
 /**
  * The interface's endpoints and the scope mdps assumes each needs: docs/contract.md#scopes,
@@ -278,6 +279,11 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A transient failure says nothing about the settings: the same run later may pass. */
+export const TRANSIENT_REMEDY =
+  "Transient: the service is busy, restarting or behind a gateway that lost it (the call was retried where safe); " +
+  "nothing points at the settings. Run it again in a moment.";
+
 /** Thrown to skip a check whose precondition failed (the model API needs a token). */
 class SkipCheck extends Error {}
 
@@ -294,6 +300,7 @@ export function summaryOf(error: unknown): string {
 
 function remedyOf(error: unknown, where: "auth" | "api"): string {
   if (error instanceof OAuthError) return oauthAdvice(error.code);
+  if (isTransientAnswer(error)) return TRANSIENT_REMEDY;
   if (error instanceof APIError) {
     return where === "auth"
       ? "Check MDPS_AUTH_URL (the token endpoint is {auth_url}/api/authorization/exchange)."

@@ -178,10 +178,21 @@ function ending(status: string): [code: string, what: string, next: string] {
 export class UnexpectedResponseError extends MdpsError {
   readonly status: number;
   readonly requestId: string | undefined;
-  constructor(message: string, status: number, requestId: string | undefined, options: MdpsErrorOptions = {}) {
+  /** For a write the service did (2xx) but whose answer mdps cannot read: the id its answer holds. */
+  readonly writtenId: string | undefined;
+  /** The answer as parsed, when it was JSON. */
+  readonly body: unknown;
+  constructor(
+    message: string,
+    status: number,
+    requestId: string | undefined,
+    options: MdpsErrorOptions & { readonly writtenId?: string | undefined; readonly body?: unknown } = {},
+  ) {
     super("unexpected_response", message, options);
     this.status = status;
     this.requestId = requestId;
+    this.writtenId = options.writtenId;
+    this.body = options.body;
   }
 }
 

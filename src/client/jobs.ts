@@ -10,6 +10,7 @@ import {
 } from "../core/contract/job.js";
 import { jobList, type JobList, type JobListOptions } from "../core/contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
+import { JobVisibility } from "./job-visibility.js";
 import { APIError, ConflictError, JobAlreadyEndedError, UnsupportedExtensionError } from "./errors.js";
 import type { TokenCache } from "./token-cache.js";
 import { explainWordRefusal, wordsOfOutput } from "./vendor/vendor-words.js";
@@ -36,6 +37,11 @@ export type JobFamily = "job" | "preprocessing";
 export interface SendOptions extends CallOptions {
   /** Hears the absolute URL of the send's `Location` header (a 202's, or any answer's), when it gave one. */
   readonly onLocation?: ((url: string) => void) | undefined;
+  /**
+   * A service-numbered send answered 503 with `Retry-After` is sent again (the service did
+   * not take it: ./retry-timing.ts); default true, the profile's `retry_refused_writes`.
+   */
+  readonly retryRefused?: boolean | undefined;
 }
 
 /**
@@ -80,17 +86,28 @@ export class JobReads {
   readonly #tokens: TokenCache;
   readonly #capabilities: Capabilities | undefined;
   protected readonly base: string;
+  /** When this client sent each job: a just-sent job's 404 is "not visible yet" (./job-visibility.ts). */
+  readonly visibility: JobVisibility;
 
-  constructor(transport: Transport, tokens: TokenCache, base: string, capabilities?: Capabilities) {
+  constructor(
+    transport: Transport,
+    tokens: TokenCache,
+    base: string,
+    capabilities?: Capabilities,
+    visibility: JobVisibility = new JobVisibility(),
+  ) {
     this.#transport = transport;
     this.#tokens = tokens;
     this.base = base;
     this.#capabilities = capabilities;
+    this.visibility = visibility;
   }
 
   /** The same reads under another base (one a send's `Location` named: see readBaseOf). */
   at(base: string): JobReads {
-    return base === this.base ? this : new JobReads(this.#transport, this.#tokens, base, this.#capabilities);
+    return base === this.base
+      ? this
+      : new JobReads(this.#transport, this.#tokens, base, this.#capabilities, this.visibility);
   }
 
   /**
@@ -103,18 +120,12 @@ export class JobReads {
     const held = waitMs !== undefined && since !== undefined;
     const query = held ? { limit, wait: (Math.max(0, waitMs) / 1000).toFixed(3), since } : { limit };
     const timeoutMs = held ? Math.max(call.timeoutMs ?? 0, waitMs + HELD_READ_SLACK_MS) : call.timeoutMs;
-    return this.#transport.json(
-      {
-        method: "GET",
-        url: this.#url(id, "get"),
-        query,
-        idempotent: true,
-        tokens: this.#tokens,
-        ...call,
-        timeoutMs,
-      },
-      jobRecord,
-    );
+    const read = () =>
+      this.#transport.json(
+        { method: "GET", url: this.#url(id, "get"), query, idempotent: true, tokens: this.#tokens, ...call, timeoutMs },
+        jobRecord,
+      );
+    return this.visibility.read(id, read, call.signal);
   }
 
   /**
@@ -152,10 +163,19 @@ export class JobReads {
   /** GET .../{id}/logs: the newest `limit` messages, oldest first. */
   async logs(id: string, options: ListOptions = {}): Promise<JobExecutionLogDetails> {
     const { limit, ...call } = options;
-    return this.#transport.json(
-      { method: "GET", url: this.#url(id, "logs"), query: { limit }, idempotent: true, tokens: this.#tokens, ...call },
-      logDetails,
-    );
+    const read = () =>
+      this.#transport.json(
+        {
+          method: "GET",
+          url: this.#url(id, "logs"),
+          query: { limit },
+          idempotent: true,
+          tokens: this.#tokens,
+          ...call,
+        },
+        logDetails,
+      );
+    return this.visibility.read(id, read, call.signal);
   }
 
   /**
@@ -167,10 +187,12 @@ export class JobReads {
     options: CallOptions & { readonly query?: Readonly<Record<string, string>> | undefined } = {},
   ): Promise<JobResult> {
     const { query, ...call } = options;
-    return this.#transport.json(
-      { method: "GET", url: this.#url(id, "result"), query, idempotent: true, tokens: this.#tokens, ...call },
-      jobResult,
-    );
+    const read = () =>
+      this.#transport.json(
+        { method: "GET", url: this.#url(id, "result"), query, idempotent: true, tokens: this.#tokens, ...call },
+        jobResult,
+      );
+    return this.visibility.read(id, read, call.signal);
   }
 
   /**
@@ -195,16 +217,17 @@ export class JobReads {
     }
   }
 
-  protected post(url: string, body: unknown, idempotent: boolean, options: SendOptions): Promise<JobRecord> {
-    const { onLocation, ...call } = options;
+  protected async post(url: string, body: unknown, idempotent: boolean, options: SendOptions): Promise<JobRecord> {
+    const { onLocation, retryRefused = true, ...call } = options;
     const json = JSON.stringify(body);
-    return this.#transport.json(
+    return await this.#transport.json(
       {
         method: "POST",
         url,
         headers: { "content-type": "application/json" },
         body: () => json,
         idempotent,
+        retryRefused,
         tokens: this.#tokens,
         onHeaders: (headers) => {
           const location = headers.location;
@@ -275,8 +298,14 @@ function alreadyEnded(id: string, error: ConflictError): ConflictError {
 
 /** The generic job API: /api/job/... */
 export class JobsResource extends JobReads {
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, capabilities?: Capabilities) {
-    super(transport, tokens, `${baseUrl}/api/job`, capabilities);
+  constructor(
+    transport: Transport,
+    tokens: TokenCache,
+    baseUrl: string,
+    capabilities?: Capabilities,
+    visibility?: JobVisibility,
+  ) {
+    super(transport, tokens, `${baseUrl}/api/job`, capabilities, visibility);
   }
 
   /**
@@ -286,17 +315,28 @@ export class JobsResource extends JobReads {
   async send(request: SendJobRequest, options: SendOptions = {}): Promise<JobRecord> {
     const payload = request.payload as { output?: Array<Record<string, unknown>> } | undefined;
     try {
-      return await this.post(`${this.base}/send`, request, true, options);
+      return this.#visible(await this.post(`${this.base}/send`, request, true, options));
     } catch (error) {
       throw explainWordRefusal(error, wordsOfOutput(Array.isArray(payload?.output) ? payload.output[0] : undefined));
     }
+  }
+
+  #visible(record: JobRecord): JobRecord {
+    this.visibility.sent(record.id);
+    return record;
   }
 }
 
 /** The preprocessing job API: /api/ml/preprocessing/job/... */
 export class PreprocessingResource extends JobReads {
-  constructor(transport: Transport, tokens: TokenCache, baseUrl: string, capabilities?: Capabilities) {
-    super(transport, tokens, `${baseUrl}/api/ml/preprocessing/job`, capabilities);
+  constructor(
+    transport: Transport,
+    tokens: TokenCache,
+    baseUrl: string,
+    capabilities?: Capabilities,
+    visibility?: JobVisibility,
+  ) {
+    super(transport, tokens, `${baseUrl}/api/ml/preprocessing/job`, capabilities, visibility);
   }
 
   /**
@@ -305,9 +345,11 @@ export class PreprocessingResource extends JobReads {
    */
   async send(request: CreatePreprocessingRequest, options: SendOptions = {}): Promise<JobRecord> {
     try {
-      return await this.post(`${this.base}/send`, request, false, options);
+      const record = await this.post(`${this.base}/send`, request, false, options);
+      this.visibility.sent(record.id);
+      return record;
     } catch (error) {
-      throw explainWordRefusal(error, wordsOfOutput(request.output[0]));
+      throw explainWordRefusal(error, wordsOfOutput(Array.isArray(request.output) ? request.output[0] : undefined));
     }
   }
 }

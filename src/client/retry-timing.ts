@@ -29,11 +29,22 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * Whether to retry a response. Idempotent calls retry every retryable status; a
- * non-idempotent call (a POST without a caller-chosen id) only retries 429, which
- * the service answers before doing anything.
+ * non-idempotent call (a POST without a caller-chosen id) retries 429, which the service
+ * answers before doing anything, and, where `refusals` allows, a 503 with `Retry-After`:
+ * the service saying it cannot take the request now (RFC 9110 15.6.4), not that it lost
+ * it. A 502 or 504, or a 503 without `Retry-After`, may come after the service took the
+ * request, so those stay unretried.
  */
-export function shouldRetryStatus(status: number, idempotent: boolean): boolean {
-  return idempotent ? isRetryableStatus(status) : status === 429;
+export function shouldRetryStatus(
+  status: number,
+  idempotent: boolean,
+  refusals: { readonly retryAfter: boolean; readonly retryRefused: boolean } = {
+    retryAfter: false,
+    retryRefused: false,
+  },
+): boolean {
+  if (idempotent) return isRetryableStatus(status);
+  return status === 429 || (status === 503 && refusals.retryAfter && refusals.retryRefused);
 }
 
 /** Socket error codes that mean the request never reached the service. */

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { makeAPIError, makeOAuthError, requestIdOf } from "./error-factory.js";
 import { AttemptSignal, DEFAULT_CONNECTION_HINT } from "./attempt-signal.js";
 import { AbortError, ConnectionError, MdpsError, UnexpectedResponseError } from "./errors.js";
+import { unreadableAnswer } from "./unreadable-answer.js";
 import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
@@ -75,6 +76,8 @@ export interface RequestSpec extends CallOptions {
   readonly body?: (() => RequestBody) | undefined;
   /** Safe to send twice: enables retries on 5xx and connection errors. */
   readonly idempotent: boolean;
+  /** Not idempotent, but sent again after a 503 with `Retry-After` (../client/retry-timing.ts). */
+  readonly retryRefused?: boolean | undefined;
   /** Adds `Authorization: Bearer`; omitted only for the token endpoint. */
   readonly tokens?: TokenCache | undefined;
   /** Token endpoint: errors are RFC 6749 bodies. */
@@ -147,13 +150,8 @@ export class Transport {
       }
       const parsed = schema.safeParse(data);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
-        throw new UnexpectedResponseError(
-          `${call} returned a body that does not match the contract (${issues}). The service may be a different version.`,
-          res.status,
-          requestId,
-          { cause: parsed.error },
-        );
+        const answer = { call, method: spec.method, status: res.status, requestId, body: data, error: parsed.error };
+        throw unreadableAnswer(answer);
       }
       return parsed.data;
     });
@@ -271,7 +269,8 @@ export class Transport {
               headers: res.headers,
               call,
             });
-            const delayMs = shouldRetryStatus(res.status, spec.idempotent)
+            const refusals = { retryAfter: "retry-after" in res.headers, retryRefused: spec.retryRefused === true };
+            const delayMs = shouldRetryStatus(res.status, spec.idempotent, refusals)
               ? retryDelayMs(retry, this.#policy, parseRetryAfter(res.headers["retry-after"], Date.now()))
               : undefined;
             if (retry >= this.#policy.maxRetries || delayMs === undefined) throw error;

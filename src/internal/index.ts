@@ -18,6 +18,7 @@ export { isDataFrame, recordTypeOfPath } from "../session/table-io.js";
 export { dataDirUsage, parseAge, pruneDataDir } from "../local/data-dir-usage.js";
 export { didYouMean, nearestName } from "../core/contract/nearest-name.js";
 export { checkParams } from "../core/contract/param-issues.js";
+export { snakeCase } from "../core/contract/normalize.js";
 export { PANDAS_CSV, readCsv } from "../core/formats/csv.js";
 export { CSV_DELIMITERS, describeReport, emptyCsvReadReport, isContractClean } from "../core/formats/csv-dialect.js";
 export type { CsvDelimiter } from "../core/formats/csv-dialect.js";

@@ -10,12 +10,10 @@ import { Secret } from "../client/secret.js";
 import type { CallOptions } from "../client/transport.js";
 import type { Table } from "../core/formats/table.js";
 import {
-  decodeTable,
   decrypted,
   encrypted,
   loadDanfo,
   recordTypeOfPath,
-  sniffStream,
   toDataFrame,
   uploadSource,
   type DataFrame,
@@ -28,6 +26,7 @@ import { generateEncryptionKey, parseEncryptionKey } from "../core/crypto/index.
 import { RichValue } from "../display/notebook/rich-value.js";
 import { blobHtml } from "../display/render/records.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
+import { readOutputTable } from "./output-encoding.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import type { ServiceProfile } from "../client/vendor/service-profile.js";
 
@@ -241,10 +240,7 @@ export class Blob extends RichValue {
   async table(options: CallOptions & DecodeOptions = {}): Promise<Table> {
     return this.#downloading(options.signal, async (signal) => {
       const body = await this.stream({ ...options, signal });
-      const known = this.#knownRecordType();
-      if (known !== undefined) return decodeTable(known, body, options);
-      const sniffed = await sniffStream(body);
-      return decodeTable(sniffed.recordType, sniffed.body, options);
+      return readOutputTable({ body, known: this.#knownRecordType(), options });
     });
   }
 

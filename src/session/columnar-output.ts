@@ -4,6 +4,7 @@
  * extension names. When the output is already in that format its bytes go to the file
  * as they arrive, never decoded.
  */
+import { decompressed } from "./output-encoding.js";
 import type { Table as ArrowTable } from "apache-arrow";
 import type { CallOptions } from "../client/transport.js";
 import type { Blob } from "./blob.js";
@@ -52,7 +53,8 @@ export async function writeBlobFile(
     });
   }
   if (blob.recordType === recordType) {
-    const bytes = await writeFileAtomically(path, await blob.stream(options));
+    // A compressed output (gzip) is written as the format the extension names, not as stored.
+    const bytes = await writeFileAtomically(path, (await decompressed(await blob.stream(options))).body);
     return { path, recordType, bytes, copied: true };
   }
   const [table, { writeTable }] = await Promise.all([blob.table(options), loadFormats()]);

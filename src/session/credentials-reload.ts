@@ -5,6 +5,7 @@
  */
 import type { MdpsClient } from "../client/client.js";
 import { resolveConfig, type ConfigOptions, type ConfigSource } from "../client/config.js";
+import { mergeServiceSettings, type ServiceSettings } from "../client/vendor/service-settings.js";
 
 export interface CredentialsReload {
   /** The client id the next token is asked for. */
@@ -18,8 +19,13 @@ export interface CredentialsReload {
 }
 
 /** Swaps the client's credentials for the re-resolved ones and gets a token with them. */
-export async function reloadCredentials(client: MdpsClient, options: ConfigOptions): Promise<CredentialsReload> {
-  const next = resolveConfig(options);
+export async function reloadCredentials(
+  client: MdpsClient,
+  options: ConfigOptions & ServiceSettings,
+): Promise<CredentialsReload> {
+  const resolved = resolveConfig(options);
+  // As at connect, the Session's own settings win over the profile's (../session/session-open.ts).
+  const next = { ...resolved, service: mergeServiceSettings(options, resolved.service) };
   const secretChanged = !next.clientSecret.equals(client.config.clientSecret);
   client.useCredentials(next);
   // A wrong secret fails here, in the cell that reloaded, not in the next job's call.

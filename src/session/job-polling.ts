@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../core/contract/job.js";
 import { isTerminalStatus } from "../core/contract/job-status.js";
 import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
+import { isTransient } from "../client/transient.js";
 import type { LiveStatus, ProgressMode } from "../display/notebook/live-status.js";
 
 export interface WaitOptions {
@@ -67,9 +68,7 @@ const DEFAULT_RECONNECT_FOR_MS = 10 * 60_000;
  * The transport has already retried each; the wait tries again later.
  */
 export function isUnreachable(error: unknown): error is Error {
-  if (error instanceof ConnectionError) return true;
-  if (error instanceof TimeoutError) return true;
-  return error instanceof APIError && [429, 502, 503, 504].includes(error.status ?? 0);
+  return isTransient(error);
 }
 
 /** Longest single `wait` asked of the service: well under proxies' idle timeouts. */

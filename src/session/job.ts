@@ -209,7 +209,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
         jobId: this.id,
         status: ended.status,
         title: ended.error?.title ?? ended.status,
-        detail: ended.error?.detail ?? endingMessage(ended) ?? "no detail given",
+        detail: ended.error?.detail ?? endingMessage(ended) ?? (await this.#lastErrorLog()) ?? "no detail given",
         record: ended,
       });
     });
@@ -222,6 +222,12 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
       ),
     );
     return record;
+  }
+
+  /** A service that says why a job failed only in its log (not its record): the last error line, if any. */
+  async #lastErrorLog(): Promise<string | undefined> {
+    const logs = await this.logs({ limit: 50 }).catch(() => []);
+    return logs.findLast((l) => l.level === "error")?.message;
   }
 
   /** The before/after histograms of each feature (see docs/notebooks.md); waits first. */

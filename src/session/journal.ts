@@ -18,7 +18,8 @@ const jobEntry = z.object({
   id: z.string(),
   type: z.string(),
   params: z.record(z.string(), z.unknown()),
-  input_blob_id: z.string(),
+  /** Absent for a generic job whose payload names no input. */
+  input_blob_id: z.string().optional(),
   feature_columns: z.array(z.string()),
   /** The API it was sent on (`job` or `preprocessing`); reads and cancel use the same. */
   endpoint: z.enum(["job", "preprocessing"]),
@@ -65,7 +66,10 @@ export function journalPath(place: JournalPlace): string {
 /** A job the service accepted, as the Session sent it. */
 export interface SentJob {
   readonly record: JobRecord;
-  readonly request: CreatePreprocessingRequest;
+  /** A generic job's payload may be any object: every field is read as optional. */
+  readonly request: Partial<CreatePreprocessingRequest>;
+  /** The `job_type` sent, for a generic job. */
+  readonly jobType?: string | undefined;
   readonly endpoint: "job" | "preprocessing";
   readonly readBase: string | undefined;
 }
@@ -126,13 +130,14 @@ export class Journal {
     this.#append({
       kind: "job",
       id: record.id,
-      type: request.preprocessing_type,
+      type: request.preprocessing_type ?? sent.jobType ?? "job",
       params: request.preprocessing_params ?? {},
       input_blob_id: request.input_blob_id,
       feature_columns: [...(request.feature_columns ?? [])],
       endpoint: sent.endpoint,
       ...(sent.readBase === undefined ? {} : { read_base: sent.readBase }),
-      outputs: request.output.map((o) => o.name),
+      // A generic job's payload need not have outputs (or be a preprocessing request at all).
+      outputs: (request.output ?? []).map((o) => o.name),
       created_at: record.created_at ?? new Date().toISOString(),
     });
   }

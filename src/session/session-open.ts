@@ -48,7 +48,9 @@ export interface SessionParts {
 
 /** A connected session's parts: the client, and health's region and capabilities unless `verify: false`. */
 export async function openConnected(options: ConnectOptions): Promise<SessionParts> {
-  const config = resolveConfig(options);
+  const resolved = resolveConfig(options);
+  // The Session's own settings win over the profile's in the client too (form parts, grace).
+  const config = { ...resolved, service: mergeServiceSettings(options, resolved.service) };
   const client = new MdpsClient(config, options);
   let region: string | undefined;
   let capabilities: readonly string[] | undefined;

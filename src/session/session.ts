@@ -30,6 +30,7 @@ import type { AnyPipelineStep } from "./pipeline/steps.js";
 import { ServiceProfile } from "../client/vendor/service-profile.js";
 import type { Journal, SentJob } from "./journal.js";
 import { SessionEvents, type SessionJobListener, type SessionNoticeListener } from "./session-events.js";
+import { blobById } from "./blob-by-id.js";
 import { allPages, knownBlobRecords, knownBlobs, knownJob, knownJobs, type Known } from "./listings.js";
 import { openConnected, openLocal, type ConnectOptions, type LocalOptions, type SessionParts } from "./session-open.js";
 
@@ -142,9 +143,8 @@ export class Session extends RichValue {
   /**
    * Picks up a regenerated secret: the settings are resolved again as `connect` resolved
    * them (options, then MDPS_* variables, then the config-file profile, e.g. as rewritten
-   * by `mdps configure`), the cached token is dropped and a new one is asked for with them.
-   * Jobs, blobs and earlier `Job` handles go on working. Only the client id, secret and
-   * scopes may change; the service and model stay.
+   * by `mdps configure`) and the token is asked for anew; the service's words too. Jobs,
+   * blobs and handles go on working; only the client id, secret and scopes may change.
    *
    * @example
    * // after `mdps configure --profile uk1` with the new secret:
@@ -158,7 +158,6 @@ export class Session extends RichValue {
       );
     }
     const reload = await reloadCredentials(this.client, this.#connectOptions);
-    // The record type and access tier words are read again too (options still win).
     this.profile.useWords(mergeServiceSettings(this.#connectOptions, this.client.config.service));
     return reload;
   }
@@ -206,6 +205,11 @@ export class Session extends RichValue {
     return blob;
   }
 
+  /** A handle on blob `id` on the service, uploaded here or by other means (./blob-by-id.ts). */
+  async blob(id: string, options: CallOptions = {}): Promise<Blob> {
+    return blobById(this.#known, id, options);
+  }
+
   /** Blobs made in this session, oldest first: uploads, and job outputs once read (deleted ones left out). */
   blobs(): Blob[] {
     return knownBlobs(this.#known);
@@ -238,10 +242,8 @@ export class Session extends RichValue {
 
   /**
    * A fresh one-time login link to the portal (docs/contract.md#application-portal), for a
-   * `Session.local()` session. It lives in this process only and dies with the session, so
-   * no saved notebook, transcript or log holds a usable login. A connected session cannot
-   * make one: the portal is the service operator's tool, and its link comes from them
-   * (`mdps admin portal-link`, whose token also survives a restart).
+   * `Session.local()` session; it dies with the session. A connected session's portal link
+   * comes from the service's operator (`mdps admin portal-link`).
    */
   portalUrl(): string {
     if (!this.#local) {
@@ -306,12 +308,10 @@ export class Session extends RichValue {
   }
 
   /**
-   * Calls `listener` with every job this session sends (`preprocess`, `sendJob`),
-   * once the service has accepted it and before the call resolves; returns a function
-   * that unsubscribes. A job sent twice with the same `jobId` is reported twice (same
-   * id). `job(id)` is not reported: it makes no job, only a handle on one that may
-   * have been sent long ago or elsewhere. A listener that throws does not fail the
-   * call (the job was sent); its error is reported as a process warning.
+   * Calls `listener` with every job this session sends (`preprocess`, `sendJob`) once the
+   * service accepted it, before the call resolves; returns a function that unsubscribes.
+   * `job(id)` is not reported (it makes no job). A listener that throws does not fail the
+   * call; its error is reported as a process warning.
    *
    * @example
    * const stop = session.onJob((job) => console.log("sent", job.type, job.id));

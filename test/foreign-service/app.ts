@@ -13,6 +13,8 @@ import { registerJobRoutes } from "./job-routes.js";
 import type { JobRunner } from "./job-runner.js";
 import type { SignedLinks } from "./signed-links.js";
 import type { RequestLine, Settings } from "./switches.js";
+import { OPENAPI_PATH, openApiDocument } from "./openapi.js";
+import { springError } from "./wire-style.js";
 
 export interface AppDeps {
   readonly modelId: string;
@@ -25,8 +27,10 @@ export interface AppDeps {
   readonly seen: (line: RequestLine) => void;
 }
 
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
+/**
+ * The model API, under the context path; with `authOrigin: "same"` the token exchange too.
+ * `buildAuthApp` serves the token exchange alone, for `authOrigin: "separate"`.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   app.addHook("onRequest", (request, _reply, done) => {
@@ -34,32 +38,62 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFaults(app, deps.settings);
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: 4 } });
+  await app.register(multipart, { limits: { fileSize: deps.settings.maxUploadBytes, files: 4 } });
+  handleErrors(app, deps.settings);
 
+  if (deps.settings.authOrigin === "same") registerTokenRoute(app, deps.issuer);
+  await app.register(
+    (api, _options, done) => {
+      api.get("/api/shared/health", { preHandler: deps.issuer.require("shared.health.read") }, () => ({
+        status: deps.settings.healthStatus,
+      }));
+      if (deps.settings.openApi) api.get(OPENAPI_PATH, () => openApiDocument(deps.settings));
+      registerBlobRoutes(api, deps);
+      registerJobRoutes(api, deps);
+      done();
+    },
+    { prefix: deps.settings.contextPath },
+  );
+  return app;
+}
+
+export async function buildAuthApp(deps: Pick<AppDeps, "settings" | "issuer" | "seen">): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.addHook("onRequest", (request, _reply, done) => {
+    deps.seen({ method: request.method, path: request.url.split("?")[0] ?? request.url });
+    done();
+  });
+  handleErrors(app, deps.settings);
+  registerTokenRoute(app, deps.issuer);
+  return Promise.resolve(app);
+}
+
+/** One error handler decides every error body: the token endpoint's text, 401 ProblemDetails, then the switch's shape. */
+function handleErrors(app: FastifyInstance, settings: AppDeps["settings"]): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     const httpError = toHttpError(error);
-    if (request.routeOptions.url === TOKEN_PATH) return sendTokenError(reply, httpError, deps.settings);
+    if (request.routeOptions.url === TOKEN_PATH) return sendTokenError(reply, httpError, settings);
     reply.status(httpError.status).headers(httpError.headers);
-    if (httpError instanceof UnauthorizedError) {
-      const path = request.url.split("?")[0] ?? request.url;
+    const path = request.url.split("?")[0] ?? request.url;
+    if (httpError instanceof UnauthorizedError && settings.errorBodies !== "spring") {
       return reply.type("application/problem+json").send(unauthorizedProblem(httpError.message, path));
     }
-    if (deps.settings.errorBodies === "aspnet") {
-      return reply.type("application/problem+json; charset=utf-8").send(aspnetProblem(httpError));
+    switch (settings.errorBodies) {
+      case "aspnet":
+        return reply.type("application/problem+json; charset=utf-8").send(aspnetProblem(httpError));
+      case "spring":
+        return reply.type("application/json").send(springError(httpError, path));
+      case "message":
+        return reply.type("application/json; charset=utf-8").send({ message: httpError.message });
     }
-    return reply.type("application/json; charset=utf-8").send({ message: httpError.message });
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ message: `no route for ${request.method} ${request.url.split("?")[0] ?? ""}` }),
-  );
-
-  registerTokenRoute(app, deps.issuer);
-  app.get("/api/shared/health", { preHandler: deps.issuer.require("shared.health.read") }, () => ({
-    status: "Healthy",
-  }));
-  registerBlobRoutes(app, deps);
-  registerJobRoutes(app, deps);
-  return app;
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0] ?? "";
+    const error = new HttpError(404, `no route for ${request.method} ${path}`);
+    return reply
+      .status(404)
+      .send(settings.errorBodies === "spring" ? springError(error, path) : { message: error.message });
+  });
 }
 
 /** Our own errors pass through; a framework 4xx keeps its status and message; anything else is a bare 500. */

@@ -1,7 +1,8 @@
 /**
  * Blob upload, update, download and delete. Upload and update take multipart/form-data with the
- * parts named exactly as the interface names the fields: File (a file part), Name, RecordType,
- * AccessTier, and optional Description and Tags (each Tags part is one tag). Names are case-sensitive.
+ * parts named as the interface names the fields: File (a file part), Name, RecordType,
+ * AccessTier, and optional Description and Tags (each Tags part is one tag), or in camelCase
+ * (`formParts: "camel"`). Names are case-sensitive.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TokenIssuer } from "./auth.js";
@@ -9,6 +10,7 @@ import { blobRecord, contentTypeOf, type BlobInput, type BlobStore, type StoredB
 import { badRequest, HttpError, notFound } from "./errors.js";
 import { SIGNED_DOWNLOAD_PATH, type SignedLinks } from "./signed-links.js";
 import type { Settings } from "./switches.js";
+import { partName, REQUIRED_FORM_FIELDS, type FormField } from "./wire-style.js";
 
 const BLOB = "/api/model/:modelId/shared/blob";
 
@@ -105,9 +107,10 @@ export function refuseArchived(blob: StoredBlob, settings: Settings, what = "Thi
 
 /** The record, with the version as an `ETag` header (and an `ETag` field) where the switch says. */
 function versioned(reply: FastifyReply, blob: StoredBlob, settings: Settings): object {
-  if (settings.etags === "none") return blobRecord(blob);
+  const record = blobRecord(blob, settings);
+  if (settings.etags === "none") return record;
   reply.header("etag", blob.version);
-  return settings.etags === "field" ? { ...blobRecord(blob), ETag: blob.version } : blobRecord(blob);
+  return settings.etags === "field" ? { ...record, ETag: blob.version } : record;
 }
 
 function sendBlob(reply: FastifyReply, blob: StoredBlob): FastifyReply {
@@ -120,42 +123,50 @@ function sendBlob(reply: FastifyReply, blob: StoredBlob): FastifyReply {
 
 async function readBlobForm(request: FastifyRequest, settings: Settings): Promise<BlobInput> {
   if (!request.isMultipart()) throw new HttpError(415, "blob upload and update take multipart/form-data");
+  const part = (field: FormField): string => partName(field, settings);
   const fields = new Map<string, string[]>();
   let data: Buffer | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      const content = await part.toBuffer();
-      if (part.fieldname !== "File") continue; // unknown file parts are read and dropped
-      if (data !== undefined) throw badRequest("File must be given once");
+  for await (const item of request.parts()) {
+    if (item.type === "file") {
+      const content = await item.toBuffer();
+      if (item.fieldname !== part("file")) continue; // unknown file parts are read and dropped
+      if (data !== undefined) throw badRequest(`${part("file")} must be given once`);
       data = content;
     } else {
-      if (part.fieldname === "File") throw badRequest("File must be a file part, with a filename");
-      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), String(part.value)]);
+      if (item.fieldname === part("file")) throw badRequest(`${part("file")} must be a file part, with a filename`);
+      fields.set(item.fieldname, [...(fields.get(item.fieldname) ?? []), String(item.value)]);
     }
   }
-  if (data === undefined) throw badRequest("File is required");
-  const single = (name: string, required: boolean): string | undefined => {
+  // Spring binds the controller's parameters in order before its body runs: a missing one is
+  // named and nothing else is looked at.
+  if (settings.formParts === "camel") {
+    const missing = REQUIRED_FORM_FIELDS.find((f) => (f === "file" ? data === undefined : !fields.get(part(f))?.[0]));
+    if (missing !== undefined) throw badRequest(`Required part '${part(missing)}' is not present.`);
+  }
+  if (data === undefined) throw badRequest(`${part("file")} is required`);
+  const single = (field: FormField, required: boolean): string | undefined => {
+    const name = part(field);
     const values = fields.get(name) ?? [];
     if (values.length > 1) throw badRequest(`${name} must be given once`);
     const value = values[0]?.trim();
     if (required && !value) throw badRequest(`${name} is required`);
     return value || undefined;
   };
-  const name = single("Name", true) ?? "";
-  const recordType = single("RecordType", true) ?? "";
-  const accessTier = single("AccessTier", true) ?? "";
+  const name = single("name", true) ?? "";
+  const recordType = single("recordType", true) ?? "";
+  const accessTier = single("accessTier", true) ?? "";
   if (!settings.recordTypes.includes(recordType)) {
-    throw badRequest(`RecordType '${recordType}' is not one of ${settings.recordTypes.join(", ")}`);
+    throw badRequest(`${part("recordType")} '${recordType}' is not one of ${settings.recordTypes.join(", ")}`);
   }
   if (!settings.accessTiers.includes(accessTier)) {
-    throw badRequest(`AccessTier '${accessTier}' is not one of ${settings.accessTiers.join(", ")}`);
+    throw badRequest(`${part("accessTier")} '${accessTier}' is not one of ${settings.accessTiers.join(", ")}`);
   }
   return {
     name,
-    description: single("Description", false),
+    description: single("description", false),
     recordType,
     accessTier,
-    tags: (fields.get("Tags") ?? []).filter((tag) => tag !== ""),
+    tags: (fields.get(part("tags")) ?? []).filter((tag) => tag !== ""),
     data,
   };
 }

@@ -1,5 +1,7 @@
 /** Blobs in memory, and the record this service returns for one. */
 import { createHash, randomUUID } from "node:crypto";
+import type { Settings } from "./switches.js";
+import { wireTime } from "./wire-style.js";
 
 function versionOf(data: Buffer, at: string): string {
   return `"${createHash("sha1").update(data).update(at).update(randomUUID()).digest("hex").slice(0, 16)}"`;
@@ -30,7 +32,8 @@ export interface BlobRecord {
   readonly recordType: string;
   readonly accessTier: string;
   readonly sizeBytes: number;
-  readonly createdOn: string;
+  /** ISO text, or epoch milliseconds (`times: "epoch-millis"`). */
+  readonly createdOn: string | number;
 }
 
 export class BlobStore {
@@ -77,14 +80,14 @@ export class BlobStore {
   }
 }
 
-export function blobRecord(blob: StoredBlob): BlobRecord {
+export function blobRecord(blob: StoredBlob, settings: Settings): BlobRecord {
   return {
     blobId: blob.blobId,
     name: blob.name,
     recordType: blob.recordType,
     accessTier: blob.accessTier,
     sizeBytes: blob.data.byteLength,
-    createdOn: blob.createdOn,
+    createdOn: wireTime(blob.createdOn, settings),
   };
 }
 
@@ -94,7 +97,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   Parquet: "application/vnd.apache.parquet",
 };
 
-/** The download's Content-Type follows the blob's record type, not what the uploader declared. */
+/** The download's Content-Type follows the blob's record type (or its gzip name), not what the uploader declared. */
 export function contentTypeOf(blob: StoredBlob): string {
-  return CONTENT_TYPES[blob.recordType] ?? "application/octet-stream";
+  if (blob.name.endsWith(".gz")) return "application/gzip";
+  return CONTENT_TYPES[blob.recordType] ?? CONTENT_TYPES[titleCase(blob.recordType)] ?? "application/octet-stream";
+}
+
+function titleCase(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
 }

@@ -1,6 +1,7 @@
 /**
  * A second, independent implementation of the Model Data Preprocessing Service interface, for
- * tests: one base URL serves both the authentication API and the model API.
+ * tests: one base URL serves both the authentication API and the model API, unless the
+ * switches give the token exchange an origin of its own and the model API a context path.
  *
  * @example
  * const service = await startForeignService({ statusWords: { succeeded: "Completed" } });
@@ -9,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { buildApp } from "./app.js";
+import { buildApp, buildAuthApp } from "./app.js";
 import { Application, newClientId, newSecret, TokenIssuer } from "./auth.js";
 import { BlobStore } from "./blob-store.js";
 import { JobRunner, type JobState } from "./job-runner.js";
@@ -38,9 +39,11 @@ export interface ForeignJob {
 }
 
 export interface ForeignService {
-  /** Base URL of both APIs, e.g. `http://127.0.0.1:40123`, no trailing slash. */
+  /** The model API's origin, e.g. `http://127.0.0.1:40123`, no trailing slash. */
   readonly url: string;
+  /** The token exchange's origin: `url`, or its own with `authOrigin: "separate"`. */
   readonly authUrl: string;
+  /** `url` and the context path (`contextPath`), the model API's base_url. */
   readonly baseUrl: string;
   readonly clientId: string;
   /** The secret at start; `regenerateSecret()` replaces it. */
@@ -78,10 +81,17 @@ export async function startForeignService(options: ForeignServiceOptions = {}): 
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  // A separate auth origin: the token exchange alone, on a port of its own.
+  const authApp =
+    settings.authOrigin === "separate"
+      ? await buildAuthApp({ settings, issuer, seen: (line) => seen.push(line) })
+      : undefined;
+  if (authApp !== undefined) await authApp.listen({ host: "127.0.0.1", port: 0 });
+  const authUrl = authApp === undefined ? url : `http://127.0.0.1:${(authApp.server.address() as AddressInfo).port}`;
   return {
     url,
-    authUrl: url,
-    baseUrl: url,
+    authUrl,
+    baseUrl: `${url}${settings.contextPath}`,
     clientId,
     clientSecret,
     modelId,
@@ -104,6 +114,7 @@ export async function startForeignService(options: ForeignServiceOptions = {}): 
     close: async () => {
       runner.close();
       await app.close();
+      await authApp?.close();
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The two send bodies, checked field by field: CreatePreprocessingRequest (snake_case, as the
- * interface lists it) and SendJobRequest, whose only job_type here is "Preprocessing" with a
- * CreatePreprocessingRequest as payload. Every refusal is a 400 `{ message }` naming the field.
+ * interface lists it) and SendJobRequest, whose only job_type here is "Preprocessing" (or the
+ * `jobTypes` switch's word) with a CreatePreprocessingRequest as payload. Every refusal is a 400 `{ message }` naming the field.
  */
 import { badRequest, notFound } from "./errors.js";
 import type { Settings } from "./switches.js";
+import { paramsOfWire } from "./wire-style.js";
 import { PREPROCESSING_TYPES, type PreprocessingType } from "./transforms.js";
 
 export interface OutputSpec {
@@ -32,7 +33,6 @@ export interface GenericJobSpec {
   readonly spec: PreprocessingSpec;
 }
 
-export const GENERIC_JOB_TYPES = ["Preprocessing"] as const;
 const MAX_TIMEOUT_SECONDS = 86_400;
 const DEFAULT_TIMEOUT_SECONDS = 3_600;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,10 +58,18 @@ export function parsePreprocessingRequest(
   }
   optionalString(field("input_encryption_key"), at("input_encryption_key")); // accepted, not used
   const jobId = optionalString(field("job_id"), at("job_id"));
+  // The parameters are read into their type first (Jackson refuses an unknown property while
+  // reading the body), before any field is checked for presence.
+  const params = paramsOfWire(
+    type,
+    optionalObject(field("preprocessing_params"), at("preprocessing_params")),
+    settings,
+    badRequest,
+  );
   return {
     inputBlobId: uuid(requiredString(field("input_blob_id"), at("input_blob_id")), at("input_blob_id")),
     preprocessingType: type,
-    params: optionalObject(field("preprocessing_params"), at("preprocessing_params")),
+    params,
     featureColumns: featureColumns(field("feature_columns"), at("feature_columns")),
     timeoutSeconds: timeoutSeconds(field("request_timeout_seconds"), at("request_timeout_seconds")),
     outputs: outputs(field("output"), at("output"), settings),
@@ -74,8 +82,8 @@ export function parseSendJobRequest(body: unknown, modelId: string, settings: Se
   const jobId = uuid(requiredString(fields["job_id"], "job_id"), "job_id");
   checkModel(requiredString(fields["model_id"], "model_id"), modelId, "model_id");
   const jobType = requiredString(fields["job_type"], "job_type");
-  if (!(GENERIC_JOB_TYPES as readonly string[]).includes(jobType)) {
-    throw badRequest(`job_type '${jobType}' is not one of ${GENERIC_JOB_TYPES.join(", ")}`);
+  if (!settings.jobTypes.includes(jobType)) {
+    throw badRequest(`job_type '${jobType}' is not one of ${settings.jobTypes.join(", ")}`);
   }
   const payload = decodePayload(fields["payload"]);
   return { jobId, spec: parsePreprocessingRequest(payload, modelId, settings, "payload.", false) };

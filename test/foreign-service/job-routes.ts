@@ -84,6 +84,9 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
     const findJob = (id: string): Job => {
       const job = runner.get(id);
       if (job === undefined || (only !== undefined && job.via !== only)) throw notFound(`job ${id} not found`);
+      // Still on the queue behind the send: not visible to reads yet.
+      if (Date.now() - Date.parse(job.createdAt) < settings.notVisibleAfterSendMs)
+        throw notFound(`job ${id} not found`);
       return job;
     };
     app.get<IdRoute>(`${base}/:id/get`, read, (request) => {
@@ -91,7 +94,7 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobRouteDeps): voi
       return jobRecord(findJob(request.params.id), settings);
     });
     app.get<IdRoute>(`${base}/:id/logs`, read, (request) =>
-      jobLogs(findJob(request.params.id), limit(request.query.limit)),
+      jobLogs(findJob(request.params.id), limit(request.query.limit), settings),
     );
     app.get<IdRoute>(`${base}/:id/result`, read, (request) => {
       const job = findJob(request.params.id);

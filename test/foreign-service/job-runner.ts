@@ -3,6 +3,7 @@
  * switch is on) on timers, then the transform, its output blobs and a terminal state. A job that
  * outlives its request_timeout_seconds is canceled.
  */
+import { gunzipSync, gzipSync } from "node:zlib";
 import { randomInt, randomUUID } from "node:crypto";
 import type { BlobStore, StoredBlob } from "./blob-store.js";
 import { formatCsv, parseCsv } from "./csv.js";
@@ -136,9 +137,11 @@ export class JobRunner {
       if (input === undefined) throw new Error(`input blob ${job.spec.inputBlobId} no longer exists`);
       if (input.recordType !== this.csvWord)
         throw new Error(`input record type ${input.recordType} cannot be preprocessed`);
-      const table = parseCsv(input.data.toString("utf8"));
+      const table = parseCsv(csvText(input.data));
       this.log(job, "Information", `Read ${table.rows.length} rows, ${table.header.length} columns`);
-      const result = applyTransform(job.spec.preprocessingType, job.spec.params, table, job.spec.featureColumns);
+      const result = applyTransform(job.spec.preprocessingType, job.spec.params, table, job.spec.featureColumns, {
+        fourTransforms: this.settings.fourTransforms,
+      });
       this.log(job, "Information", `Fitted ${job.spec.preprocessingType} on ${job.spec.featureColumns.join(", ")}`);
       const outputs = job.spec.outputs.length > 0 ? job.spec.outputs : [defaultOutput(input, job)];
       job.outputBlobIds = outputs.map((output) => this.writeOutput(job, output, formatCsv(result)).blobId);
@@ -153,7 +156,10 @@ export class JobRunner {
   private writeOutput(job: Job, output: OutputSpec, csv: string): StoredBlob {
     if (output.recordType !== this.csvWord)
       throw new Error(`output record type ${output.recordType} is not produced here`);
-    return this.blobs.create(job.modelId, { ...output, data: Buffer.from(csv, "utf8") });
+    const data = Buffer.from(csv, "utf8");
+    if (!this.settings.gzipOutputs) return this.blobs.create(job.modelId, { ...output, data });
+    const name = output.name.endsWith(".gz") ? output.name : `${output.name}.gz`;
+    return this.blobs.create(job.modelId, { ...output, name, data: gzipSync(data) });
   }
 
   private end(job: Job, state: JobState, message: string): void {
@@ -167,6 +173,11 @@ export class JobRunner {
   private log(job: Job, level: LogEntry["details"]["level"], message: string): void {
     job.logs.push({ container: job.container, details: { timestamp: new Date().toISOString(), level, message } });
   }
+}
+
+/** A blob's CSV text; a compressed output read back as an input is decompressed first. */
+function csvText(data: Buffer): string {
+  return (data[0] === 0x1f && data[1] === 0x8b ? gunzipSync(data) : data).toString("utf8");
 }
 
 function defaultOutput(input: StoredBlob, job: Job): OutputSpec {

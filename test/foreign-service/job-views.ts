@@ -1,12 +1,14 @@
 /** What the job endpoints answer: the job record, its logs and its result, in this service's words. */
-import type { Job, JobState, LogEntry } from "./job-runner.js";
+import type { Job, JobState } from "./job-runner.js";
 import type { SignedLinks } from "./signed-links.js";
 import type { Settings, StatusWords } from "./switches.js";
+import { wireTime } from "./wire-style.js";
 
 export interface JobRecord {
   readonly id: string;
   readonly status: string;
-  readonly createdAt: string;
+  /** ISO text, or epoch milliseconds (`times: "epoch-millis"`). */
+  readonly createdAt: string | number;
 }
 
 export type JobResult =
@@ -45,12 +47,16 @@ export function statusWord(state: JobState, words: StatusWords): string {
 }
 
 export function jobRecord(job: Job, settings: Settings): JobRecord {
-  return { id: job.id, status: statusWord(job.state, settings.statusWords), createdAt: job.createdAt };
+  const createdAt = wireTime(job.createdAt, settings);
+  return { id: job.id, status: statusWord(job.state, settings.statusWords), createdAt };
 }
 
 /** The oldest `limit` entries; the response is a bare JSON array. */
-export function jobLogs(job: Job, limit: number): readonly LogEntry[] {
-  return job.logs.slice(0, limit);
+export function jobLogs(job: Job, limit: number, settings: Settings): readonly object[] {
+  return job.logs.slice(0, limit).map((entry) => ({
+    ...entry,
+    details: { ...entry.details, timestamp: wireTime(entry.details.timestamp, settings) },
+  }));
 }
 
 /** A finished job's result; a failed or canceled one carries `message` and no outputs. */

@@ -79,9 +79,10 @@ export interface ForeignServiceOptions {
   /**
    * Error bodies: `message` (default) a plain `{ message }`; `aspnet` ASP.NET's shapes:
    * a 400 is ValidationProblemDetails (a title, no detail, `errors` keyed by the field the
-   * message starts with), others ProblemDetails, each with a `traceId` and no request id header.
+   * message starts with), others ProblemDetails, each with a `traceId` and no request id header;
+   * `spring` Spring Boot's `{ timestamp, status, error, message, path }`.
    */
-  readonly errorBodies?: "message" | "aspnet";
+  readonly errorBodies?: "message" | "aspnet" | "spring";
   /**
    * `pascal`: a succeeded job's result carries `FittedParameters` with scikit-learn's
    * attribute names in PascalCase (`Mean`, `Var`, `Scale`, `DataMin`...), arrays per
@@ -117,6 +118,34 @@ export interface ForeignServiceOptions {
   readonly assignedScopes?: readonly string[];
   /** Whether the token endpoint's `invalid scope` text names the scopes it refused; true by default. */
   readonly invalidScopeNamesScopes?: boolean;
+  /** Path prefix of the model API (a servlet context path), e.g. `/mdps`: base_url ends with it. None by default. */
+  readonly contextPath?: string;
+  /** `separate`: the token endpoint listens on an origin of its own (`authUrl`); `same` by default. */
+  readonly authOrigin?: "same" | "separate";
+  /**
+   * Blob form part names, case-sensitive: `interface` (default: File, Name, RecordType, ...) or
+   * `camel` (file, name, recordType, ...), with a missing required part named Spring's way and
+   * required parts checked before anything else (so a form without one stores nothing).
+   */
+  readonly formParts?: "interface" | "camel";
+  /** `preprocessing_params` keys: `snake_case` (default, unchecked) or `camelCase` (others: 400 listing the allowed). */
+  readonly paramSpelling?: "snake_case" | "camelCase";
+  /** The generic send's job_type words; `["Preprocessing"]` by default. */
+  readonly jobTypes?: readonly string[];
+  /** Times in records and logs: `iso` (default) or `epoch-millis` (Jackson's default for an Instant as a number). */
+  readonly times?: "iso" | "epoch-millis";
+  /** Job outputs stored gzip-compressed, named `….csv.gz`, downloaded as `application/gzip`. */
+  readonly gzipOutputs?: boolean;
+  /** For this long after its send a job's reads answer 404 (it is still on a queue); 0 by default. */
+  readonly notVisibleAfterSendMs?: number;
+  /** Health's status word; `Healthy` by default (`UP` for Spring Actuator). */
+  readonly healthStatus?: string;
+  /** Publish an OpenAPI 3 document, springdoc's shape, at `{contextPath}/v3/api-docs`. False by default. */
+  readonly openApi?: boolean;
+  /** Also run RobustScaler and MaxAbsScaler (four transforms in all); false by default. */
+  readonly fourTransforms?: boolean;
+  /** The largest file an upload takes, bytes (413 past it); 64 MiB by default. */
+  readonly maxUploadBytes?: number;
   /** Fixed credentials and model id; random when absent. */
   readonly clientId?: string;
   readonly clientSecret?: string;
@@ -155,7 +184,7 @@ export interface Settings {
   readonly sendStatus: 200 | 202;
   readonly jobFamilies: "shared" | "separate";
   readonly etags: "none" | "header" | "field";
-  readonly errorBodies: "message" | "aspnet";
+  readonly errorBodies: "message" | "aspnet" | "spring";
   readonly fittedParameters: "pascal" | undefined;
   readonly fittedParametersWhen: "always" | "on-request";
   readonly outage: { readonly after: RequestMatcher; readonly ms: number } | undefined;
@@ -170,6 +199,18 @@ export interface Settings {
   readonly tokenLifetimeSeconds: number;
   readonly assignedScopes: readonly string[];
   readonly invalidScopeNamesScopes: boolean;
+  readonly contextPath: string;
+  readonly authOrigin: "same" | "separate";
+  readonly formParts: "interface" | "camel";
+  readonly paramSpelling: "snake_case" | "camelCase";
+  readonly jobTypes: readonly string[];
+  readonly times: "iso" | "epoch-millis";
+  readonly gzipOutputs: boolean;
+  readonly notVisibleAfterSendMs: number;
+  readonly healthStatus: string;
+  readonly openApi: boolean;
+  readonly fourTransforms: boolean;
+  readonly maxUploadBytes: number;
 }
 
 export function resolveSettings(options: ForeignServiceOptions): Settings {
@@ -200,6 +241,18 @@ export function resolveSettings(options: ForeignServiceOptions): Settings {
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
     assignedScopes: options.assignedScopes ?? ALL_SCOPES,
     invalidScopeNamesScopes: options.invalidScopeNamesScopes ?? true,
+    contextPath: (options.contextPath ?? "").replace(/\/+$/, ""),
+    authOrigin: options.authOrigin ?? "same",
+    formParts: options.formParts ?? "interface",
+    paramSpelling: options.paramSpelling ?? "snake_case",
+    jobTypes: options.jobTypes ?? ["Preprocessing"],
+    times: options.times ?? "iso",
+    gzipOutputs: options.gzipOutputs ?? false,
+    notVisibleAfterSendMs: options.notVisibleAfterSendMs ?? 0,
+    healthStatus: options.healthStatus ?? "Healthy",
+    openApi: options.openApi ?? false,
+    fourTransforms: options.fourTransforms ?? false,
+    maxUploadBytes: options.maxUploadBytes ?? 64 * 1024 * 1024,
   };
 }
 

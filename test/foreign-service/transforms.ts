@@ -1,5 +1,5 @@
 /**
- * The two transforms this region runs. Feature columns are parsed as numbers (an empty field or
+ * The two transforms this region runs (four with `fourTransforms`: RobustScaler and MaxAbsScaler too). Feature columns are parsed as numbers (an empty field or
  * `NaN` is missing: ignored in the fit, kept empty in the output); every other column is copied
  * as it was read. The other six PreprocessingType values are accepted by send and fail the job.
  */
@@ -41,13 +41,14 @@ export function applyTransform(
   params: Params,
   table: CsvTable,
   featureColumns: readonly string[],
+  region: { readonly fourTransforms: boolean } = { fourTransforms: false },
 ): TransformOutput {
   const indexes = featureColumns.map((name) => {
     const index = table.header.indexOf(name);
     if (index < 0) throw new TransformError(`feature column '${name}' is not in the dataset header`);
     return index;
   });
-  const fitColumn = chooseFit(type, params);
+  const fitColumn = chooseFit(type, params, region.fourTransforms);
   const fits = new Map<number, ColumnFit>();
   for (const index of indexes) {
     fits.set(index, fitColumn(numericColumn(table, index)));
@@ -67,18 +68,22 @@ export function applyTransform(
   return { header: table.header, rows, fitted, samples: table.rows.length };
 }
 
-function chooseFit(type: PreprocessingType, params: Params): (values: readonly number[]) => ColumnFit {
+function chooseFit(type: PreprocessingType, params: Params, four: boolean): (values: readonly number[]) => ColumnFit {
   switch (type) {
     case "StandardScaler":
       return standardScaler(params);
     case "MinMaxScaler":
       return minMaxScaler(params);
-    case "Binarizer":
+    case "RobustScaler":
+      if (four) return robustScaler(params);
+      throw new TransformError(`preprocessing type ${type} is not available in this region`);
     case "MaxAbsScaler":
+      if (four) return maxAbsScaler();
+      throw new TransformError(`preprocessing type ${type} is not available in this region`);
+    case "Binarizer":
     case "Normalizer":
     case "PowerTransformer":
     case "QuantileTransformer":
-    case "RobustScaler":
       throw new TransformError(`preprocessing type ${type} is not available in this region`);
     default: {
       const unreachable: never = type;
@@ -115,6 +120,38 @@ function minMaxScaler(params: Params): (values: readonly number[]) => ColumnFit 
     const attributes = { DataMin: min, DataMax: max, DataRange: max - min, Scale: 1 / scale, Min: low - min / scale };
     return { offset: min - low * scale, scale, attributes };
   };
+}
+
+/** Params `with_centering`, `with_scaling` (default true), `quantile_range` ([q1, q3] in percent, default [25, 75]). */
+function robustScaler(params: Params): (values: readonly number[]) => ColumnFit {
+  const centering = booleanParam(params, "with_centering", true);
+  const scaling = booleanParam(params, "with_scaling", true);
+  const [q1, q3] = rangeParam(params, "quantile_range", [25, 75]);
+  return (values) => {
+    const sorted = values.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+    const center = percentile(sorted, 50);
+    const range = percentile(sorted, q3) - percentile(sorted, q1);
+    const scale = scaling && range !== 0 ? range : 1;
+    return { offset: centering ? center : 0, scale, attributes: { Center: center, Scale: scale } };
+  };
+}
+
+/** No params. A column of zeros keeps scale 1. */
+function maxAbsScaler(): (values: readonly number[]) => ColumnFit {
+  return (values) => {
+    const maxAbs = values.filter((x) => !Number.isNaN(x)).reduce((a, x) => Math.max(a, Math.abs(x)), 0);
+    const scale = maxAbs === 0 ? 1 : maxAbs;
+    return { offset: 0, scale, attributes: { MaxAbs: maxAbs, Scale: scale } };
+  };
+}
+
+/** numpy's default (linear) percentile of sorted values. */
+function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const at = ((sorted.length - 1) * q) / 100;
+  const low = Math.floor(at);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
 }
 
 function numericColumn(table: CsvTable, index: number): number[] {

@@ -8,6 +8,7 @@
 import { DEFAULT_ACCESS_TIER, type AccessTier, type RecordType } from "../../core/contract/blob.js";
 import { CAPABILITIES as CONTRACT_CAPABILITIES, type Capability } from "../../core/contract/health.js";
 import type { ServiceSettings } from "./service-settings.js";
+import { describeFacts } from "./wire-facts.js";
 
 export { CONTRACT_CAPABILITIES, type Capability, type ServiceSettings };
 
@@ -20,7 +21,13 @@ export interface ServiceProfileInput {
 }
 
 /** Where an assumption came from, for `describe()`. */
-export type AssumptionSource = "declared by the service" | "your settings" | "the interface (nothing declared)";
+export type AssumptionSource =
+  | "declared by the service"
+  | "your settings"
+  | "the interface (nothing declared)"
+  | "the default"
+  | "read by meaning"
+  | `learned from ${string}`;
 
 export interface Assumption {
   readonly assumption: string;
@@ -54,8 +61,27 @@ export class ServiceProfile {
    * REPL's /reload): a profile rewritten by `mdps configure` reaches a running session.
    */
   useWords(settings: ServiceSettings): void {
-    const { recordTypes, accessTiers, fittedNames, fittedQuery } = settings;
-    this.#settings = { ...this.#settings, recordTypes, accessTiers, fittedNames, fittedQuery };
+    const { recordTypes, accessTiers, fittedNames, fittedQuery, formParts, paramSpelling, jobTypes } = settings;
+    this.#settings = {
+      ...this.#settings,
+      ...{ recordTypes, accessTiers, fittedNames, fittedQuery, formParts, paramSpelling, jobTypes },
+    };
+  }
+
+  /** The settings as resolved (options over profile); what `describe()` and docs/vendors.md list. */
+  get settings(): ServiceSettings {
+    return this.#settings;
+  }
+
+  /** `preprocessing_params` as the service spells them: scikit-learn's snake_case, or camelCase where the profile says. */
+  paramsOnWire(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    if (this.#settings.paramSpelling !== "camelCase") return { ...params };
+    return Object.fromEntries(Object.entries(params).map(([key, value]) => [camelCase(key), value]));
+  }
+
+  /** The word sent as `job_type` for mdps's `type` (`preprocessing`): the profile's map, else mdps's own. */
+  jobTypeWord(type: string): string {
+    return this.#settings.jobTypes?.[type] ?? type;
   }
 
   declares(capability: Capability): boolean {
@@ -132,12 +158,6 @@ export class ServiceProfile {
         : this.capabilities.has(capability)
           ? "your settings"
           : "the interface (nothing declared)";
-    const words = (map: Readonly<Record<string, string>> | undefined): string =>
-      map === undefined || Object.keys(map).length === 0
-        ? "mdps's own (csv, hot, ...)"
-        : Object.entries(map)
-            .map(([ours, theirs]) => `${ours} -> ${theirs}`)
-            .join(", ");
     return [
       {
         assumption: "wire format of DataFrames",
@@ -162,20 +182,17 @@ export class ServiceProfile {
         from: from("envelope-v1"),
       },
       {
-        assumption: "record type words",
-        value: words(this.#settings.recordTypes),
-        from: this.#settings.recordTypes ? "your settings" : "the interface (nothing declared)",
-      },
-      {
-        assumption: "access tier words",
-        value: words(this.#settings.accessTiers),
-        from: this.#settings.accessTiers ? "your settings" : "the interface (nothing declared)",
-      },
-      {
         assumption: "waiting for a job",
         value: this.declares("wait") ? "job get with wait/since" : "polling with backoff",
         from: from("wait"),
       },
+      // Form parts, parameter spelling, words, grace, retries, times, encodings (./wire-facts.ts).
+      ...describeFacts(this.#settings),
     ];
   }
+}
+
+/** `with_mean` -> `withMean`, `n_quantiles` -> `nQuantiles`. */
+function camelCase(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }

@@ -1,10 +1,20 @@
 /**
- * What a user may tell the client about a service that is not ours: as Session options
- * (camelCase) or as keys of a config profile (snake_case). The Session resolves them
- * with health's capabilities into its service profile (src/client/vendor/service-profile.ts).
+ * The service profile's settings: every wire fact the interface leaves open that mdps
+ * cannot read by meaning, as Session options (camelCase) or keys of a config profile
+ * (snake_case). `mdps configure` learns them (./service-learning.ts) and saves them with
+ * `learned_from`; the Session resolves them with health's capabilities into its service
+ * profile (src/client/vendor/service-profile.ts). docs/vendors.md lists each fact.
  */
 import { z } from "zod";
 import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../../core/contract/blob.js";
+
+/** The blob form's fields, by mdps's name; the interface spells the parts `File`, `Name`, ... */
+export const FORM_FIELDS = ["file", "name", "description", "recordType", "accessTier", "tags"] as const;
+export type FormField = (typeof FORM_FIELDS)[number];
+
+/** How a service spells `preprocessing_params` keys: scikit-learn's snake_case (default) or camelCase. */
+export const PARAM_SPELLINGS = ["snake_case", "camelCase"] as const;
+export type ParamSpelling = (typeof PARAM_SPELLINGS)[number];
 
 export interface ServiceSettings {
   /**
@@ -36,6 +46,28 @@ export interface ServiceSettings {
    * result read. Profile key `fitted_query`.
    */
   readonly fittedQuery?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The service's name of each blob form part where it is not the interface's, e.g.
+   * `{ file: "file", recordType: "recordType" }` (names are case-sensitive on some
+   * services). Profile key `form_parts`.
+   */
+  readonly formParts?: Readonly<Partial<Record<FormField, string>>> | undefined;
+  /** How preprocessing parameter names are sent: `snake_case` (default) or `camelCase`. Profile key `param_spelling`. */
+  readonly paramSpelling?: ParamSpelling | undefined;
+  /** The service's word for each job type, e.g. `{ preprocessing: "PREPROCESSING" }`. Profile key `job_types`. */
+  readonly jobTypes?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How long after a send a job's 404 means "not visible yet" (a service with a queue
+   * behind its sends), ms; default 8000, 0 for none. Profile key `job_visible_grace_ms`.
+   */
+  readonly jobVisibleGraceMs?: number | undefined;
+  /**
+   * Whether an upload or a service-numbered send answered 503 with `Retry-After` is sent
+   * again (the service says it did not take it); default true. Profile key `retry_refused_writes`.
+   */
+  readonly retryRefusedWrites?: boolean | undefined;
+  /** Where each setting above was learned, by profile key, e.g. `{ form_parts: "OpenAPI /v3/api-docs" }`. Profile key `learned_from`. */
+  readonly learnedFrom?: Readonly<Record<string, string>> | undefined;
 }
 
 const word = z.string().min(1);
@@ -48,6 +80,12 @@ export const serviceSettingsKeys = {
   wire_format: z.enum(RECORD_TYPES).optional(),
   fitted_names: z.record(z.string(), word).optional(),
   fitted_query: z.record(z.string().min(1), z.string()).optional(),
+  form_parts: z.partialRecord(z.enum(FORM_FIELDS), word).optional(),
+  param_spelling: z.enum(PARAM_SPELLINGS).optional(),
+  job_types: z.record(z.string().min(1), word).optional(),
+  job_visible_grace_ms: z.number().int().min(0).max(600_000).optional(),
+  retry_refused_writes: z.boolean().optional(),
+  learned_from: z.record(z.string(), z.string()).optional(),
 };
 
 type ProfileKeys = { [K in keyof typeof serviceSettingsKeys]?: z.infer<(typeof serviceSettingsKeys)[K]> };
@@ -61,6 +99,12 @@ export function serviceSettingsOfProfile(profile: ProfileKeys | undefined): Serv
     wireFormat: profile.wire_format,
     fittedNames: profile.fitted_names,
     fittedQuery: profile.fitted_query,
+    formParts: profile.form_parts,
+    paramSpelling: profile.param_spelling,
+    jobTypes: profile.job_types,
+    jobVisibleGraceMs: profile.job_visible_grace_ms,
+    retryRefusedWrites: profile.retry_refused_writes,
+    learnedFrom: profile.learned_from,
   };
 }
 
@@ -143,5 +187,11 @@ export function mergeServiceSettings(options: ServiceSettings, profile: ServiceS
     wireFormat: options.wireFormat ?? profile.wireFormat,
     fittedNames: options.fittedNames ?? profile.fittedNames,
     fittedQuery: options.fittedQuery ?? profile.fittedQuery,
+    formParts: options.formParts ?? profile.formParts,
+    paramSpelling: options.paramSpelling ?? profile.paramSpelling,
+    jobTypes: options.jobTypes ?? profile.jobTypes,
+    jobVisibleGraceMs: options.jobVisibleGraceMs ?? profile.jobVisibleGraceMs,
+    retryRefusedWrites: options.retryRefusedWrites ?? profile.retryRefusedWrites,
+    learnedFrom: { ...profile.learnedFrom, ...options.learnedFrom },
   };
 }

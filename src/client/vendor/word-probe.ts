@@ -1,12 +1,17 @@
 /**
- * `mdps doctor --probe`: whether the service takes the record type and access tier words
+ * `mdps doctor --probe`: what the service shows of its wire choices against the configured
+ * profile (./learned-checks.ts), then whether it takes the record type and access tier words
  * mdps would send (the interface does not list their values), tried with a one-row CSV
  * upload that is deleted at once where the token may delete blobs. Each outcome is a
  * doctor line: what the service accepted or refused, and the setting to change.
  */
 import { randomUUID } from "node:crypto";
 import type { MdpsClient } from "../client.js";
-import { doctor, summaryOf, type DoctorCheck, type DoctorReport } from "../diagnostics.js";
+import { doctor, summaryOf, TRANSIENT_REMEDY, type DoctorCheck, type DoctorReport } from "../diagnostics.js";
+import { isTransientAnswer } from "../transient.js";
+import { learnedChecks } from "./learned-checks.js";
+import { missingPart } from "./service-probes.js";
+import { BLOB_FORM_PARTS } from "../../core/contract/blob.js";
 import { APIError, PermissionDeniedError } from "../errors.js";
 import { WORD_ENV } from "./service-settings.js";
 import { CAPABILITIES } from "../../core/contract/health.js";
@@ -48,7 +53,8 @@ export async function doctorWithProbe(
         )
     : report.whoami === undefined
       ? skipped("needs a token first")
-      : await probeUpload(client);
+      : // What the service shows of its choices first (its OpenAPI document, refused probes), then the upload.
+        [...(await learnedChecks(client)), ...(await probeUpload(client))];
   const checks = [...report.checks, ...probe];
   return { ...report, checks, ok: checks.every((c) => c.status !== "failed") };
 }
@@ -113,6 +119,18 @@ export async function probeUpload(client: MdpsClient): Promise<DoctorCheck[]> {
 }
 
 function refused(error: unknown, sent: string): DoctorCheck {
+  // A part the service misses is about the form's part names, not the words.
+  const part = error instanceof APIError ? missingPart(error) : undefined;
+  if (part !== undefined && part !== BLOB_FORM_PARTS.file) {
+    return {
+      check: "upload words",
+      status: "failed",
+      detail: `a one-row upload with ${sent}: ${summaryOf(error)}`,
+      remedy:
+        `The service wants a form part named '${part}': its part names are not the interface's. Run mdps configure ` +
+        `(it learns them: profile key form_parts), or set form_parts yourself (docs/vendors.md).`,
+    };
+  }
   // A refusal of a word carries how to set the service's own (./vendor-words.ts).
   if (error instanceof APIError && error.remedy !== undefined && (error.status === 400 || error.status === 422)) {
     return {
@@ -130,9 +148,11 @@ function refused(error: unknown, sent: string): DoctorCheck {
     remedy: about400
       ? `If the service's message is about RecordType or AccessTier, set its words: the profile keys record_types / ` +
         `access_tiers, ${WORD_ENV.recordTypes} / ${WORD_ENV.accessTiers} (csv=Csv,...), or mdps configure.`
-      : error instanceof PermissionDeniedError
-        ? "The token may not upload (mdps assumes shared.blob.upload; the interface does not say): add the scope the service names."
-        : "Fix what the doctor's other lines say first, then run mdps doctor --probe again.",
+      : isTransientAnswer(error)
+        ? TRANSIENT_REMEDY
+        : error instanceof PermissionDeniedError
+          ? "The token may not upload (mdps assumes shared.blob.upload; the interface does not say): add the scope the service names."
+          : "Fix what the doctor's other lines say first, then run mdps doctor --probe again.",
   };
 }
 

@@ -56,8 +56,11 @@ const BLOB_RENAMES: Readonly<Record<string, string>> = {
 
 /** A blob record in any casing -> the contract's field names (unknown fields kept). */
 export function normalizeBlobRecord(value: unknown): unknown {
-  const out = snakeRecord(value, BLOB_RENAMES);
-  if (isPlain(out) && typeof out.tags === "string") out.tags = out.tags.split(/[,;]\s*/).filter((t) => t !== "");
+  const out = tolerantFields(snakeRecord(value, BLOB_RENAMES));
+  if (!isPlain(out)) return out;
+  if (typeof out.tags === "string") out.tags = out.tags.split(/[,;]\s*/).filter((t) => t !== "");
+  if (out.tags === null) delete out.tags;
+  if (typeof out.size_bytes === "string" && /^\d+$/.test(out.size_bytes)) out.size_bytes = Number(out.size_bytes);
   return out;
 }
 
@@ -77,11 +80,11 @@ const JOB_RENAMES: Readonly<Record<string, string>> = {
 
 /** A job record in any casing -> the contract's field names; an error given as text becomes `{title, detail}`. */
 export function normalizeJobRecord(value: unknown): unknown {
-  const out = snakeRecord(value, JOB_RENAMES);
+  const out = tolerantFields(snakeRecord(value, JOB_RENAMES));
   if (!isPlain(out)) return out;
   out.error = normalizeJobError(out.error ?? out.error_message ?? out.failure_reason);
   if (typeof out.progress === "number" && out.progress > 1 && out.progress <= 100) out.progress = out.progress / 100;
-  if (Array.isArray(out.events)) out.events = out.events.map((e) => snakeRecord(e, JOB_RENAMES));
+  if (Array.isArray(out.events)) out.events = out.events.map((e) => tolerantFields(snakeRecord(e, JOB_RENAMES)));
   return out;
 }
 
@@ -116,7 +119,7 @@ const RESULT_RENAMES: Readonly<Record<string, string>> = {
  * (rather than blob records) moves to `output_blob_ids` / `download_urls`.
  */
 export function normalizeJobResult(value: unknown): unknown {
-  const out = snakeRecord(value, RESULT_RENAMES);
+  const out = tolerantFields(snakeRecord(value, RESULT_RENAMES));
   // A fitted state in a service's own shape (no `type`) is kept for the session's reader,
   // out of the way of the contract's schema.
   if (isPlain(out) && out.fitted !== undefined && !(isPlain(out.fitted) && "type" in out.fitted)) {
@@ -175,15 +178,78 @@ function normalizeLogMessage(value: unknown): unknown {
     flat[name] ??= field;
   }
   flat.message ??= flat.msg ?? flat.text ?? "";
-  flat.timestamp ??= flat.time ?? flat.date ?? flat.created_at ?? flat.createdAt;
+  flat.timestamp = isoTime(flat.timestamp ?? flat.time ?? flat.date ?? flat.created_at ?? flat.createdAt);
   const level = typeof flat.level === "string" ? flat.level.toLowerCase() : "info";
   flat.level = LEVELS[level] ?? level;
   return flat;
 }
 
-/** Health in any casing: `status` lower-cased (`Healthy` -> `healthy`). */
+/** Health words that mean mdps's `healthy` / `unhealthy` (Spring Actuator says `UP` and `DOWN`). */
+const HEALTH_WORDS: Readonly<Record<string, string>> = {
+  up: "healthy",
+  ok: "healthy",
+  pass: "healthy",
+  down: "unhealthy",
+  fail: "unhealthy",
+  out_of_service: "unhealthy",
+  warn: "degraded",
+};
+
+/** Health in any casing: `status` lower-cased (`Healthy` -> `healthy`), other services' words by meaning (`UP`). */
 export function normalizeHealth(value: unknown): unknown {
   const out = snakeRecord(value);
-  if (isPlain(out) && typeof out.status === "string") out.status = out.status.toLowerCase();
+  if (isPlain(out) && typeof out.status === "string") {
+    const word = out.status.toLowerCase();
+    out.status = HEALTH_WORDS[word] ?? word;
+  }
   return out;
+}
+
+/** Fields that carry ids: a service may write them as numbers (a database sequence). */
+const ID_FIELDS = ["id", "model_id", "job_id", "blob_id", "input_blob_id"];
+
+/**
+ * Fields mdps reads whose type a service may choose otherwise, read by meaning: times as
+ * epoch seconds or milliseconds (Jackson's default) or a `[y, m, d, h, min, s]` array
+ * become RFC 3339 text; ids as numbers become text.
+ */
+function tolerantFields(value: unknown): unknown {
+  if (!isPlain(value)) return value;
+  for (const [key, field] of Object.entries(value)) {
+    if (key.endsWith("_at") || key === "timestamp") value[key] = isoTime(field);
+    else if (ID_FIELDS.includes(key) && typeof field === "number") value[key] = String(field);
+  }
+  if (Array.isArray(value.output_blob_ids)) value.output_blob_ids = value.output_blob_ids.map(idText);
+  return value;
+}
+
+function idText(value: unknown): unknown {
+  return typeof value === "number" ? String(value) : value;
+}
+
+/** Epoch numbers below this are seconds, above it milliseconds (1e11 s is the year 5138). */
+const EPOCH_SECONDS_BELOW = 1e11;
+
+/**
+ * A time as RFC 3339 text: ISO text stays as it is; epoch seconds or milliseconds (number or
+ * digits) and Jackson's `[2026, 12, 7, 3, 4, 5, nanos]` array are converted (UTC); anything
+ * else is returned as is, for the schema to judge.
+ *
+ * @example
+ * isoTime(1796611134749); // "2026-12-07T02:38:54.749Z"
+ */
+export function isoTime(value: unknown): unknown {
+  if (typeof value === "string" && /^\d{9,}(\.\d+)?$/.test(value)) return isoTime(Number(value));
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) {
+    return new Date(value < EPOCH_SECONDS_BELOW ? value * 1000 : value).toISOString();
+  }
+  if (isDateArray(value)) {
+    const [y = 1970, mo = 1, d = 1, h = 0, mi = 0, s = 0, nanos = 0] = value;
+    return new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(nanos / 1e6))).toISOString();
+  }
+  return value;
+}
+
+function isDateArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length >= 3 && value.length <= 7 && value.every((n) => Number.isInteger(n));
 }

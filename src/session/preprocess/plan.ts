@@ -9,6 +9,7 @@
 import { MAX_BLOB_NAME, type RecordType } from "../../core/contract/blob.js";
 import { uuid } from "../../core/contract/common.js";
 import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../core/contract/job.js";
+import { snakeCase } from "../../core/contract/normalize.js";
 import { checkParams } from "../../core/contract/param-issues.js";
 import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import { ConfigError } from "../../client/errors.js";
@@ -61,7 +62,8 @@ export function planPreprocess<T extends PreprocessingType>(
   context: PlanContext,
 ): PreprocessPlan<T> {
   // Names first, with "did you mean": a typo is a local error, never a 400 from the service.
-  const params: Readonly<Record<string, unknown>> = options.params ?? {};
+  // scikit-learn's names in any spelling (`withMean` is with_mean); the profile spells them on the wire.
+  const params: Readonly<Record<string, unknown>> = snakeKeys(options.params ?? {});
   const paramProblems = checkParams(options.type, params);
   if (paramProblems.length > 0) throw new PreflightError(paramProblems);
   if (options.jobId !== undefined && !uuid.safeParse(options.jobId).success) {
@@ -117,6 +119,7 @@ export function requestFor(plan: PreprocessPlan, input: PlannedInput, profile: S
   return {
     request: {
       ...request,
+      preprocessing_params: profile.paramsOnWire(request.preprocessing_params ?? {}),
       output: request.output.map((o, i) => {
         // The access tier is always named: the interface shows the field, and a service may require it.
         const words = profile.wordsFor({ ...plan.outputs[i], recordType: o.record_type as RecordType });
@@ -147,6 +150,10 @@ function canonicalRequest(plan: PreprocessPlan, input: PlannedInput): CreatePrep
       ...(outputKeys[i] ? { encryption_key: outputKeys[i].reveal() } : {}),
     })),
   };
+}
+
+function snakeKeys(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([key, value]) => [snakeCase(key), value]));
 }
 
 function outputRecordType(output: OutputOptions, input: PlannedInput): RecordType {

@@ -4,6 +4,7 @@
  * notices, the journal and `onJob`) through `Sender`.
  */
 import { randomUUID } from "node:crypto";
+import { ACCESS_TIERS, DEFAULT_ACCESS_TIER, RECORD_TYPES } from "../../core/contract/blob.js";
 import type { CreatePreprocessingRequest } from "../../core/contract/job.js";
 import type { PreprocessingType } from "../../core/contract/transform-types.js";
 import { readBaseOf } from "../../client/jobs.js";
@@ -41,10 +42,17 @@ export interface Sender {
 export interface SendJobOptions extends CallOptions {
   /** Your own job id (UUID); sending it again with the same body returns the same job. */
   readonly jobId?: string | undefined;
-  readonly type: "preprocessing";
-  /** A CreatePreprocessingRequest; `model_id` defaults to the session's model. */
-  readonly payload: Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string };
+  /** mdps's `preprocessing` (sent as the profile's `job_types` word), or a job type of the service's own. */
+  readonly type: "preprocessing" | (string & {});
+  /**
+   * For `preprocessing` a CreatePreprocessingRequest; for another type whatever that type
+   * takes. `model_id` defaults to the session's model.
+   */
+  readonly payload: (Omit<CreatePreprocessingRequest, "model_id"> & { model_id?: string }) | GenericPayload;
 }
+
+/** The payload of a job type other than preprocessing: the service's own fields. */
+export type GenericPayload = Readonly<Record<string, unknown>> & { readonly model_id?: string };
 
 /** Uploads `input` if needed and sends a preprocessing job planned from `options`. */
 export async function sendPreprocessing<T extends PreprocessingType>(
@@ -75,13 +83,18 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   const generic = profile.declares("idempotent-job-send");
   const endpoint = generic ? "job" : "preprocessing";
   let location: string | undefined;
-  const sendOptions = { signal: options.signal, timeoutMs, onLocation: (url: string) => (location = url) };
+  const sendOptions = {
+    signal: options.signal,
+    timeoutMs,
+    onLocation: (url: string) => (location = url),
+    retryRefused: profile.settings.retryRefusedWrites !== false,
+  };
   const record = generic
     ? await ctx.client.jobs.send(
         {
           job_id: plan.jobId ?? randomUUID(),
           model_id: modelIdOf(sender),
-          job_type: "preprocessing",
+          job_type: profile.jobTypeWord("preprocessing"),
           payload: built.request,
         },
         sendOptions,
@@ -142,15 +155,38 @@ export async function sendJob(sender: Sender, options: SendJobOptions): Promise<
   const { ctx } = sender;
   const modelId = modelIdOf(sender);
   const jobId = options.jobId ?? randomUUID();
-  const payload = { model_id: modelId, ...options.payload };
+  const payload: Partial<CreatePreprocessingRequest> = { model_id: modelId, ...options.payload };
+  const wire = options.type === "preprocessing" ? preprocessingOnWire(sender.profile, payload) : payload;
   let location: string | undefined;
   const record = await ctx.client.jobs.send(
-    { job_id: jobId, model_id: modelId, job_type: options.type, payload },
+    { job_id: jobId, model_id: modelId, job_type: sender.profile.jobTypeWord(options.type), payload: wire },
     { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
   );
   const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
-  const job = new Job(ctx, record.id, { type: options.payload.preprocessing_type, record, endpoint: "job", readBase });
-  return sender.sent(job, { record, request: payload, endpoint: "job", readBase });
+  const job = new Job(ctx, record.id, { type: payload.preprocessing_type, record, endpoint: "job", readBase });
+  return sender.sent(job, { record, request: payload, jobType: options.type, endpoint: "job", readBase });
+}
+
+/** A preprocessing payload in the service's spelling: its parameters, and its outputs' words where they are mdps's. */
+function preprocessingOnWire(
+  profile: ServiceProfile,
+  payload: Partial<CreatePreprocessingRequest>,
+): Partial<CreatePreprocessingRequest> {
+  const params = payload.preprocessing_params;
+  const output = payload.output?.map((o) => {
+    const ours = RECORD_TYPES.find((t) => t === o.record_type);
+    const tier = ACCESS_TIERS.find((t) => t === (o.access_tier ?? DEFAULT_ACCESS_TIER));
+    return {
+      ...o,
+      ...(ours === undefined ? {} : { record_type: profile.recordTypeWord(ours) }),
+      ...(tier === undefined ? {} : { access_tier: profile.accessTierWord(tier) }),
+    };
+  });
+  return {
+    ...payload,
+    ...(params === undefined ? {} : { preprocessing_params: profile.paramsOnWire(params) }),
+    ...(output === undefined ? {} : { output }),
+  };
 }
 
 /**
