@@ -39,7 +39,8 @@ export type { ServiceSettings } from "./client/vendor/service-settings.js";
 export type { PreprocessOptions, OutputOptions } from "./session/preprocess/options.js";
 export type { Uploadable, FrameShape, DecodeOptions } from "./session/table-io.js";
 export { defaultLocalDataDir, CREDENTIALS_FILE } from "./local/local-service.js";
-export { AUTO_INPUT_TAG, DEFAULT_AUTO_INPUT_RETENTION_MS } from "./local/auto-inputs.js";
+export { DEFAULT_AUTO_INPUT_RETENTION_MS } from "./local/auto-inputs.js";
+export { AUTO_INPUT_TAG } from "./session/auto-input-tag.js";
 
 export { MdpsClient, type ClientOptions } from "./client/client.js";
 export { resolveConfig, defaultConfigPath, type ClientConfig, type ConfigOptions } from "./client/config.js";

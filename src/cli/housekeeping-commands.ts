@@ -3,7 +3,7 @@ import type { DataDirUsage, PruneReport, StoreAdmin } from "../server/index.js";
 import { parseDuration } from "./duration-option.js";
 import type { Common } from "./admin-flags.js";
 import { formatBytes } from "../display/render/html.js";
-import { AUTO_INPUT_TAG } from "../local/auto-inputs.js";
+import { AUTO_INPUT_TAG } from "../session/auto-input-tag.js";
 
 type WithAdmin = <T>(
   flags: Common,

@@ -8,8 +8,7 @@
  * data dir (docs/session.md, docs/service.md).
  */
 import type { openAdmin } from "../server/index.js";
-
-export const AUTO_INPUT_TAG = "mdps:auto-input";
+import { AUTO_INPUT_TAG } from "../session/auto-input-tag.js";
 
 /** How long `Session.local()` keeps auto-uploaded inputs: 24 hours. */
 export const DEFAULT_AUTO_INPUT_RETENTION_MS = 24 * 60 * 60 * 1000;

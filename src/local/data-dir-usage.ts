@@ -3,7 +3,7 @@
  * (the same as `mdps admin usage` and `prune`). The service loads only when asked.
  */
 import type { DataDirUsage, PruneReport } from "../server/index.js";
-import { AUTO_INPUT_TAG } from "./auto-inputs.js";
+import { AUTO_INPUT_TAG } from "../session/auto-input-tag.js";
 
 export type { DataDirUsage, PruneReport };
 

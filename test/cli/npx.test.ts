@@ -3,13 +3,13 @@
  * through a link in npx's cache. A fresh npm cache makes npm build that link as on a new
  * machine (a link of the package to itself in node_modules made exactly this fail with
  * "Cannot read properties of null (reading 'parent')"). From notebooks/, whose own
- * node_modules holds the link that resolves `mdps` to this repository, npm runs that
- * folder's `.bin/mdps`.
+ * node_modules holds mdps as an install does (scripts/notebook-package.mjs, run by the
+ * build), npm runs that folder's `.bin/mdps`.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ROOT, ensureBuilt } from "./built-cli.js";
 import { packageVersion } from "../../src/server/version.js";
@@ -41,6 +41,28 @@ it("runs the package's own mdps command from the clone and from a folder in it",
   }
 }, 240_000);
 
-it("the notebooks resolve mdps to this repository", () => {
-  expect(realpathSync(join(ROOT, "notebooks/node_modules/mdps"))).toBe(realpathSync(ROOT));
+it("the notebooks resolve mdps to this build, as an installed package", () => {
+  const installed = join(ROOT, "notebooks/node_modules/mdps");
+  expect(realpathSync(join(installed, "dist"))).toBe(realpathSync(join(ROOT, "dist")));
+  const manifest = (dir: string) =>
+    JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+  for (const field of ["name", "version", "type", "exports", "bin", "types"]) {
+    expect(manifest(installed)[field], field).toEqual(manifest(ROOT)[field]);
+  }
+});
+
+it("no link under notebooks/ leads back to a folder that holds it", () => {
+  const notebooks = realpathSync(join(ROOT, "notebooks"));
+  const loops: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) {
+        const target = realpathSync(path);
+        if (notebooks === target || notebooks.startsWith(target + sep)) loops.push(`${path} -> ${target}`);
+      } else if (entry.isDirectory()) walk(path);
+    }
+  };
+  walk(notebooks);
+  expect(loops).toEqual([]);
 });

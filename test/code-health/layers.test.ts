@@ -91,8 +91,6 @@ const NOT_YET: readonly string[] = [
   "src/session/session.ts -> src/display/render/records.ts",
   // Session.local() still opens the embedded service from session/, until local/ hands
   // the session its opener.
-  "src/session/pipeline/run.ts -> src/local/auto-inputs.ts",
-  "src/session/preprocess/send.ts -> src/local/auto-inputs.ts",
   "src/session/session-open.ts -> src/local/local-service.ts",
   "src/session/session-open.ts -> src/local/local-token.ts",
   "src/session/session.ts -> src/local/local-service.ts",

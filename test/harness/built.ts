@@ -39,7 +39,7 @@ export function ensureBuilt(): void {
   try {
     if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newestSource(join(ROOT, "src"))) {
       try {
-        // The same two steps as `npm run build`.
+        // The steps of `npm run build`.
         execFileSync(
           process.execPath,
           [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-b", "tsconfig.build.json"],
@@ -49,6 +49,7 @@ export function ensureBuilt(): void {
           cwd: ROOT,
           stdio: "pipe",
         });
+        execFileSync(process.execPath, [join(ROOT, "scripts", "notebook-package.mjs")], { cwd: ROOT, stdio: "pipe" });
       } catch (err) {
         // tsc still emits on type errors; those fail `npm run typecheck`, not these tests.
         if (!existsSync(MAIN)) throw err;

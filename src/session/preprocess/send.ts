@@ -11,7 +11,7 @@ import { readBaseOf } from "../../client/jobs.js";
 import { neverSent } from "../../client/retry-timing.js";
 import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from "../../client/errors.js";
 import type { CallOptions } from "../../client/transport.js";
-import { AUTO_INPUT_TAG } from "../../local/auto-inputs.js";
+import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
 import { Job } from "../job.js";
 import type { SentJob } from "../journal.js";
