@@ -97,6 +97,18 @@ export class BlobFiles {
     return target;
   }
 
+  /**
+   * One more link to a placed file, in this process's temp folder: while it exists the
+   * file has two links, so no orphan sweep removes it (see removeOrphans). For a file
+   * whose commit has an unknown outcome, kept until the database can be asked.
+   */
+  async hold(placed: string): Promise<string> {
+    await this.ensureTemp();
+    const path = join(this.tmpDir, `${randomUUID()}.hold`);
+    await link(placed, path);
+    return path;
+  }
+
   async remove(path: string): Promise<void> {
     await rm(path, { force: true });
   }

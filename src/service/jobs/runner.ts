@@ -247,7 +247,8 @@ export class JobRunner {
       const keys = this.keys.get(candidate.id) ?? null;
       // The one process decideClaim may ask about: the holder of keys this process lacks.
       const holder = candidate.had_keys && keys === null ? candidate.key_holder : null;
-      const holderAlive = holder !== null && (await this.store.processes.isAlive(holder, now, this.leaseMs));
+      // By its lock: a holder paused past its lease, or whose clock disagrees, still has the keys.
+      const holderAlive = holder !== null && (await this.store.processes.livesByLock(holder, now, this.leaseMs));
       const decision = decideClaim(candidate, {
         me: this.owner,
         hasKeys: keys !== null,

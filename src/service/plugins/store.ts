@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { BlobFiles } from "../blob-files.js";
+import { UnsettledCommits } from "../commit-outcome.js";
 import { KeyedLock } from "../keyed-lock.js";
 import type { ResolvedOptions } from "../options.js";
 import { describeStore } from "../store/choice.js";
@@ -15,6 +16,8 @@ import type { ProcessIdentity } from "../store/processes.js";
 export interface Store extends Stores {
   files: BlobFiles;
   blobLocks: KeyedLock;
+  /** Commits whose outcome is unknown (the database connection broke): their files kept until it answers. */
+  unsettled: UnsettledCommits;
   /** This service process, as the other processes on the store see it. */
   me: ProcessIdentity;
 }
@@ -70,7 +73,9 @@ export const storePlugin = fp(
     await processes.forgetDead(now, STALE_FILE_MS);
     const removed = await files.removeOrphans({
       isReferenced: (name) => blobs.isReferenced(name),
-      isAlive: (ownerId) => processes.isAlive(ownerId, now, jobLeaseMs),
+      // By the lock alone: a live replica paused past its heartbeat, or one whose clock
+      // disagrees with ours, is still about to use its temp folder.
+      isAlive: (ownerId) => processes.livesByLock(ownerId, now, jobLeaseMs),
       alone: (await processes.alive(now, jobLeaseMs)).size === 1,
       now,
       staleFileMs: STALE_FILE_MS,
@@ -79,14 +84,17 @@ export const storePlugin = fp(
       app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
     await tokens.purgeExpired();
     app.decorate("serviceOptions", options.service);
+    const unsettled = new UnsettledCommits(files, app.log);
     app.decorate("store", {
       ...stores,
       files,
       blobLocks: new KeyedLock(),
+      unsettled,
       me,
     });
     app.addHook("onClose", async () => {
       clearInterval(heartbeat);
+      await unsettled.close();
       await files.removeOwnTemp().catch((err: unknown) => app.log.warn({ err }, "removing the temp folder failed"));
       await processes.unregister(me.ownerId);
       await stores.close();
