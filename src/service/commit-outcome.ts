@@ -18,10 +18,7 @@ import { storageFaultOf } from "./storage-fault.js";
  * orphan sweep, which asks the database again. `unknown`: the database could not be asked.
  */
 export type CommitOutcome<T> =
-  | { kind: "committed"; value: T }
-  | { kind: "absent" }
-  | { kind: "absent_after_break" }
-  | { kind: "unknown" };
+  { kind: "committed"; value: T } | { kind: "absent" } | { kind: "absent_after_break" } | { kind: "unknown" };
 
 /** How often, and how far apart, a request asks the database again before answering. */
 const REREAD_DELAYS_MS = [100, 300, 600, 1000, 2000];
@@ -94,7 +91,10 @@ export class UnsettledCommits {
   }): Promise<void> {
     const holds = await Promise.all(entry.placed.map((path) => this.files.hold(path)));
     this.open.add({ committed: entry.committed, whenCommitted: entry.whenCommitted ?? [], holds, what: entry.what });
-    this.log.warn({ what: entry.what }, "a commit's outcome is unknown (the database connection broke); its files are kept");
+    this.log.warn(
+      { what: entry.what },
+      "a commit's outcome is unknown (the database connection broke); its files are kept",
+    );
     this.timer ??= setInterval(() => void this.settle(), SETTLE_EVERY_MS).unref();
   }
 

@@ -173,7 +173,7 @@ export class PgProcessRegistry {
    * so its temp folder and the keys only it holds are still there. A lock missing for less
    * than DEAD_AFTER_MS counts as held (a server restart, being taken again).
    */
-  async livesByLock(ownerId: string, _now: number, _staleMs: number): Promise<boolean> {
+  async livesByLock(ownerId: string): Promise<boolean> {
     return !(await this.lockGone(ownerId));
   }
 
