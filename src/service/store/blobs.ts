@@ -1,5 +1,5 @@
 import type { BlobRecord } from "../../contract/index.js";
-import { blobFileName } from "../blob-files.js";
+import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../blob-files.js";
 import { prepared, type Db } from "./database.js";
 
 /** A blob's metadata as the store answers it. */
@@ -120,11 +120,10 @@ export class BlobStore {
 
   /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
   isReferenced(fileName: string): boolean {
-    const match = /^(.+)\.(\d+)$/.exec(fileName);
-    if (!match) return false;
+    const file = parseBlobFileName(fileName);
+    if (!file) return false;
     return (
-      prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(match[1], Number(match[2])) !==
-      undefined
+      prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(file.id, file.revision) !== undefined
     );
   }
 
@@ -146,6 +145,7 @@ export class BlobStore {
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   referencedFiles(): Set<string> {
     const rows = prepared(this.db, "SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;
-    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+    // A row whose id is no UUID names no file this service wrote (see blobFileName).
+    return new Set(rows.filter((r) => isSafeBlobFile(r.id, r.revision)).map((r) => blobFileName(r.id, r.revision)));
   }
 }

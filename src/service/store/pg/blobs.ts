@@ -1,4 +1,4 @@
-import { blobFileName } from "../../blob-files.js";
+import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../../blob-files.js";
 import { blobFromRow, type BlobContent, type BlobFileRow, type BlobRow, type StoredBlobRow } from "../blobs.js";
 import type { PgDb, SqlParam } from "./connection.js";
 
@@ -68,12 +68,10 @@ export class PgBlobStore {
 
   /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
   async isReferenced(fileName: string): Promise<boolean> {
-    const match = /^(.+)\.(\d+)$/.exec(fileName);
-    if (!match) return false;
-    const revision = Number(match[2]);
-    if (!Number.isSafeInteger(revision)) return false;
+    const file = parseBlobFileName(fileName);
+    if (!file) return false;
     return (
-      (await this.db.one("SELECT 1 FROM blobs WHERE id = $1 AND revision = $2", [match[1]!, revision])) !== undefined
+      (await this.db.one("SELECT 1 FROM blobs WHERE id = $1 AND revision = $2", [file.id, file.revision])) !== undefined
     );
   }
 
@@ -93,6 +91,7 @@ export class PgBlobStore {
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   async referencedFiles(): Promise<Set<string>> {
     const rows = await this.db.rows<{ id: string; revision: number }>("SELECT id, revision FROM blobs");
-    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+    // A row whose id is no UUID names no file this service wrote (see blobFileName).
+    return new Set(rows.filter((r) => isSafeBlobFile(r.id, r.revision)).map((r) => blobFileName(r.id, r.revision)));
   }
 }
