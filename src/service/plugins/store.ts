@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { checkStoreMarker } from "../blob-dir-marker.js";
 import { BlobFiles } from "../blob-files.js";
 import { UnsettledCommits } from "../commit-outcome.js";
 import { KeyedLock } from "../keyed-lock.js";
@@ -50,11 +51,22 @@ function newIdentity(): ProcessIdentity {
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
     const { dataDir, region, jobLeaseMs, store } = options.service;
+    // Made as the SQLite store makes it (private): with PostgreSQL it holds the blob files only.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const stores = await openChosenStores({ choice: store, dataDir, region });
     const { processes, blobs, tokens } = stores;
     const driver = store.kind === "sqlite" ? { sqliteDriver: store.driver } : {};
     app.log.info({ dataDir, store: describeStore(store), ...driver }, "store opened");
     warnIfShared(dataDir, app.log);
+    if (stores.storeId) {
+      const { id, created } = await stores.storeId();
+      await checkStoreMarker({ dataDir, storeId: id, firstStart: created, store: describeStore(store) }).catch(
+        async (err: unknown) => {
+          await stores.close();
+          throw err;
+        },
+      );
+    }
     const me = newIdentity();
     await processes.register(me, Date.now());
     const heartbeat = setInterval(

@@ -47,6 +47,11 @@ export interface Stores {
   ping(): Promise<void>;
   /** This data dir's secret, made once when the store was first created; never leaves the process. */
   instanceSecret(): Promise<string>;
+  /**
+   * A store kept outside the data dir (PostgreSQL) has an id, made once, that the data
+   * dir's marker must hold (blob-dir-marker.ts); a data dir's own SQLite needs none.
+   */
+  storeId?: () => Promise<{ id: string; created: boolean }>;
   close(): Promise<void>;
 }
 

@@ -75,7 +75,9 @@ export function pgConfigOf(url: string): PgConfig {
     max: 10,
     types: typeOverrides(),
   };
-  return { config, secrets: password ? [password] : [] };
+  // PGPASSWORD stands in for a URL without a password (the driver reads it): redacted too.
+  const secrets = [password, process.env.PGPASSWORD ?? ""].filter((s) => s !== "");
+  return { config, secrets };
 }
 
 /**
