@@ -102,7 +102,11 @@ describeWithTool(postgresTool, "mdps admin on the replicas' PostgreSQL database"
       dataDir,
     ]);
     expect(out.code).toBe(1);
-    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    // The password in argv is warned of first (every local user sees it in ps); then the one-line error.
+    const lines = out.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("the --store URL holds a password");
+    expect(lines[1]).toMatch(/^mdps: error: /);
     expect(out.stderr).not.toContain(password);
     expect(out.stderr).not.toContain(encodeURIComponent(password));
   });
