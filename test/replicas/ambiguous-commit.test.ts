@@ -13,27 +13,15 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { blobRecord } from "../../src/contract/index.js";
-import { SCOPES } from "../../src/contract/scopes.js";
-import { openPgPort } from "../../src/service/store/pg/port.js";
 import { startCutProxy, type CutProxy } from "../harness/pg-cut-proxy.js";
 import { postgresTool } from "../harness/postgres.js";
-import { ServiceStarter, type AppCredentials } from "../harness/service-starter.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
 import { Api, json, outputsOf, preprocessingBody, referenceJob, tokenFor } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
+import { registerPgApp } from "./pg-app.js";
 
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
-
-async function registerPgApp(url: string): Promise<AppCredentials> {
-  const store = await openPgPort({ url, region: "local" });
-  try {
-    const { model_id } = await store.apps.createModel("ambiguous");
-    const app = await store.apps.addApp({ modelId: model_id, name: "cut test", scopes: [...SCOPES] });
-    return { modelId: model_id, clientId: app.client_id, clientSecret: app.client_secret };
-  } finally {
-    await store.close();
-  }
-}
 
 /** `url` with its port replaced by `port`: the replica reaches the database through the proxy. */
 function throughPort(url: string, port: number): string {

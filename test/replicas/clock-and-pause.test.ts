@@ -15,15 +15,14 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { blobRecord } from "../../src/contract/index.js";
-import { SCOPES } from "../../src/contract/scopes.js";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/crypto/index.js";
-import { openPgPort } from "../../src/service/store/pg/port.js";
 import { faketimePrefix, faketimeTool } from "../harness/faketime.js";
 import { postgresTool } from "../harness/postgres.js";
-import { ServiceStarter, type AppCredentials, type ServiceChild } from "../harness/service-starter.js";
+import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
 import { Api, json, numericCsv, referenceJob, tokenFor, type ReferenceJob } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
+import { registerPgApp } from "./pg-app.js";
 
 const LEASE_MS = 1500;
 /**
@@ -40,17 +39,6 @@ const SKEWS = [
     title: "a replica 5 min behind runs jobs as another starts",
   },
 ];
-
-async function registerPgApp(url: string): Promise<AppCredentials> {
-  const store = await openPgPort({ url, region: "local" });
-  try {
-    const { model_id } = await store.apps.createModel("clocks");
-    const app = await store.apps.addApp({ modelId: model_id, name: "clock test", scopes: [...SCOPES] });
-    return { modelId: model_id, clientId: app.client_id, clientSecret: app.client_secret };
-  } finally {
-    await store.close();
-  }
-}
 
 async function sendJob(api: Api, blobId: string, extra: Record<string, unknown> = {}): Promise<string> {
   const reply = await api.call("POST", "/api/ml/preprocessing/job/send", {

@@ -14,27 +14,15 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { blobRecord } from "../../src/contract/index.js";
-import { SCOPES } from "../../src/contract/scopes.js";
-import { openPgPort } from "../../src/service/store/pg/port.js";
 import { postgresTool } from "../harness/postgres.js";
-import { ServiceStarter, type AppCredentials } from "../harness/service-starter.js";
+import { ServiceStarter } from "../harness/service-starter.js";
 import { describeWithTool } from "../required-tool.js";
 import { Api, json, outputsOf, preprocessingBody, referenceJob, tokenFor } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
+import { registerPgApp } from "./pg-app.js";
 
 const RESTARTS = Number(process.env.MDPS_PG_RESTARTS ?? 0);
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
-
-async function registerPgApp(url: string): Promise<AppCredentials> {
-  const store = await openPgPort({ url, region: "local" });
-  try {
-    const { model_id } = await store.apps.createModel("restarts");
-    const app = await store.apps.addApp({ modelId: model_id, name: "restarts", scopes: [...SCOPES] });
-    return { modelId: model_id, clientId: app.client_id, clientSecret: app.client_secret };
-  } finally {
-    await store.close();
-  }
-}
 
 describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
   describeWithTool(postgresTool, `${RESTARTS} immediate PostgreSQL restarts under load`, () => {
