@@ -5,6 +5,7 @@ import type { StoreAdmin } from "../server/index.js";
 import { defaultDataDir } from "./cli-options.js";
 import type { Common } from "./admin-flags.js";
 import { registerHousekeeping } from "./housekeeping-commands.js";
+import { warnOfArgvPassword } from "./store-password.js";
 import { registerTransfer } from "./transfer-commands.js";
 import { registerVerify } from "./verify-command.js";
 
@@ -14,6 +15,7 @@ export async function withAdmin<T>(
   run: (admin: StoreAdmin) => Promise<T>,
   human: (result: T) => string,
 ): Promise<void> {
+  warnOfArgvPassword("--store", flags.store, "MDPS_STORE");
   const { openStoreAdmin } = await import("../server/index.js");
   const admin = await openStoreAdmin({ dataDir: flags.dataDir, store: flags.store });
   try {

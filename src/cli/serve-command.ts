@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { defaultDataDir, integerOption } from "./cli-options.js";
+import { warnOfArgvPassword } from "./store-password.js";
 
 interface ServeFlags {
   port: number;
@@ -53,6 +54,7 @@ export function registerServe(program: Command): void {
     )
     .option("--log", "log requests to stderr as JSON lines (secrets redacted)")
     .action(async (flags: ServeFlags) => {
+      warnOfArgvPassword("--store", flags.store, "MDPS_STORE");
       const { startService } = await import("../server/index.js");
       const service = await startService({
         dataDir: flags.dataDir,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Common } from "./admin-flags.js";
+import { warnOfArgvPassword } from "./store-password.js";
 
 const COPIED_NOTE =
   "Blob files are not copied: they stay in the data dir, which every replica mounts as its --data-dir.";
@@ -18,6 +19,7 @@ export function registerTransfer(admin: Command, common: (cmd: Command) => Comma
       // Loaded only here: pg is not part of a SQLite-only start.
       const { exportToPostgres } = await import("../server/store/transfer.js");
       const { redactedUrl } = await import("../server/store/choice.js");
+      warnOfArgvPassword("--to", flags.to);
       const report = await exportToPostgres({ dataDir: flags.dataDir, url: flags.to });
       print(flags, report.rows, `copied into ${redactedUrl(flags.to)}`);
     });
@@ -31,6 +33,7 @@ export function registerTransfer(admin: Command, common: (cmd: Command) => Comma
     .action(async (flags: Common & { from: string }) => {
       const { importFromPostgres } = await import("../server/store/transfer.js");
       const { redactedUrl } = await import("../server/store/choice.js");
+      warnOfArgvPassword("--from", flags.from);
       const report = await importFromPostgres({ url: flags.from, dataDir: flags.dataDir });
       print(flags, report.rows, `copied from ${redactedUrl(flags.from)} into ${flags.dataDir}`);
     });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { visible } from "../core/text/visible-text.js";
 import type { Common } from "./admin-flags.js";
+import { warnOfArgvPassword } from "./store-password.js";
 
 /** `mdps admin verify`: checks every blob file against its sha256; exit code 1 when any is damaged. */
 export function registerVerify(admin: Command, common: (cmd: Command) => Command): void {
@@ -9,6 +10,7 @@ export function registerVerify(admin: Command, common: (cmd: Command) => Command
       .command("verify")
       .description("check every blob's file against its stored size and sha256; exit code 1 if any is damaged"),
   ).action(async (flags: Common) => {
+    warnOfArgvPassword("--store", flags.store, "MDPS_STORE");
     const { verifyDataDir } = await import("../server/index.js");
     const report = await verifyDataDir(flags.dataDir, { store: flags.store });
     if (flags.json) console.log(JSON.stringify(report, null, 2));

@@ -3,6 +3,9 @@ import { resolve } from "node:path";
 import { chooseStore, type StoreChoice } from "./store/choice.js";
 import type { SqliteDriverName } from "./store/sqlite/sqlite.js";
 
+/** How long an upload's body may stop arriving before the request is answered 408 (bodyIdleMs). */
+export const BODY_IDLE_MS = 30_000;
+
 export interface ServiceOptions {
   /**
    * Where the blob files live, and the SQLite database unless `store` names another;
@@ -34,6 +37,8 @@ export interface ServiceOptions {
    * after its last renewal. Default 10 000 ms.
    */
   jobLeaseMs?: number;
+  /** How long an upload's body may stop arriving before it is answered 408. Default 30 000 ms. */
+  bodyIdleMs?: number;
   /** Log requests with pino (secrets redacted). Default false. */
   logger?: boolean;
   /** Where log lines go when `logger` is on. Default: stderr. */
@@ -86,6 +91,7 @@ export interface ResolvedOptions {
   maxBlobBytes: number;
   jobWorkers: number;
   jobLeaseMs: number;
+  bodyIdleMs: number;
   logger: boolean;
   logDestination: { write(line: string): unknown } | undefined;
   rateLimit: ResolvedRateLimit;
@@ -140,6 +146,7 @@ export function resolveOptions(options: ServiceOptions): ResolvedOptions {
     maxBlobBytes: Math.floor(positive("maxBlobBytes", options.maxBlobBytes, GiB)),
     jobWorkers: Math.floor(positive("jobWorkers", options.jobWorkers, Math.max(1, availableParallelism() - 1))),
     jobLeaseMs: Math.floor(positive("jobLeaseMs", options.jobLeaseMs, 10_000)),
+    bodyIdleMs: Math.floor(positive("bodyIdleMs", options.bodyIdleMs, BODY_IDLE_MS)),
     logger: options.logger ?? false,
     logDestination: options.logDestination,
     rateLimit: resolveRateLimit(options.rateLimit),

@@ -4,17 +4,14 @@
  * process from the moment they are written; still it holds its OS lock, so it is alive:
  * its keyed job is never failed as "keys lost", none of its running jobs is taken over
  * (each job runs exactly once), and its temp folder survives the other's startup sweep.
- *
- * faketime must be `faketime -f "-30s" node …`: the short form `faketime '-30s' …`
- * hands the offset to date(1), which refuses it. libfaketime works with node as is.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { encryptBuffer, generateEncryptionKey, parseEncryptionKey } from "../../src/core/crypto/index.js";
-import { describeWithTool, type RequiredTool } from "../required-tool.js";
+import { faketimeTool } from "../harness/faketime.js";
+import { describeWithTool } from "../required-tool.js";
 import { numericCsv } from "../service/service-harness.js";
 import { checkJobs, withDb } from "./multi-process-faults-checks.js";
 import { Fleet, waitFor, type Member } from "./multi-process-faults-fleet.js";
@@ -23,19 +20,6 @@ import { registerApp, tokenOf } from "./serve-harness.js";
 
 const LAG = "-30s";
 const LEASE_MS = 1500;
-
-/** faketime installed, and shifting node's clock (libfaketime must reach node's clock_gettime). */
-function faketimeTool(): RequiredTool {
-  const probe = spawnSync("faketime", ["-f", LAG, process.execPath, "-e", "console.log(Date.now())"], {
-    encoding: "utf8",
-  });
-  if (probe.error || probe.status !== 0)
-    return { name: "faketime", missing: "faketime is not installed: apt-get install faketime" };
-  const lag = Date.now() - Number(probe.stdout.trim());
-  if (!(lag > 25_000 && lag < 35_000))
-    return { name: "faketime", missing: `faketime -f ${LAG} shifted node's clock by ${lag} ms, not 30 s` };
-  return { name: "faketime", missing: null };
-}
 
 let fleet: Fleet | undefined;
 let dataDir: string | undefined;
@@ -97,7 +81,7 @@ async function send(
   return { id: (JSON.parse(body.toString()) as { id: string }).id, outputName, keyed: key !== undefined, via: member };
 }
 
-describeWithTool(faketimeTool(), "a service process whose clock lags 30 s", () => {
+describeWithTool(faketimeTool(LAG, -30_000), "a service process whose clock lags 30 s", () => {
   it("is not taken for dead: its keyed job runs, no job runs twice, its temp folder stays", async () => {
     dataDir = await mkdtemp(join(tmpdir(), "mdps-lagging-"));
     const f = (fleet = new Fleet({ dataDir, leaseMs: LEASE_MS }));

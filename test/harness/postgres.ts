@@ -51,8 +51,12 @@ export interface PostgresCluster {
   freshDatabase(): Promise<string>;
   /** Runs SQL as the superuser (over the socket): to end other sessions, read pg_stat_activity. */
   adminQuery(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
-  /** Restarts the server (fast: every session ended), on the same port and data. */
-  restart(): Promise<void>;
+  /**
+   * Restarts the server on the same port and data: `fast` (default) ends every session
+   * cleanly; `immediate` aborts without a shutdown checkpoint, as a crash does (recovery
+   * replays the WAL at the start).
+   */
+  restart(mode?: "fast" | "immediate"): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -160,14 +164,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
       return urlOf(name);
     },
     adminQuery: (sql, params) => admin.query(sql, params),
-    async restart() {
+    async restart(mode = "fast") {
       await admin.end().catch(() => undefined);
-      // -m fast: every session is ended at once, as a server restarted by its operator does.
+      // -m fast: every session is ended at once, as a server restarted by its operator does;
+      // -m immediate: as a crash (no checkpoint; the WAL is replayed at the start).
       // -l: the server's output to its log, not to this pipe (which would stay open for its life).
       const log = join(dir, "server.log");
       await runAsAsync(
         join(bin, "pg_ctl"),
-        ["-D", data, "-l", log, "-m", "fast", "-w", "-t", "60", "-o", options, "restart"],
+        ["-D", data, "-l", log, "-m", mode, "-w", "-t", "60", "-o", options, "restart"],
         dir,
       );
       admin = await connectAdmin();

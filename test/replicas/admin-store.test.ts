@@ -6,9 +6,10 @@
  */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { cp } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, readFile, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { blobRecord, jobResult } from "../../src/core/contract/index.js";
 import { ensureBuilt, MAIN } from "../harness/built.js";
@@ -101,7 +102,11 @@ describeWithTool(postgresTool, "mdps admin on the replicas' PostgreSQL database"
       dataDir,
     ]);
     expect(out.code).toBe(1);
-    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    // The password in argv is warned of first (every local user sees it in ps); then the one-line error.
+    const lines = out.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("the --store URL holds a password");
+    expect(lines[1]).toMatch(/^mdps: error: /);
     expect(out.stderr).not.toContain(password);
     expect(out.stderr).not.toContain(encodeURIComponent(password));
   });
@@ -174,5 +179,44 @@ describeWithTool(postgresTool, "mdps admin on the replicas' PostgreSQL database"
     expect((listed.body as { items: Array<{ id: string }> }).items.map((b) => b.id).sort()).toEqual(
       [blob.id, result.outputs![0]!.id, ...(await outputIds(onSqlite, generic.job_id))].sort(),
     );
+  });
+
+  it("a tampered database whose blob id is a path: import refuses it whole, prune deletes nothing outside the data dir", async () => {
+    const url = await pgc.fresh();
+    const dataDir = await starter.tempDir();
+    const where = ["--store", url, "--data-dir", dataDir];
+    expect((await admin(["migrate", ...where])).code).toBe(0);
+    const model = JSON.parse((await admin(["create-model", "--name", "m", "--json", ...where])).stdout) as {
+      model_id: string;
+    };
+    // A file beside the data dir that the blob file name `blobs/../../<dir>/secret.1` reaches.
+    const outside = await starter.tempDir("mdps-victim-");
+    const victim = join(outside, "secret.1");
+    await writeFile(victim, "keep me\n");
+    const hostile = `../../${basename(outside)}/secret`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags, content_type,
+           size_bytes, sha256, encrypted, created_at, updated_at)
+         VALUES ($1, $2, 1, 'x.csv', NULL, 'csv', 'hot', '[]', 'text/csv', 8, $3, 0, '2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z')`,
+        [hostile, model.model_id, "0".repeat(64)],
+      );
+    } finally {
+      await client.end();
+    }
+    const back = await starter.tempDir();
+    const imported = await admin(["import", "--from", url, "--data-dir", back]);
+    expect(imported.code).not.toBe(0);
+    expect(imported.stderr).toContain("not a lower-case UUID");
+    expect(imported.stderr).toContain("nothing was copied");
+    const empty = await admin(["list-models", "--json", "--data-dir", back]);
+    expect(JSON.parse(empty.stdout)).toEqual([]);
+
+    const pruned = await admin(["prune", "--older-than", "1d", ...where]);
+    expect(pruned.code).not.toBe(0);
+    expect(pruned.stderr).toContain("not UUIDs");
+    expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 });

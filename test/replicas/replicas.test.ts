@@ -15,30 +15,18 @@ import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/co
 import { SCOPES } from "../../src/core/contract/scopes.js";
 import { Session } from "../../src/index.js";
 import { openPgPort } from "../../src/server/store/postgres/port.js";
-import type { AppCredentials } from "../harness/service-starter.js";
 import { nginxTool, startNginx } from "../harness/nginx.js";
 import { ServiceStarter, type ServiceChild } from "../harness/service-starter.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { Api, json, preprocessingBody, referenceJob, tokenFor, type Reply } from "../service/service-harness.js";
 import { useCluster } from "../store-pg/cluster.js";
+import { registerPgApp } from "./pg-app.js";
 
 const LEASE_MS = 1500;
 /** The first jobs sent: long Yeo-Johnson fits (seconds each), so that the faults meet them running. */
 const LONG = 6;
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
-
-/** A model with one application holding every scope, made in the PostgreSQL store at `url`. */
-async function registerPgApp(url: string): Promise<AppCredentials> {
-  const store = await openPgPort({ url, region: "local" });
-  try {
-    const { model_id } = await store.apps.createModel("replicas");
-    const app = await store.apps.addApp({ modelId: model_id, name: "replica test", scopes: [...SCOPES] });
-    return { modelId: model_id, clientId: app.client_id, clientSecret: app.client_secret };
-  } finally {
-    await store.close();
-  }
-}
 
 /** Waits until each of `pids` runs one of `jobIds` (its first log line names the process); the job each runs. */
 async function runningOn(api: Api, jobIds: readonly string[], pids: readonly number[]): Promise<Map<number, string>> {

@@ -118,13 +118,15 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     const [a, b] = replicas as [PgStores, PgStores];
     const id = "job-000";
     // Times are the callers' (a replica's clock), so the test steps them instead of sleeping.
+    // The store moves each onto the database's clock (by its distance from the caller's now),
+    // which costs a round trip's jitter: the steps are far wider than that.
     const t0 = Date.now();
-    const first = (await a.jobs.claim(id, { owner: "a", expiresAt: t0 + 100 }, t0, "a"))!;
+    const first = (await a.jobs.claim(id, { owner: "a", expiresAt: t0 + 1000 }, t0, "a"))!;
     expect(first.attempts).toBe(1);
     // Before it expires the lease holds.
-    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 99, "b")).toBeUndefined();
-    expect(await b.jobs.claimable(t0 + 99, 10)).toEqual([]);
-    const later = t0 + 101;
+    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 500, "b")).toBeUndefined();
+    expect(await b.jobs.claimable(t0 + 500, 10)).toEqual([]);
+    const later = t0 + 1500;
     expect((await b.jobs.claimable(later, 10)).map((c) => [c.id, c.status, c.lease_owner])).toEqual([
       [id, "running", "a"],
     ]);
@@ -149,7 +151,7 @@ describeWithTool(postgresTool, "claims on PostgreSQL", () => {
     const id = "job-000";
     const t0 = Date.now();
     await a.jobs.claim(id, { owner: "a", expiresAt: t0 + 50 }, t0, "a1");
-    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 51, "b")).toBeDefined();
+    expect(await b.jobs.claim(id, { owner: "b", expiresAt: t0 + 60_000 }, t0 + 1000, "b")).toBeDefined();
     expect(await b.jobs.requeue(id, "b", "stopping")).toBe(true);
     const again = (await a.jobs.claim(id, { owner: "a", expiresAt: Date.now() + 60_000 }, Date.now(), "a3"))!;
     expect(again.attempts).toBe(3);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 /**
  * Models, applications, tokens, blobs, damage, listings, portal nonces, usage and prune on
  * PostgreSQL: round trips, the guards the SQLite store keeps, and records that read the
@@ -136,9 +137,11 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
 
   it("replaces a blob only from its current revision, and answers its files", async () => {
     const store = await pgc.open(await pgc.fresh());
+    // Blob ids are UUIDs: only such an id names a file (a tampered "../x" never does).
+    const b1 = randomUUID();
     const { model_id } = await store.apps.createModel("m");
-    const first = await store.blobs.insert("b1", model_id, 1, content(), new Date().toISOString());
-    expect(await store.blobs.get("other-model", "b1")).toBeUndefined();
+    const first = await store.blobs.insert(b1, model_id, 1, content(), new Date().toISOString());
+    expect(await store.blobs.get("other-model", b1)).toBeUndefined();
     const second = await store.blobs.replace(
       first,
       content({ name: "b.csv", tags: ["x", "y"] }),
@@ -146,21 +149,21 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
     );
     expect(second).toMatchObject({ revision: 2, name: "b.csv", tags: ["x", "y"] });
     expect(await store.blobs.replace(first, content(), new Date().toISOString())).toBeUndefined();
-    expect(await store.blobs.revision("b1")).toBe(2);
-    expect(await store.blobs.isReferenced("b1.2")).toBe(true);
-    expect(await store.blobs.isReferenced("b1.1")).toBe(false);
-    expect(await store.blobs.isReferenced("b1.99999999999999999999")).toBe(false);
-    expect(await store.blobs.referencedFiles()).toEqual(new Set(["b1.2"]));
+    expect(await store.blobs.revision(b1)).toBe(2);
+    expect(await store.blobs.isReferenced(`${b1}.2`)).toBe(true);
+    expect(await store.blobs.isReferenced(`${b1}.1`)).toBe(false);
+    expect(await store.blobs.isReferenced(`${b1}.99999999999999999999`)).toBe(false);
+    expect(await store.blobs.referencedFiles()).toEqual(new Set([`${b1}.2`]));
     expect(await store.blobs.everyFile()).toEqual([
-      { id: "b1", model_id, name: "b.csv", revision: 2, size_bytes: 3, sha256: "ab".repeat(32) },
+      { id: b1, model_id, name: "b.csv", revision: 2, size_bytes: 3, sha256: "ab".repeat(32) },
     ]);
-    await store.damage.record({ blobId: "b1", revision: 2, reason: "sha256 differs" });
-    await store.damage.record({ blobId: "b1", revision: 1, reason: "old revision" });
-    expect((await store.damage.list()).map((d) => [d.blob_id, d.reason])).toEqual([["b1", "sha256 differs"]]);
-    await store.damage.clear("b1", 2);
+    await store.damage.record({ blobId: b1, revision: 2, reason: "sha256 differs" });
+    await store.damage.record({ blobId: b1, revision: 1, reason: "old revision" });
+    expect((await store.damage.list()).map((d) => [d.blob_id, d.reason])).toEqual([[b1, "sha256 differs"]]);
+    await store.damage.clear(b1, 2);
     expect(await store.damage.list()).toEqual([]);
     await store.blobs.delete(second!);
-    expect(await store.blobs.revision("b1")).toBeUndefined();
+    expect(await store.blobs.revision(b1)).toBeUndefined();
   });
 
   it("never fails the caller's transaction when remembering damage fails", async () => {

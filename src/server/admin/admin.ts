@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AdminError } from "../domain/admin-error.js";
-import { blobFileName } from "../blob-bytes/blob-files.js";
+import { blobFileName, isSafeBlobFile } from "../blob-bytes/blob-files.js";
 import type { ModelListing } from "../domain/applications.js";
 import type { PruneRows, StoreUsage } from "../domain/housekeeping.js";
 import { openSqliteStores } from "../store/sqlite/index.js";
@@ -97,8 +97,16 @@ export function pruneQuery(options: PruneOptions): { before: string; tag: string
 /** Removes the files of the pruned rows (unless a dry run) and reports them. */
 export function prunedFiles(dataDir: string, query: { before: string; dryRun: boolean }, rows: PruneRows): PruneReport {
   // The rows are gone (committed): now the bytes. A run reading one holds its own link.
+  // An id that is not a UUID (a tampered database) never becomes a path: its row goes, no file does.
+  const unsafe = rows.blobs.filter((b) => !isSafeBlobFile(b.id, b.revision));
   if (!query.dryRun)
-    for (const b of rows.blobs) rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
+    for (const b of rows.blobs)
+      if (isSafeBlobFile(b.id, b.revision))
+        rmSync(join(dataDir, "blobs", blobFileName(b.id, b.revision)), { force: true });
+  if (unsafe.length > 0)
+    throw new AdminError(
+      `${unsafe.length} pruned blob record(s) have ids that are not UUIDs (such as ${JSON.stringify(unsafe[0]!.id.slice(0, 80))}): ${query.dryRun ? "nothing was removed" : "their records were removed, no file was deleted for them"}. The database was altered outside mdps: run mdps admin verify.`,
+    );
   const bytes = rows.blobs.reduce((sum, b) => sum + b.size_bytes, 0);
   return { ...rows, before: query.before, dryRun: query.dryRun, bytes };
 }

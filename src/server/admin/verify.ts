@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { BlobDamagedError, verifyFile } from "../blob-bytes/blob-check.js";
-import { blobFileName } from "../blob-bytes/blob-files.js";
+import { blobFileName, isSafeBlobFile } from "../blob-bytes/blob-files.js";
 import { chooseStore } from "../store/choice.js";
 import { openChosenStores } from "../store/open.js";
 import type { SqliteDriverName } from "../store/sqlite/sqlite.js";
@@ -31,6 +31,12 @@ export async function verifyDataDir(
     const rows = await store.blobs.everyFile();
     const report: VerifyReport = { dataDir, checked: 0, bytes: 0, damaged: [] };
     for (const row of rows) {
+      if (!isSafeBlobFile(row.id, row.revision)) {
+        // Never a path: such a record was not written by this service.
+        report.damaged.push({ id: row.id, model_id: row.model_id, name: row.name, reason: "its id is not a UUID" });
+        report.checked += 1;
+        continue;
+      }
       try {
         await verifyFile(join(dataDir, "blobs", blobFileName(row.id, row.revision)), row);
         await store.damage.clear(row.id, row.revision);

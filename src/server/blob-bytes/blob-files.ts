@@ -50,8 +50,9 @@ export class BlobFiles {
     await mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
+  /** Where a blob's revision lives; throws UnsafeBlobIdError for an id that is not a UUID. */
   path(id: string, revision: number): string {
-    return join(this.blobDir, `${id}.${revision}`);
+    return join(this.blobDir, blobFileName(id, revision));
   }
 
   tempPath(): string {
@@ -95,6 +96,18 @@ export class BlobFiles {
     await link(tempPath, target);
     await fsyncDir(this.blobDir);
     return target;
+  }
+
+  /**
+   * One more link to a placed file, in this process's temp folder: while it exists the
+   * file has two links, so no orphan sweep removes it (see removeOrphans). For a file
+   * whose commit has an unknown outcome, kept until the database can be asked.
+   */
+  async hold(placed: string): Promise<string> {
+    await this.ensureTemp();
+    const path = join(this.tmpDir, `${randomUUID()}.hold`);
+    await link(placed, path);
+    return path;
   }
 
   async remove(path: string): Promise<void> {
@@ -189,8 +202,37 @@ export async function writeFileDurably(
   return { path, sizeBytes, sha256: hash.digest("hex"), head: Buffer.concat(headChunks) };
 }
 
+/** A blob id as this service makes them (randomUUID): the only form that may become a file name. */
+const BLOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A blob id or revision that is not what this service writes: refused before it names a file. */
+export class UnsafeBlobIdError extends Error {
+  override readonly name = "UnsafeBlobIdError";
+  constructor(id: string, revision: number) {
+    // JSON-quoted and cut short: the value came from a database that may have been tampered with.
+    super(
+      `a blob record names the id ${JSON.stringify(id.slice(0, 80))} and revision ${JSON.stringify(revision)}, which are not a lower-case UUID and a positive integer: refusing to make them a file name (the database may have been altered by hand or tampered with)`,
+    );
+  }
+}
+
+export function isSafeBlobFile(id: string, revision: number): boolean {
+  return BLOB_ID.test(id) && Number.isSafeInteger(revision) && revision >= 1;
+}
+
+/** The file name of a blob's revision, `<id>.<revision>`; throws UnsafeBlobIdError for anything else. */
 export function blobFileName(id: string, revision: number): string {
+  if (!isSafeBlobFile(id, revision)) throw new UnsafeBlobIdError(id, revision);
   return `${id}.${revision}`;
+}
+
+/** The id and revision a blob file's name holds, or undefined for a name no blob has. */
+export function parseBlobFileName(fileName: string): { id: string; revision: number } | undefined {
+  const match = /^(.+)\.(\d+)$/.exec(fileName);
+  if (!match) return undefined;
+  const id = match[1]!;
+  const revision = Number(match[2]);
+  return isSafeBlobFile(id, revision) ? { id, revision } : undefined;
 }
 
 async function fsyncDir(dir: string): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { HttpProblem } from "./problems.js";
 import { answerClientError, answerFrameworkError } from "./connection-errors.js";
 import type { ResolvedOptions } from "../options.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -43,6 +44,21 @@ export function requestLogLine(request: FastifyRequest): Record<string, unknown>
   };
 }
 
+/** How long a client is told to wait before sending a request again that met a stopping replica. */
+const STOPPING_RETRY_SECONDS = 1;
+
+/** What a request that arrives while this process stops hears: nothing of it was done. */
+function stoppingProblem(): HttpProblem {
+  return new HttpProblem(
+    503,
+    `This service process is stopping: the request was not handled and nothing was stored. Send it again in ${STOPPING_RETRY_SECONDS} s (behind a proxy, another replica answers it).`,
+    {
+      headers: { "retry-after": String(STOPPING_RETRY_SECONDS), connection: "close" },
+      body: { code: "service_stopping" },
+    },
+  );
+}
+
 export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
   return {
     logger: options.logger
@@ -56,6 +72,8 @@ export function fastifyOptions(options: ResolvedOptions): FastifyServerOptions {
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
     bodyLimit: 1024 * 1024,
+    // Answered by mdpsApp's own hook instead: problem+json with Retry-After (Fastify's is a plain 503).
+    return503OnClosing: false,
     // Every response carries its request id (x-request-id) so a user can quote it.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -77,8 +95,14 @@ export async function mdpsApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest("grant", null);
+  let stopping = false;
+  app.addHook("preClose", (done) => {
+    stopping = true;
+    done();
+  });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (stopping) throw stoppingProblem();
   });
   await app.register(errorsPlugin, { maxBlobBytes: options.service.maxBlobBytes });
   await app.register(storePlugin, { service: options.service });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JobExecutionLogContainer } from "../../core/contract/index.js";
 import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
+import { resolveCommit } from "../commit-outcome.js";
 import type { Store } from "../http/plugins/store.js";
 import { toBlobRecord, type BlobContent } from "../domain/blobs.js";
 import type { RunReport } from "../domain/job-rows.js";
@@ -33,10 +34,45 @@ export interface OutputCommit {
 }
 
 /**
+ * Whether a job ending that threw did commit (its first output's row is there: the rows
+ * and `succeeded` commit together). When the database says no after answering itself, the
+ * placed files go; after a broken connection they are left to the orphan sweep; when it
+ * cannot be asked, they are kept until it answers (UnsettledCommits). The attempt then
+ * ends without a terminal state and the job runs again once its lease runs out, unless
+ * it had committed after all.
+ */
+async function settleOutputCommit(
+  store: Store,
+  err: unknown,
+  placed: readonly string[],
+  first: { id: string; modelId: string },
+): Promise<boolean> {
+  const reread = async () => ((await store.blobs.get(first.modelId, first.id)) ? true : undefined);
+  const outcome = await resolveCommit(err, reread);
+  switch (outcome.kind) {
+    case "committed":
+      return true;
+    case "absent":
+      await Promise.all(placed.map((p) => store.files.remove(p)));
+      return false;
+    case "absent_after_break":
+      return false;
+    case "unknown":
+      await store.unsettled.add({
+        placed,
+        committed: async () => (await reread()) === true,
+        what: `outputs of a job (first output blob ${first.id})`,
+      });
+      return false;
+  }
+}
+
+/**
  * Places the output files under new blob ids, then commits their rows, the result and
  * `succeeded` in one transaction that first checks the lease is still this attempt's.
- * On any failure (LeaseLostError when the lease is gone) the placed files are removed
- * again, so no output blob exists without its row and no job's outputs are written twice.
+ * When the lease is gone (LeaseLostError) the placed files are removed again, so no
+ * output blob exists without its row and no job's outputs are written twice; when the
+ * commit threw, see settleOutputCommit.
  */
 export async function commitOutputs(commit: OutputCommit): Promise<void> {
   const { store, jobId, request, message, done } = commit;
@@ -60,6 +96,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
     return { out, id: randomUUID(), modelId: commit.modelId, content };
   });
   const placed: string[] = [];
+  let sent = false;
   try {
     for (const o of outputs) placed.push(await files.place(o.out.tempPath, o.id, 1));
     const durationMs = Math.round(performance.now() - commit.startedAt);
@@ -79,6 +116,7 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
       warnings: done.warnings,
     };
     const summary = `succeeded in ${durationMs} ms: ${done.rows} rows; outputs ${records.map((o) => `'${o.name}' = blob ${o.id}`).join(", ")}`;
+    sent = true;
     const committed = await store.endJob({
       jobId,
       status: "succeeded",
@@ -98,7 +136,12 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
     // Refused: nothing was written, the blob rows neither.
     if (!committed) throw new LeaseLostError(`job ${jobId} was cancelled or taken over before its commit`);
   } catch (err) {
-    await Promise.all(placed.map((p) => files.remove(p)));
+    // Refused by the fence, or never sent: nothing committed. Otherwise ask the database.
+    if (!sent || err instanceof LeaseLostError) {
+      await Promise.all(placed.map((p) => files.remove(p)));
+      throw err;
+    }
+    if (await settleOutputCommit(store, err, placed, outputs[0]!)) return;
     throw err;
   }
   // The temp names (removed by the runner once the attempt ends) marked the placed

@@ -6,8 +6,8 @@ import { nowIso } from "../domain/clock.js";
 import type { ClaimCandidate, FinishGuard, JobRow, RunReport } from "../domain/job-rows.js";
 import { claimMessage, decideClaim } from "./claim-decision.js";
 import { KEYS_LOST, type JobKeys } from "./job-keys.js";
-import { isTransientStorageFault } from "../store/storage-fault.js";
-import { failedWith, INTERNAL_ERROR } from "./run-ending.js";
+import { isTransientStorageFault, storageFaultOf } from "../store/storage-fault.js";
+import { commitFailed, failedWith, INTERNAL_ERROR } from "./run-ending.js";
 import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
 import { runAttempt, type AttemptContext } from "./attempt-run.js";
 import { RunReportBatch } from "./run-report-batch.js";
@@ -247,7 +247,8 @@ export class JobRunner {
       const keys = this.keys.get(candidate.id) ?? null;
       // The one process decideClaim may ask about: the holder of keys this process lacks.
       const holder = candidate.had_keys && keys === null ? candidate.key_holder : null;
-      const holderAlive = holder !== null && (await this.store.processes.isAlive(holder, now, this.leaseMs));
+      // By its lock: a holder paused past its lease, or whose clock disagrees, still has the keys.
+      const holderAlive = holder !== null && (await this.store.processes.livesByLock(holder, now, this.leaseMs));
       const decision = decideClaim(candidate, {
         me: this.owner,
         hasKeys: keys !== null,
@@ -352,6 +353,9 @@ export class JobRunner {
           this.log.warn({ err, jobId }, "a job's attempt met the database unavailable; it runs again");
           return { kind: "abandoned" };
         }
+        // A full or read-only disk fails the job saying so (the job is not at fault, nor is the service's code).
+        const fault = storageFaultOf(err);
+        if (fault === "full" || fault === "read_only") return { kind: "failed", ...failedWith(commitFailed(err)) };
         this.log.error({ err, jobId }, "job run failed");
         return { kind: "failed", ...failedWith(INTERNAL_ERROR) };
       });

@@ -131,6 +131,11 @@ export interface ProcessRecords {
   unregister(ownerId: string): void;
   /** Whether the process `ownerId` lives. */
   isAlive(ownerId: string, now: number, staleMs: number): boolean;
+  /**
+   * Whether `ownerId` lives by its lock alone, never by how fresh its heartbeat looks to
+   * this process's clock: what temp folders and keyed jobs are judged by.
+   */
+  livesByLock(ownerId: string, now: number, staleMs: number): boolean;
   /** Whether `ownerId` is a process of this host that still holds its lock. */
   holdsLockHere(ownerId: string): boolean;
   /** Owner ids of the live processes, this one included. */
@@ -213,5 +218,10 @@ export interface Stores {
   ping(): Promise<void>;
   /** This data dir's secret, made once when the store was first created; never leaves the process. */
   instanceSecret(): Promise<string>;
+  /**
+   * A store kept outside the data dir (PostgreSQL) has an id, made once, that the data
+   * dir's marker must hold (blob-dir-marker.ts); a data dir's own SQLite needs none.
+   */
+  storeId?: () => Promise<{ id: string; created: boolean }>;
   close(): Promise<void>;
 }

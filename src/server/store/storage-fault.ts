@@ -11,6 +11,8 @@ import { sqliteFaultOf } from "./sqlite/storage-faults.js";
 
 /** What a client is told to wait before retrying a write that met a locked database. */
 const BUSY_RETRY_SECONDS = 5;
+/** What a client is told to wait before retrying a write that met a full disk: an operator must free space first. */
+const FULL_RETRY_SECONDS = 60;
 
 /** Whether `err` is a storage fault: of node:fs (the blob files), of SQLite or of PostgreSQL. */
 export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
@@ -37,7 +39,7 @@ const PG_FAULT_TEXT: Record<PgStorageFault["kind"], string> = {
 /** 507 for a full disk, 503 for a read-only data dir or a locked or unreachable database; undefined for any other error. */
 export function storageProblem(err: unknown): HttpProblem | undefined {
   if (err instanceof PgStorageFault) {
-    const retry = err.retryAfterSeconds;
+    const retry = err.retryAfterSeconds ?? (err.kind === "full" ? FULL_RETRY_SECONDS : undefined);
     const text = PG_FAULT_TEXT[err.kind] + (retry !== undefined ? ` Retry after ${retry} s.` : "");
     return new HttpProblem(err.kind === "full" ? 507 : 503, text, {
       ...(retry !== undefined ? { headers: { "retry-after": String(retry) } } : {}),
@@ -48,8 +50,8 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
   if (kind === "full")
     return new HttpProblem(
       507,
-      "No space left on the data dir's disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs).",
-      { body: { code: "storage_full" } },
+      `No space left on the data dir's disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs), in ${FULL_RETRY_SECONDS} s at the soonest.`,
+      { headers: { "retry-after": String(FULL_RETRY_SECONDS) }, body: { code: "storage_full" } },
     );
   if (kind === "read_only")
     return new HttpProblem(

@@ -6,6 +6,7 @@
  * dir, which the replicas mount as their blob directory. Transient rows (portal sessions,
  * login tokens, form nonces, registered processes) are left behind.
  */
+import { isSafeBlobFile } from "../blob-bytes/blob-files.js";
 import { openDatabase, type Db } from "./sqlite/database.js";
 import type { SqliteDriverName } from "./sqlite/sqlite.js";
 import { openPgDb, type PgDb, type SqlParam } from "./postgres/connection.js";
@@ -53,6 +54,7 @@ export async function exportToPostgres(options: {
     await pg.transaction(async () => {
       for (const table of TABLES) {
         const source = sqlite.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.sqliteOrder}`).all() as Row[];
+        refuseUnsafeIds(table.name, source, `the data dir ${options.dataDir}`);
         rows[table.name] = await insertPg(pg, table.name, await pgColumns(pg, table.name), source);
       }
       await copySecretToPg(sqlite, pg);
@@ -78,8 +80,11 @@ export async function importFromPostgres(options: {
       `the data dir ${options.dataDir}`,
     );
     const read: Array<[string, Row[]]> = [];
-    for (const table of TABLES)
-      read.push([table.name, await pg.rows<Row>(`SELECT * FROM ${table.name} ORDER BY ${table.pgOrder}`)]);
+    for (const table of TABLES) {
+      const source = await pg.rows<Row>(`SELECT * FROM ${table.name} ORDER BY ${table.pgOrder}`);
+      refuseUnsafeIds(table.name, source, "the PostgreSQL database");
+      read.push([table.name, source]);
+    }
     const secret = await pg.one<{ value: string }>("SELECT value FROM meta WHERE key = 'instance_secret'");
     const rows: Record<string, number> = {};
     sqlite.transaction(() => {
@@ -99,6 +104,21 @@ export async function importFromPostgres(options: {
 async function refuseUnlessEmpty(firstRow: (table: string) => Promise<unknown>, what: string): Promise<void> {
   if ((await firstRow("models")) !== undefined)
     throw new Error(`${what} already holds models: copy into an empty store (a new database, or a new data dir)`);
+}
+
+/**
+ * Refuses a copy whose blob records name ids or revisions this service never writes: a
+ * blob id becomes a file name in the blob dir, so one such as `../../x` from a tampered
+ * database would reach outside it at the next prune. Nothing is copied then.
+ */
+function refuseUnsafeIds(table: string, rows: readonly Row[], what: string): void {
+  const column = table === "blobs" ? "id" : table === "damaged_blobs" ? "blob_id" : undefined;
+  if (column === undefined) return;
+  const bad = rows.filter((r) => !isSafeBlobFile(String(r[column]), Number(r.revision)));
+  if (bad.length === 0) return;
+  throw new Error(
+    `${what} holds ${bad.length} ${table} record(s) whose blob id is not a lower-case UUID or whose revision is not a positive integer (the first: ${JSON.stringify(String(bad[0]![column]).slice(0, 80))}): nothing was copied. Blob ids become file names; such records were not written by mdps. Remove them from the source (or restore it from a backup) and copy again.`,
+  );
 }
 
 async function pgColumns(pg: PgDb, table: string): Promise<Set<string>> {

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { checkStoreMarker } from "../../blob-dir-marker.js";
 import { BlobFiles } from "../../blob-bytes/blob-files.js";
+import { UnsettledCommits } from "../../commit-outcome.js";
 import { KeyedLock } from "../../blob-bytes/keyed-lock.js";
 import type { ResolvedOptions } from "../../options.js";
 import { describeStore } from "../../store/choice.js";
@@ -15,6 +17,8 @@ import type { ProcessIdentity } from "../../domain/processes.js";
 export interface Store extends Stores {
   files: BlobFiles;
   blobLocks: KeyedLock;
+  /** Commits whose outcome is unknown (the database connection broke): their files kept until it answers. */
+  unsettled: UnsettledCommits;
   /** This service process, as the other processes on the store see it. */
   me: ProcessIdentity;
 }
@@ -47,11 +51,22 @@ function newIdentity(): ProcessIdentity {
 export const storePlugin = fp(
   async (app: FastifyInstance, options: { service: ResolvedOptions }) => {
     const { dataDir, region, jobLeaseMs, store } = options.service;
+    // Made as the SQLite store makes it (private): with PostgreSQL it holds the blob files only.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const stores = await openChosenStores({ choice: store, dataDir, region });
     const { processes, blobs, tokens } = stores;
     const driver = store.kind === "sqlite" ? { sqliteDriver: store.driver } : {};
     app.log.info({ dataDir, store: describeStore(store), ...driver }, "store opened");
     warnIfShared(dataDir, app.log);
+    if (stores.storeId) {
+      const { id, created } = await stores.storeId();
+      await checkStoreMarker({ dataDir, storeId: id, firstStart: created, store: describeStore(store) }).catch(
+        async (err: unknown) => {
+          await stores.close();
+          throw err;
+        },
+      );
+    }
     const me = newIdentity();
     await processes.register(me, Date.now());
     const heartbeat = setInterval(
@@ -70,7 +85,9 @@ export const storePlugin = fp(
     await processes.forgetDead(now, STALE_FILE_MS);
     const removed = await files.removeOrphans({
       isReferenced: (name) => blobs.isReferenced(name),
-      isAlive: (ownerId) => processes.isAlive(ownerId, now, jobLeaseMs),
+      // By the lock alone: a live replica paused past its heartbeat, or one whose clock
+      // disagrees with ours, is still about to use its temp folder.
+      isAlive: (ownerId) => processes.livesByLock(ownerId, now, jobLeaseMs),
       alone: (await processes.alive(now, jobLeaseMs)).size === 1,
       now,
       staleFileMs: STALE_FILE_MS,
@@ -79,14 +96,17 @@ export const storePlugin = fp(
       app.log.info({ removed: removed.length }, "removed orphan files left by an interrupted write");
     await tokens.purgeExpired();
     app.decorate("serviceOptions", options.service);
+    const unsettled = new UnsettledCommits(files, app.log);
     app.decorate("store", {
       ...stores,
       files,
       blobLocks: new KeyedLock(),
+      unsettled,
       me,
     });
     app.addHook("onClose", async () => {
       clearInterval(heartbeat);
+      await unsettled.close();
       await files.removeOwnTemp().catch((err: unknown) => app.log.warn({ err }, "removing the temp folder failed"));
       await processes.unregister(me.ownerId);
       await stores.close();

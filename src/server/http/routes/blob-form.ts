@@ -17,6 +17,7 @@ import type { BlobFiles, WrittenFile } from "../../blob-bytes/blob-files.js";
 import { explainIssues, fieldErrorsOf } from "../../../core/errors/zod-issues.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 import { storageFaultOf } from "../../store/storage-fault.js";
+import { boundaryOf, watchMultipartBody } from "./body-watch.js";
 
 /**
  * Most plain fields and parts a form may have. Counted here, as parts arrive, rather
@@ -60,7 +61,8 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
       `Blob upload and update take multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
     );
   }
-  if (!/;\s*boundary=/i.test(request.headers["content-type"] ?? "")) {
+  const boundary = boundaryOf(request.headers["content-type"] ?? "");
+  if (boundary === undefined) {
     throw new HttpProblem(
       400,
       "The multipart/form-data Content-Type has no boundary parameter, so its parts cannot be found. Send the body as FormData and let the HTTP client set `Content-Type: multipart/form-data; boundary=...` itself.",
@@ -73,8 +75,29 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
   let file: WrittenFile | undefined;
   let parts = 0;
   let fields = 0;
+  // A body that ends without its closing boundary, or stops arriving, leaves the parser
+  // waiting for the rest of a part: the watch answers it at once instead, and the part
+  // being written is destroyed (its temp file removed with it).
+  let writing: MultipartFile["file"] | undefined;
+  let refuse: (problem: HttpProblem) => void = () => {};
+  const refused = new Promise<never>((_, reject) => (refuse = reject));
+  refused.catch(() => {});
+  const watch = watchMultipartBody({
+    raw: request.raw,
+    boundary,
+    idleMs: (request.server as { serviceOptions?: { bodyIdleMs: number } }).serviceOptions?.bodyIdleMs,
+    onFault: (problem) => {
+      writing?.destroy(problem);
+      request.raw.unpipe();
+      request.raw.resume();
+      refuse(problem);
+    },
+  });
+  const next = <T>(step: Promise<T>) => Promise.race([step, refused]);
   try {
-    for await (const part of request.parts()) {
+    const iterator = request.parts()[Symbol.asyncIterator]();
+    for (let step = await next(iterator.next()); !step.done; step = await next(iterator.next())) {
+      const part = step.value;
       parts += 1;
       if (part.type !== "file") fields += 1;
       if (parts > MAX_FORM_PARTS || fields > MAX_FORM_FIELDS) {
@@ -98,6 +121,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
           addError(P.file, "must be sent once");
           continue;
         }
+        writing = part.file;
         file = await files.writeTemp(part.file).catch((err: unknown) => {
           // A full or read-only disk: discard the rest of the body, so the 507/503 is read
           // by the client instead of a reset connection.
@@ -107,6 +131,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
           }
           throw err;
         });
+        writing = undefined;
         if (part.file.truncated) throw tooLarge(request);
         continue;
       }
@@ -138,6 +163,8 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
   } catch (err) {
     if (file) await files.remove(file.path);
     throw err;
+  } finally {
+    watch.stop();
   }
 }
 

@@ -14,6 +14,7 @@ import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
 import { nowIso } from "../../domain/clock.js";
 import { toBlobRecord, type BlobContent, type BlobRow } from "../../domain/blobs.js";
+import { settleBlobCommit } from "./blob-commit.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
 /** Downloads read 1 MiB at a time: about a third faster than the 64 KiB default on loopback. */
@@ -92,8 +93,16 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         const row = await blobs.insert(id, modelId, 1, contentOf(form), nowIso());
         return toBlobRecord(row);
       } catch (err) {
-        if (placed) await files.remove(placed);
-        throw err;
+        if (!placed) throw err;
+        const row = await settleBlobCommit({
+          store: app.store,
+          err,
+          placed,
+          reread: () => blobs.get(modelId, id),
+          howToCheck: `If it was, it is blob ${id} (GET ${base.replace(":modelId", modelId)}/${id}/download answers 200 with ETag "${form.file.sha256}"); if that answers 404, send the upload again.`,
+          what: `upload of blob ${id}`,
+        });
+        return toBlobRecord(row);
       } finally {
         // After the commit: until then the temp link marks the placed file as this process's.
         await files.remove(form.file.path);
@@ -139,9 +148,25 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
           try {
             updated = await blobs.replace(current, content, nowIso());
           } catch (err) {
-            await files.remove(placed);
-            await files.remove(form.file.path);
-            throw err;
+            const next = current.revision + 1;
+            try {
+              updated = await settleBlobCommit({
+                store: app.store,
+                err,
+                placed,
+                // Only this update can have made revision `next`: it holds that revision's file name.
+                reread: async () => {
+                  const row = await blobs.get(modelId, blobId);
+                  return row && row.revision >= next ? row : undefined;
+                },
+                whenCommitted: [files.path(blobId, current.revision)],
+                howToCheck: `If it was, the blob's ETag is now "${content.sha256}" (read it with GET ${base.replace(":modelId", modelId)}/${blobId}/download); if it is still "${current.sha256}", send the update again.`,
+                what: `update of blob ${blobId} to revision ${next}`,
+              });
+            } finally {
+              await files.remove(form.file.path);
+            }
+            return toBlobRecord(updated);
           }
           if (!updated) {
             // Another process committed this revision first: our bytes stay in the temp file; retry.

@@ -1,4 +1,4 @@
-import { blobFileName } from "../../blob-bytes/blob-files.js";
+import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../../blob-bytes/blob-files.js";
 import {
   blobFromRow,
   type BlobContent,
@@ -39,28 +39,33 @@ export class PgBlobStore {
     return row && blobFromRow(row);
   }
 
+  /** One statement, its row returned by it: no second round trip after the commit (see replace). */
   async insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): Promise<BlobRow> {
-    await this.db.run(
+    const row = await this.db.one<StoredBlobRow>(
       `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
            content_type, size_bytes, sha256, encrypted, created_at, updated_at)
-         VALUES ($10, $11, $12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $13)`,
+         VALUES ($10, $11, $12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $13)
+         RETURNING ${BLOB_COLUMNS}`,
       [...contentParams(content), id, modelId, revision, now],
     );
-    return (await this.get(modelId, id))!;
+    return blobFromRow(row!);
   }
 
   /**
    * The next revision of `row`, if `row` is still the current one (another replica may
-   * have updated the blob meanwhile); undefined otherwise.
+   * have updated the blob meanwhile); undefined otherwise. One statement that returns the
+   * new row: a commit followed by a read would leave a whole round trip in which the
+   * connection could break after the commit, and the caller would not know it had one.
    */
   async replace(row: BlobRow, content: BlobContent, now: string): Promise<BlobRow | undefined> {
-    const changed = await this.db.run(
+    const updated = await this.db.one<StoredBlobRow>(
       `UPDATE blobs SET revision = $10, name = $1, description = $2, record_type = $3, access_tier = $4, tags = $5,
            content_type = $6, size_bytes = $7, sha256 = $8, encrypted = $9, updated_at = $11
-         WHERE id = $12 AND revision = $13`,
+         WHERE id = $12 AND revision = $13
+         RETURNING ${BLOB_COLUMNS}`,
       [...contentParams(content), row.revision + 1, now, row.id, row.revision],
     );
-    return changed === 1 ? this.get(row.model_id, row.id) : undefined;
+    return updated && blobFromRow(updated);
   }
 
   async delete(row: BlobRow): Promise<void> {
@@ -69,12 +74,10 @@ export class PgBlobStore {
 
   /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
   async isReferenced(fileName: string): Promise<boolean> {
-    const match = /^(.+)\.(\d+)$/.exec(fileName);
-    if (!match) return false;
-    const revision = Number(match[2]);
-    if (!Number.isSafeInteger(revision)) return false;
+    const file = parseBlobFileName(fileName);
+    if (!file) return false;
     return (
-      (await this.db.one("SELECT 1 FROM blobs WHERE id = $1 AND revision = $2", [match[1]!, revision])) !== undefined
+      (await this.db.one("SELECT 1 FROM blobs WHERE id = $1 AND revision = $2", [file.id, file.revision])) !== undefined
     );
   }
 
@@ -94,6 +97,7 @@ export class PgBlobStore {
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   async referencedFiles(): Promise<Set<string>> {
     const rows = await this.db.rows<{ id: string; revision: number }>("SELECT id, revision FROM blobs");
-    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+    // A row whose id is no UUID names no file this service wrote (see blobFileName).
+    return new Set(rows.filter((r) => isSafeBlobFile(r.id, r.revision)).map((r) => blobFileName(r.id, r.revision)));
   }
 }

@@ -15,6 +15,24 @@ const TICK_LOCK_TIMEOUT_MS = 100;
 /** Runs of a transaction that lost a race (serialization failure, deadlock) before it is a `busy` fault. */
 const CONFLICT_TRIES = 3;
 
+/**
+ * The database server's clock in epoch milliseconds, as SQL. Leases, heartbeats and their
+ * staleness are read and written with it, never with a replica's own clock: replicas whose
+ * clocks disagree (a host minutes ahead) then still agree on which lease has run out.
+ * clock_timestamp(), not now(): now() stays at the start of a long transaction.
+ */
+export const DB_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/**
+ * How far `at` (an epoch-ms time on this host's clock, such as `Date.now() + leaseMs`)
+ * lies from this host's now: what the database adds to its own clock instead (SQL
+ * `${DB_NOW_MS} + $n`), so a time the caller names keeps its distance from now while the
+ * clock it is read on is the database's.
+ */
+export function msFromNow(at: number): number {
+  return Math.round(at - Date.now());
+}
+
 /** Values a query binds. */
 export type SqlParam = string | number | boolean | null | Buffer | readonly string[];
 
@@ -57,7 +75,9 @@ export function pgConfigOf(url: string): PgConfig {
     max: 10,
     types: typeOverrides(),
   };
-  return { config, secrets: password ? [password] : [] };
+  // PGPASSWORD stands in for a URL without a password (the driver reads it): redacted too.
+  const secrets = [password, process.env.PGPASSWORD ?? ""].filter((s) => s !== "");
+  return { config, secrets };
 }
 
 /**

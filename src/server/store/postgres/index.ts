@@ -3,7 +3,7 @@
  * same name, parameters and result, answered as a Promise, so that several `mdps serve`
  * replicas can share one database. Records read identically from both stores.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { PruneQuery, PruneRows, StoreUsage } from "../../domain/housekeeping.js";
 import { PgAppStore } from "./apps.js";
 import { PgBlobStore } from "./blobs.js";
@@ -47,6 +47,8 @@ export interface PgStores {
   ping(): Promise<void>;
   /** This database's secret, made once when the store was first created; never leaves the process. */
   instanceSecret(): Promise<string>;
+  /** This database's id, made once by the first replica (`created`): the shared data dir's marker holds it (blob-dir-marker.ts). */
+  storeId(): Promise<{ id: string; created: boolean }>;
   /** Ends the pool and the process locks held from here; a second call waits for the first. */
   close(): Promise<void>;
 }
@@ -96,6 +98,17 @@ export async function openPgStores(options: OpenPgStoresOptions): Promise<PgStor
       await db.one("SELECT 1");
     },
     instanceSecret: () => Promise.resolve(secret),
+    storeId: async () => {
+      const made = await db.one<{ value: string }>(
+        "INSERT INTO meta (key, value) VALUES ('store_id', $1) ON CONFLICT (key) DO NOTHING RETURNING value",
+        [randomUUID()],
+      );
+      if (made) return { id: made.value, created: true };
+      return {
+        id: (await db.one<{ value: string }>("SELECT value FROM meta WHERE key = 'store_id'"))!.value,
+        created: false,
+      };
+    },
     // Once, however often it is called: a pool refuses a second end.
     close: () =>
       (closing ??= (async () => {

@@ -17,7 +17,7 @@ import {
   type RunReport,
 } from "../../domain/job-rows.js";
 import { MAX_ATTEMPTS } from "../../domain/job-rows.js";
-import type { PgDb } from "./connection.js";
+import { DB_NOW_MS, msFromNow, type PgDb } from "./connection.js";
 import { insertEvent, insertLog, jobLogs, jobRecord, writeRunReports } from "./job-reports.js";
 
 /** Every column of a job row, as SQLite's `SELECT *` gives them (not the listing's `seq`). */
@@ -25,9 +25,13 @@ export const JOB_COLUMNS =
   "id, model_id, job_type, status, progress, phase, created_at, started_at, finished_at, attempts, error, request, request_digest, had_keys, result, lease_owner, lease_expires_at, key_holder, revision";
 
 const NOT_TERMINAL = "status IN ('queued', 'running')";
-/** Queued, or running under an expired lease (or none); `$now` is the parameter of the time. */
+/**
+ * Queued, or running under an expired lease (or none). `$now` is the parameter of the
+ * caller's now as an offset from the database's clock (msFromNow): leases are read and
+ * written on that one clock, so a replica whose clock runs ahead takes over no live lease.
+ */
 const claimable = (now: string) =>
-  `(status = 'queued' OR (status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ${now})))`;
+  `(status = 'queued' OR (status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < ${DB_NOW_MS} + ${now})))`;
 
 /**
  * Job rows, their events and log lines, as JobStore (../sqlite/jobs.ts) keeps them, with the
@@ -120,9 +124,9 @@ export class PgJobStore {
   async claimable(now: number, limit: number, deadOwners: readonly string[] = []): Promise<ClaimCandidate[]> {
     return this.db.rows<ClaimCandidate>(
       `SELECT id, status, attempts, had_keys, key_holder, lease_owner FROM jobs
-         WHERE ${claimable("$1")} OR (status = 'running' AND lease_owner = ANY($2::text[]))
+         WHERE ${claimable("$1::bigint")} OR (status = 'running' AND lease_owner = ANY($2::text[]))
          ORDER BY created_at, seq LIMIT $3`,
-      [now, deadOwners, limit],
+      [msFromNow(now), deadOwners, limit],
     );
   }
 
@@ -143,9 +147,9 @@ export class PgJobStore {
     // Not acknowledged to anyone: lost in a crash, the job is simply claimable again.
     return this.db.relaxed(async () => {
       const locked = await this.db.one(
-        `SELECT id FROM jobs WHERE id = $1 AND (${claimable("$2")} OR (status = 'running' AND lease_owner = $3))
+        `SELECT id FROM jobs WHERE id = $1 AND (${claimable("$2::bigint")} OR (status = 'running' AND lease_owner = $3))
            FOR UPDATE SKIP LOCKED`,
-        [id, now, deadOwner],
+        [id, msFromNow(now), deadOwner],
       );
       if (!locked) return undefined;
       return this.takeLocked(id, lease, message);
@@ -164,9 +168,9 @@ export class PgJobStore {
   ): Promise<JobRow | undefined> {
     return this.db.relaxed(async () => {
       const next = await this.db.one<{ id: string }>(
-        `SELECT id FROM jobs WHERE ${claimable("$1")} AND (had_keys = 0 OR key_holder = $2) AND attempts < $3
+        `SELECT id FROM jobs WHERE ${claimable("$1::bigint")} AND (had_keys = 0 OR key_holder = $2) AND attempts < $3
            ORDER BY created_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [now, lease.owner, MAX_ATTEMPTS],
+        [msFromNow(now), lease.owner, MAX_ATTEMPTS],
       );
       return next && this.takeLocked(next.id, lease, message);
     });
@@ -176,8 +180,8 @@ export class PgJobStore {
     const at = nowIso();
     await this.db.run(
       `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = $1, attempts = attempts + 1,
-           lease_owner = $2, lease_expires_at = $3, revision = revision + 1 WHERE id = $4`,
-      [at, lease.owner, lease.expiresAt, id],
+           lease_owner = $2, lease_expires_at = ${DB_NOW_MS} + $3::bigint, revision = revision + 1 WHERE id = $4`,
+      [at, lease.owner, msFromNow(lease.expiresAt), id],
     );
     await insertEvent(this.db, { id, status: "running", phase: "reading", progress: 0, message, at });
     this.notify();
@@ -192,8 +196,8 @@ export class PgJobStore {
     if (ids.length === 0) return 0;
     return this.db.tick(() =>
       this.db.run(
-        "UPDATE jobs SET lease_expires_at = $1 WHERE lease_owner = $2 AND status = 'running' AND id = ANY($3::text[])",
-        [expiresAt, owner, ids],
+        `UPDATE jobs SET lease_expires_at = ${DB_NOW_MS} + $1::bigint WHERE lease_owner = $2 AND status = 'running' AND id = ANY($3::text[])`,
+        [msFromNow(expiresAt), owner, ids],
       ),
     );
   }
@@ -227,7 +231,7 @@ export class PgJobStore {
     const now = nowIso();
     return this.db.transaction(async () => {
       const row = await this.row(id, { lock: true });
-      if (!row || !allows(row, guard)) return false;
+      if (!row || !allows(row, await this.onDbClock(guard))) return false;
       const progress = status === "succeeded" ? 1 : row.progress;
       const phase = status === "succeeded" ? "done" : row.phase;
       const changed = await this.db.run(
@@ -250,6 +254,15 @@ export class PgJobStore {
       }
       return changed === 1;
     });
+  }
+
+  /** `guard` with its time moved onto the database's clock, which leases are written on. */
+  private async onDbClock(guard: FinishGuard): Promise<FinishGuard> {
+    if (!("unleasedAt" in guard)) return guard;
+    const at = await this.db.one<{ at: number }>(`SELECT ${DB_NOW_MS} + $1::bigint AS at`, [
+      msFromNow(guard.unleasedAt),
+    ]);
+    return { ...guard, unleasedAt: at!.at };
   }
 
   /** Cancels a queued or running job: the row after the call and whether this call cancelled it. */

@@ -170,6 +170,7 @@ export async function migratePg(pool: pg.Pool): Promise<number[]> {
     );
     const done = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
     const have = new Set(done.rows.map((r) => r.version));
+    refuseNewerSchema(have);
     const applied: number[] = [];
     for (const [i, step] of PG_MIGRATIONS.entries()) {
       const version = i + 1;
@@ -183,4 +184,22 @@ export async function migratePg(pool: pg.Pool): Promise<number[]> {
     }
     return applied;
   });
+}
+
+/** The error of a replica older than its database's schema; see refuseNewerSchema. */
+export class NewerSchemaError extends Error {
+  override readonly name = "NewerSchemaError";
+}
+
+/**
+ * Refuses a database that a newer version of mdps migrated past the steps this one knows:
+ * this version would not know its tables' new columns or rules, and could write rows the
+ * newer replicas misread. Upgrade this replica instead (its schema is never rolled back).
+ */
+function refuseNewerSchema(have: ReadonlySet<number>): void {
+  const newest = Math.max(0, ...have);
+  if (newest > PG_MIGRATIONS.length)
+    throw new NewerSchemaError(
+      `the PostgreSQL database's schema is at version ${newest}, newer than this mdps knows (up to ${PG_MIGRATIONS.length}): a newer mdps migrated it. Run the newer version on every replica (upgrade this one); an older one does not start on it`,
+    );
 }

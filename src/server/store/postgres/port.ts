@@ -24,6 +24,7 @@ export async function openPgPort(options: OpenPgStoresOptions): Promise<Stores> 
     prune: (query) => pg.prune(query),
     ping: () => pg.ping(),
     instanceSecret: () => pg.instanceSecret(),
+    storeId: () => pg.storeId(),
     close: () => pg.close(),
   };
 }

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type pg from "pg";
 import { nowIso } from "../../domain/clock.js";
 import type { ProcessIdentity } from "../../domain/processes.js";
-import type { PgDb } from "./connection.js";
+import { DB_NOW_MS, msFromNow, type PgDb } from "./connection.js";
 
 /**
  * The two 31-bit keys of an owner's session lock (pg_advisory_lock(int, int), a key space
@@ -67,9 +67,10 @@ export class PgProcessRegistry {
   async register(me: ProcessIdentity, now: number): Promise<void> {
     await this.takeLock(me);
     await this.db.run(
-      `INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO service_processes (owner_id, hostname, process_id, started_at, heartbeat_at)
+         VALUES ($1, $2, $3, $4, ${DB_NOW_MS} + $5::bigint)
          ON CONFLICT (owner_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at`,
-      [me.ownerId, me.hostname, me.processId, nowIso(), now],
+      [me.ownerId, me.hostname, me.processId, nowIso(), msFromNow(now)],
     );
   }
 
@@ -115,7 +116,10 @@ export class PgProcessRegistry {
   async heartbeat(ownerId: string, now: number): Promise<void> {
     // Bookkeeping: no flush wait, no long lock wait (a lost beat only makes this process look stale a little sooner).
     await this.db.tick(() =>
-      this.db.run("UPDATE service_processes SET heartbeat_at = $1 WHERE owner_id = $2", [now, ownerId]),
+      this.db.run(`UPDATE service_processes SET heartbeat_at = ${DB_NOW_MS} + $1::bigint WHERE owner_id = $2`, [
+        msFromNow(now),
+        ownerId,
+      ]),
     );
   }
 
@@ -155,11 +159,22 @@ export class PgProcessRegistry {
   async isAlive(ownerId: string, now: number, staleMs: number): Promise<boolean> {
     // Asked anew each time: a replica whose session the server ended takes its lock again.
     if (await this.lockGone(ownerId)) return false;
-    const row = await this.db.one<{ heartbeat_at: number }>(
-      "SELECT heartbeat_at FROM service_processes WHERE owner_id = $1",
-      [ownerId],
+    // Judged on the database's clock, as the heartbeat was written (see DB_NOW_MS).
+    const row = await this.db.one<{ fresh: boolean }>(
+      `SELECT heartbeat_at > ${DB_NOW_MS} + $2::bigint AS fresh FROM service_processes WHERE owner_id = $1`,
+      [ownerId, msFromNow(now - staleMs)],
     );
-    return row !== undefined && row.heartbeat_at > now - staleMs;
+    return row?.fresh === true;
+  }
+
+  /**
+   * Whether the process `ownerId` lives by its lock alone, however old its heartbeat: a
+   * replica paused (GC, SIGSTOP, a VM migration) or whose clock disagrees holds its lock,
+   * so its temp folder and the keys only it holds are still there. A lock missing for less
+   * than DEAD_AFTER_MS counts as held (a server restart, being taken again).
+   */
+  async livesByLock(ownerId: string): Promise<boolean> {
+    return !(await this.lockGone(ownerId));
   }
 
   /**
@@ -199,8 +214,8 @@ export class PgProcessRegistry {
   /** Forgets processes whose heartbeat stopped long ago and that are not alive (a frozen one keeps its row while its lock is held). */
   async forgetDead(now: number, olderThanMs: number): Promise<void> {
     const rows = await this.db.rows<{ owner_id: string }>(
-      "SELECT owner_id FROM service_processes WHERE heartbeat_at < $1",
-      [now - olderThanMs],
+      `SELECT owner_id FROM service_processes WHERE heartbeat_at < ${DB_NOW_MS} + $1::bigint`,
+      [msFromNow(now - olderThanMs)],
     );
     for (const { owner_id } of rows) {
       if (await this.lockGone(owner_id))

@@ -1,4 +1,5 @@
-import { blobFileName } from "../../blob-bytes/blob-files.js";
+import type { BlobRecord } from "../../../core/contract/index.js";
+import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../../blob-bytes/blob-files.js";
 import { prepared, type Db } from "./database.js";
 import {
   type BlobRow,
@@ -68,11 +69,10 @@ export class BlobStore implements BlobRecords {
 
   /** Whether a committed blob's file is named `fileName` (`<id>.<revision>`): asked file by file, at the moment of removal. */
   isReferenced(fileName: string): boolean {
-    const match = /^(.+)\.(\d+)$/.exec(fileName);
-    if (!match) return false;
+    const file = parseBlobFileName(fileName);
+    if (!file) return false;
     return (
-      prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(match[1], Number(match[2])) !==
-      undefined
+      prepared(this.db, "SELECT 1 FROM blobs WHERE id = ? AND revision = ?").get(file.id, file.revision) !== undefined
     );
   }
 
@@ -94,6 +94,7 @@ export class BlobStore implements BlobRecords {
   /** File names (`<id>.<revision>`) of every committed blob, for orphan removal. */
   referencedFiles(): Set<string> {
     const rows = prepared(this.db, "SELECT id, revision FROM blobs").all() as Array<{ id: string; revision: number }>;
-    return new Set(rows.map((r) => blobFileName(r.id, r.revision)));
+    // A row whose id is no UUID names no file this service wrote (see blobFileName).
+    return new Set(rows.filter((r) => isSafeBlobFile(r.id, r.revision)).map((r) => blobFileName(r.id, r.revision)));
   }
 }

@@ -59,6 +59,11 @@ function migrate(db: Db): void {
   // at once cannot both run the same migration.
   db.transaction(() => {
     const current = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+    // A newer mdps migrated this data dir: this one would misread or miswrite its tables.
+    if (current > MIGRATIONS.length)
+      throw new Error(
+        `the data dir's database schema is at version ${current}, newer than this mdps knows (up to ${MIGRATIONS.length}): a newer mdps migrated it. Run that newer version on it (upgrade this one); an older one does not open it`,
+      );
     for (let i = current; i < MIGRATIONS.length; i++) {
       db.exec(MIGRATIONS[i]!);
     }

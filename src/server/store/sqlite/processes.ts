@@ -78,6 +78,15 @@ export class ProcessRegistry implements ProcessRecords {
   }
 
   /**
+   * Whether the process `ownerId` lives by its lock alone: as isAlive, which on this host
+   * already asks only the lock (a process of another host has none to ask: its heartbeat).
+   * The same question as PgProcessRegistry's, where isAlive also wants a fresh heartbeat.
+   */
+  livesByLock(ownerId: string, now: number, staleMs: number): boolean {
+    return this.isAlive(ownerId, now, staleMs);
+  }
+
+  /**
    * Whether `ownerId` is a process of this host that still holds its lock: its jobs
    * are its own however late its leases look (its clock may lag, it may be frozen).
    */
