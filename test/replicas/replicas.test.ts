@@ -12,7 +12,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { blobRecord, jobResult, logDetails, type BlobRecord } from "../../src/core/contract/index.js";
-import { SCOPES } from "../../src/core/contract/scopes.js";
 import { Session } from "../../src/index.js";
 import { openPgPort } from "../../src/server/store/postgres/port.js";
 import { nginxTool, startNginx } from "../harness/nginx.js";

@@ -1,4 +1,3 @@
-import type { BlobRecord } from "../../../core/contract/index.js";
 import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../../blob-bytes/blob-files.js";
 import { prepared, type Db } from "./database.js";
 import {
