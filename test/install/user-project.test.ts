@@ -147,6 +147,22 @@ if (!installTestEnabled) {
     );
 
     it(
+      "runs the scaling lesson shipped in the package, from the project's folder",
+      async () => {
+        const lesson = await run(join(project, "node_modules/.bin/mdps"), ["repl", "--lesson", "scaling"], {
+          cwd: project,
+          env: { ...kernelEnv(join(work, "home-lesson")), CI: "1", MDPS_BASE_URL: "", MDPS_PROFILE: "" },
+          timeoutMs: 3 * MINUTE,
+        });
+        expect(lesson.stderr).toBe("");
+        expect(lesson.code).toBe(0);
+        expect(lesson.stdout).toMatch(/into frame cancer: 569 rows × 31 columns/);
+        expect(lesson.stdout).toMatch(/j4 +PowerTransformer \(method=box-cox\) on cancer/);
+      },
+      5 * MINUTE,
+    );
+
+    it(
       "type-checks a strict TypeScript file that uses the Session API and mdps/danfo",
       async () => {
         writeFileSync(join(project, "tsconfig.json"), readmeTsconfig());
