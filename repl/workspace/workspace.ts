@@ -93,6 +93,12 @@ export class Workspace {
     return this.#notices.splice(0);
   }
 
+  /** Drops pending notices that say one of `texts`, which the line has shown already. */
+  forgetNotices(texts: readonly string[]): void {
+    const kept = this.#notices.filter((notice) => !texts.includes(notice));
+    this.#notices.splice(0, this.#notices.length, ...kept);
+  }
+
   /** One line saying what this session talks to. */
   describeTarget(): string {
     const where = this.session.isLocal
