@@ -75,3 +75,15 @@ describe("words meant as missing", () => {
     expect(t.workspace.takeNotices()).toEqual([]); // not said again after the line
   });
 });
+
+describe("missing text", () => {
+  it("shows as NaN in a frame's preview, as pandas and the notebooks show it", async () => {
+    writeFileSync(join(t.dir, "cities.csv"), "city,n\nOslo,1\n,2\nNA,3\n");
+    const ctx = commandContext(t.workspace, { interactive: false });
+    const out = await run(loadCommand, ctx, "cities.csv");
+    const preview = texts(out).filter(
+      (line) => /^\S* ?\d$/.test(line.replace(/\s+/g, " ").trim()) || line.includes("NaN"),
+    );
+    expect(preview).toEqual(["Oslo 1", "NaN 2", "NaN 3"]);
+  });
+});
