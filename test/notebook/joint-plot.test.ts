@@ -58,6 +58,9 @@ describe("plotJoint", () => {
     await expect(plotJoint([d], { x: "x", y: "z" })).rejects.toThrow(
       /y of "data 1": column "z" not found; the data has x, y, label/,
     );
+    await expect(plotJoint([d], { x: "x", y: "lable" })).rejects.toThrow(
+      'column "lable" not found (did you mean `label`?); the data has x, y, label',
+    );
     await expect(plotJoint([d], { x: "x", y: "y", color: "target" })).rejects.toThrow(
       /color: column "target" is in none/,
     );
