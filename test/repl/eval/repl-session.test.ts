@@ -30,11 +30,15 @@ describe("session in the REPL's JavaScript", () => {
     expect(await js('(await session.job("J1").result()).fitted.type')).toBe("'StandardScaler'");
     // An id, or a prefix of one, still goes to the Session's own lookup.
     expect(await js(`session.job("${id.slice(0, 8)}").id`)).toBe(`'${id}'`);
-    await expect(js('session.job("j4")')).rejects.toThrow("no job j4 in this REPL session; its jobs are j1 (see /jobs)");
+    await expect(js('session.job("j4")')).rejects.toThrow(
+      "no job j4 in this REPL session; its jobs are j1 (see /jobs)",
+    );
     // Everything else is the Session itself.
     expect(await js("session.isLocal")).toBe("true");
     expect(await js("session.modelId")).toBe(`'${t.workspace.session.modelId}'`);
-    expect(await js('(await session.preprocess(customers, { type: "MinMaxScaler", columns: ["age"] })).id.length')).toBe("36");
+    expect(
+      await js('(await session.preprocess(customers, { type: "MinMaxScaler", columns: ["age"] })).id.length'),
+    ).toBe("36");
     expect(t.workspace.jobs.find("j2")?.label).toContain("MinMaxScaler");
   });
 });
