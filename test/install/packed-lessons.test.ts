@@ -3,19 +3,23 @@
  * unpacked where npm would put it (a project's node_modules/mdps, its dependencies beside
  * it, taken from this repository's node_modules instead of the registry), and
  * `mdps repl --lesson scaling` runs from the project's folder, which has no lesson and no
- * data of its own. Cheap enough for every run: no registry, no install.
+ * data of its own. A second project, the same but without better-sqlite3 (an optional peer
+ * of mdps), shows what Session.local() says on Node 20, which has no node:sqlite. Cheap
+ * enough for every run: no registry, no install.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { REPO } from "../notebooks/jupyter.js";
 import { requireBuild } from "../repl/cli-process.js";
 import { MINUTE, run } from "./npm-project.js";
+import { hasNodeSqlite } from "./node-sqlite.js";
 
 let work = "";
 let project = "";
+let bare = "";
 beforeAll(async () => {
   requireBuild();
   work = mkdtempSync(join(tmpdir(), "mdps-packed-lessons-"));
@@ -26,12 +30,19 @@ beforeAll(async () => {
   if (packed.code !== 0) throw new Error(`scripts/pack.mjs failed: ${packed.stderr}`);
   const tarball = packed.stdout.trim().split("\n").at(-1)!;
   project = join(work, "analysis");
-  const modules = join(project, "node_modules");
-  mkdirSync(join(modules, "mdps"), { recursive: true });
-  execFileSync("tar", ["-xzf", tarball, "-C", join(modules, "mdps"), "--strip-components=1"]);
-  for (const entry of readdirSync(join(REPO, "node_modules"))) {
-    if (entry !== "mdps" && !entry.startsWith("."))
-      symlinkSync(join(REPO, "node_modules", entry), join(modules, entry));
+  bare = join(work, "without-sqlite");
+  const folders: Array<[string, string[]]> = [
+    [project, ["mdps"]],
+    [bare, ["mdps", "better-sqlite3"]],
+  ];
+  for (const [folder, skip] of folders) {
+    const modules = join(folder, "node_modules");
+    mkdirSync(join(modules, "mdps"), { recursive: true });
+    execFileSync("tar", ["-xzf", tarball, "-C", join(modules, "mdps"), "--strip-components=1"]);
+    for (const entry of readdirSync(join(REPO, "node_modules"))) {
+      if (!skip.includes(entry) && !entry.startsWith("."))
+        symlinkSync(join(REPO, "node_modules", entry), join(modules, entry));
+    }
   }
 }, 4 * MINUTE);
 
@@ -77,4 +88,20 @@ it(
     );
   },
   MINUTE,
+);
+
+it.skipIf(hasNodeSqlite())(
+  "on Node 20 without better-sqlite3, Session.local() says in one sentence what to install",
+  async () => {
+    writeFileSync(
+      join(bare, "local.mjs"),
+      'import { Session } from "mdps";\ntry { await Session.local({ dataDir: "./data" }); } catch (e) { console.log(e.message); }\n',
+    );
+    const env = { ...process.env, MDPS_HOME: join(work, "home-bare") };
+    const ran = await run(process.execPath, ["local.mjs"], { cwd: bare, env, timeoutMs: MINUTE });
+    expect(ran.stdout.trim()).toBe(
+      "better-sqlite3 is not installed: run `npm install better-sqlite3`, or use Node 22.13 or later (built-in node:sqlite).",
+    );
+  },
+  2 * MINUTE,
 );
