@@ -1,11 +1,21 @@
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { didYouMean, isPreprocessingType, preflightRows, PREFLIGHT_HEADER } from "../../src/internal/index.js";
+import {
+  didYouMean,
+  isPreprocessingType,
+  PANDAS_CSV,
+  preflightRows,
+  PREFLIGHT_HEADER,
+  readCsv,
+  recordTypeOfPath,
+} from "../../src/internal/index.js";
+import type { Table } from "../../src/index.js";
 import { ReplError } from "../errors.js";
 import { splitList } from "./args.js";
 import { columnList, dataFiles, featureColumns, transforms } from "./completers.js";
 import { parseParams, resolveTransform } from "./transform-params.js";
-import { message, type Command, type Output } from "./types.js";
+import { message, type Command, type CommandContext, type Output } from "./types.js";
+import { foundWords, naFlag, numericTextColumns, numericTextMessage } from "../workspace/numeric-text.js";
 
 /**
  * `/check`: the pre-flight report of `session.check` for a frame or a file, before
@@ -22,6 +32,7 @@ export const checkCommand: Command = {
     "With a transform: the problems that would stop the job (a missing or text column, box-cox on",
     "data that is not strictly positive, missing values for Normalizer or Binarizer, a bad parameter)",
     "and the warnings it would give (n_quantiles above the row count, an id-like column transformed).",
+    "A text column that is numbers but for a few words (? or -) is named, with the /load --na that reads them as missing.",
     "Nothing is sent to the service.",
   ],
   flags: { columns: "value", delimiter: "value" },
@@ -61,6 +72,7 @@ export const checkCommand: Command = {
         numeric: [false, false, true, false, false, true, true, false, false],
       },
       ...report.warnings.map((w) => message(w.message, "warning")),
+      ...(await numericTextNotes({ ctx, source, path, delimiter })),
     ];
     if (report.problems.length > 0) {
       items.push({
@@ -83,6 +95,37 @@ const DELIMITERS: Readonly<Record<string, "," | ";" | "\t" | "|">> = {
   "\\t": "\t",
   "\t": "\t",
 };
+
+/** The text columns of the frame or CSV file that are numbers but for a few words, with the /load that fixes them. */
+async function numericTextNotes(args: {
+  ctx: CommandContext;
+  source: string;
+  path: string;
+  delimiter: "," | ";" | "\t" | "|" | undefined;
+}): Promise<Output[]> {
+  const { ctx, source, path, delimiter } = args;
+  const ws = ctx.workspace;
+  let table: Table;
+  let load: string;
+  if (ws.hasFrame(source)) {
+    table = ws.table(source);
+    const origin = ws.frameInfo(source).origin;
+    load = recordTypeOfPath(origin) === "csv" ? `/load ${origin} as ${source}` : "";
+  } else {
+    if (recordTypeOfPath(path) !== "csv") return [];
+    table = await readCsv(createReadStream(path, { signal: ctx.signal }), {
+      ...PANDAS_CSV,
+      ...(delimiter ? { delimiter } : {}),
+    });
+    load = `/load ${source}`;
+  }
+  const found = numericTextColumns(table);
+  if (found.length === 0) return [];
+  const hint = load
+    ? `${load} ${naFlag(foundWords(found))} reads them as missing.`
+    : "replace them with missing values (NaN) before a transform.";
+  return found.map((f) => message(numericTextMessage(f, hint), "warning"));
+}
 
 /** `--delimiter` as typed: `,` `;` `|` or `tab`. */
 export function readDelimiter(text: string): "," | ";" | "\t" | "|" {

@@ -1,4 +1,5 @@
-import { fittedTable } from "../format/fitted-table.js";
+import { fittedNotes, fittedTable } from "../format/fitted-table.js";
+import { quantileTable } from "../format/quantile-table.js";
 import { ReplError } from "../errors.js";
 import { message, type Command } from "./types.js";
 
@@ -14,7 +15,8 @@ export const fittedCommand: Command = {
   usage: "/fitted <job>",
   details: [
     "scikit-learn's fitted attributes: mean_ and scale_ (StandardScaler), center_ and scale_ (RobustScaler),",
-    "lambdas_ (PowerTransformer), data_min_ and data_max_ (MinMaxScaler), ...; grids such as quantiles_ by their shape.",
+    "lambdas_ (PowerTransformer), data_min_ and data_max_ (MinMaxScaler), ...; QuantileTransformer's quantiles_",
+    "as a table of each feature's value at each reference, its middle rows left out.",
     "The job is named by its short name (j4), its id or a unique id prefix.",
   ],
   complete: (ctx, args) => (args.length === 0 ? ctx.jobRefs() : []),
@@ -33,6 +35,11 @@ export const fittedCommand: Command = {
         "warning",
       );
     }
-    return fittedTable(result.fitted, { title: `What ${job.ref} learnt: ${job.label}` });
+    const title = `What ${job.ref} learnt: ${job.label}`;
+    const quantiles = quantileTable(result.fitted);
+    if (!quantiles) return fittedTable(result.fitted, { title });
+    // QuantileTransformer learns a grid, not a number per feature: the grid is the table.
+    const notes = fittedNotes(result.fitted, ["quantiles_", "references_"]);
+    return { type: "group", items: [message([title, ...notes].join("\n")), quantiles] };
   },
 };

@@ -18,21 +18,31 @@ import { checkFrameName, frameNameFromPath } from "../workspace/frame-names.js";
 import { readDelimiter } from "./check.js";
 import { dataFiles } from "./completers.js";
 import { message, type Command, type Output } from "./types.js";
+import { foundWords, naFlag, numericTextColumns, numericTextMessage } from "../workspace/numeric-text.js";
+
+/** `--na ?,-` as its words; a flag given without words is a mistake, said so. */
+function naWords(value: string | true | undefined): string[] {
+  const words = typeof value === "string" ? value.split(",").filter((w) => w !== "") : [];
+  if (words.length === 0) throw new ReplError("--na needs the words to read as missing.", "For example: --na ?,-");
+  return words;
+}
 
 export const loadCommand: Command = {
   name: "load",
   aliases: ["read"],
   description: "Read a CSV, JSON, Arrow or Parquet file into a named frame.",
-  usage: "/load <file> [as <name>] [--delimiter ;]",
+  usage: "/load <file> [as <name>] [--delimiter ;] [--na ?,-]",
   details: [
     "The name defaults to the file's name (data/sales 2024.csv -> sales_2024).",
     "CSV is read as pandas.read_csv reads it: the separator detected among , ; | and tab (--delimiter",
     "to choose), pandas' missing-value words (NA, N/A, null, NaN, #N/A, ...) and empty fields as missing,",
-    "short rows filled with missing values, a UTF-8 BOM dropped. JSON: an array of row objects.",
+    "short rows filled with missing values, a UTF-8 BOM dropped. --na ?,- adds words read as missing",
+    "(pandas' na_values). A column of numbers with a few such words is named, with the --na to use.",
+    "JSON: an array of row objects.",
     "Parquet (.parquet): any codec; ints and floats are numbers, nulls missing; dates, timestamps, decimals",
     "and lists are read as their text (a frame has no Parquet types).",
   ],
-  flags: { delimiter: "value" },
+  flags: { delimiter: "value", na: "value" },
   complete: (ctx, args, partial) => (args.length === 0 ? dataFiles(ctx, partial) : args.length === 1 ? ["as"] : []),
   async action(ctx, args) {
     const [file, as, given, ...extra] = args.positional;
@@ -50,9 +60,17 @@ export const loadCommand: Command = {
     const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: ctx.signal });
     const report = emptyCsvReadReport();
     const delimiter = args.flags.has("delimiter") ? readDelimiter(String(args.flags.get("delimiter"))) : undefined;
+    const na = args.flags.has("na") ? naWords(args.flags.get("na")) : [];
+    if (na.length > 0 && type !== "csv") {
+      throw new ReplError(
+        `--na is for CSV files; ${file} is ${type}.`,
+        "Its missing values are the format's own nulls.",
+      );
+    }
+    const naValues = [...(PANDAS_CSV.naValues ?? []), ...na];
     const table = await (
       type === "csv"
-        ? readCsv(stream, { ...PANDAS_CSV, ...(delimiter ? { delimiter } : {}), report })
+        ? readCsv(stream, { ...PANDAS_CSV, naValues, ...(delimiter ? { delimiter } : {}), report })
         : readTable(type, stream)
     ).catch((error: unknown) => {
       // Ctrl+C while reading: a file on this machine, so nothing was sent anywhere.
@@ -76,6 +94,10 @@ export const loadCommand: Command = {
     if (type === "csv" && !isContractClean(report)) {
       items.push(message(`Read as pandas.read_csv reads it: ${describeReport(report)}.`, "muted"));
     }
+    if (na.length > 0) items.push(message(`Also read as missing: ${na.map((w) => `"${w}"`).join(", ")}.`, "muted"));
+    const numericText = type === "csv" ? numericTextColumns(table) : [];
+    const again = `/load ${file}${given ? ` as ${given}` : ""} ${naFlag([...na, ...foundWords(numericText)])} reads them as missing.`;
+    for (const found of numericText) items.push(message(numericTextMessage(found, again), "warning"));
     return { type: "group", items: [...items, previewTable(table, 5)] };
   },
 };

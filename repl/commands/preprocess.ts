@@ -64,11 +64,16 @@ export const preprocessCommand: Command = {
     const frame = frameInput ? ws.frame(sourceName) : undefined;
     // A frame sent before (same object, plain upload) is not uploaded again.
     const reused = frame && !encrypt && format === undefined ? ws.uploadOf(frame) : undefined;
-    if (reused !== undefined) {
-      // The Session checks what it uploads; a reused upload is checked here, from the frame.
+    // The frame is checked here, also when the Session checks what it uploads: scikit-learn's
+    // warnings (n_quantiles above the row count, ...) show as the job is sent, not when it ends.
+    const warned: string[] = [];
+    if (frame) {
       const report = preflight(ws.table(sourceName), { type, params, columns });
       if (report.problems.length > 0) throw new PreflightError(report.problems);
-      for (const warning of report.warnings) ctx.emit(message(warning.message, "warning"));
+      for (const warning of report.warnings) {
+        ctx.emit(message(warning.message, "warning"));
+        warned.push(warning.message);
+      }
     }
     const job = await ws.session.preprocess(reused ?? frame ?? blob!.blob, {
       type,
@@ -81,6 +86,8 @@ export const preprocessCommand: Command = {
         : undefined,
       signal: ctx.signal,
     });
+    // The Session's own check of the upload says the same again: once is enough.
+    ws.forgetNotices(warned);
     const tracked = ws.startJob(job, {
       type,
       source: frameInput ? sourceName : blob!.ref,

@@ -15,10 +15,12 @@ export interface FittedTableOptions {
   readonly limit?: number | undefined;
   /** What the footer suggests for the rest (`/fitted j4`). */
   readonly more?: string | undefined;
+  /** Attributes shown in a table of their own, left out of the footer (`quantiles_`). */
+  readonly shownApart?: readonly string[] | undefined;
 }
 
 export function fittedTable(fitted: FittedStateJson, options: FittedTableOptions): TableOutput {
-  const { features, perFeature, other } = fittedColumns(fitted);
+  const { features, perFeature } = fittedColumns(fitted);
   const shown = options.limit === undefined ? features : features.slice(0, options.limit);
   const rows = shown.map((feature, i) => [feature, ...perFeature.map((a) => cellOf(a.values[i]))]);
   const notes: string[] = [];
@@ -27,11 +29,7 @@ export function fittedTable(fitted: FittedStateJson, options: FittedTableOptions
       `first ${shown.length} of ${features.length} features${options.more ? `; ${options.more} shows all` : ""}`,
     );
   }
-  const params = Object.entries(fitted.params)
-    .map(([name, value]) => `${name}=${formatCell(value)}`)
-    .join(" ");
-  if (params !== "") notes.push(`params ${params}`);
-  for (const o of other) notes.push(`${o.name} ${o.text}`);
+  notes.push(...fittedNotes(fitted, options.shownApart));
   if (perFeature.length === 0) notes.push(`${fitted.type} keeps no statistic per feature`);
   return {
     type: "table",
@@ -41,6 +39,15 @@ export function fittedTable(fitted: FittedStateJson, options: FittedTableOptions
     numeric: [false, ...perFeature.map(() => true)],
     footer: notes.length > 0 ? notes.join("\n") : undefined,
   };
+}
+
+/** The parameters and the attributes that are not one number per feature, one line each. */
+export function fittedNotes(fitted: FittedStateJson, shownApart: readonly string[] = []): string[] {
+  const params = Object.entries(fitted.params)
+    .map(([name, value]) => `${name}=${formatCell(value)}`)
+    .join(" ");
+  const other = fittedColumns(fitted).other.filter((o) => !shownApart.includes(o.name));
+  return [...(params !== "" ? [`params ${params}`] : []), ...other.map((o) => `${o.name} ${o.text}`)];
 }
 
 /** A missing statistic (a column with no values) is NaN, as scikit-learn prints it. */

@@ -4,8 +4,11 @@ import type { TableOutput } from "../commands/outputs.js";
 import { formatCell, formatNumberCell } from "./cells.js";
 import { summarize } from "../../src/internal/index.js";
 
+/** A cell as pandas prints it: a missing value is NaN in every column, text ones too (as in notebooks). */
 export function cellText(column: Column, row: number): string {
-  return column.kind === "number" ? formatNumberCell(column.values[row]!) : formatCell(column.values[row]);
+  if (column.kind === "number") return formatNumberCell(column.values[row]!);
+  const value = column.values[row];
+  return value === null || value === undefined ? "NaN" : formatCell(value);
 }
 
 export function shapeText(table: Table): string {

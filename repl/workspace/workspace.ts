@@ -18,6 +18,7 @@ import type { CompletionContext } from "../commands/completion-context.js";
 import type { Output } from "../commands/outputs.js";
 import { isAbort, ReplError, SECOND_CTRL_C_MS, WaitStoppedError } from "../errors.js";
 import { JsEvaluator } from "../eval/js-evaluator.js";
+import { replSession } from "../eval/repl-session.js";
 import { previewTable } from "../format/frame-preview.js";
 import { checkFrameName, RESERVED_NAMES } from "./frame-names.js";
 import { JobTracker, type TrackedJob } from "./job-tracker.js";
@@ -80,7 +81,7 @@ export class Workspace {
   constructor(session: Session, options: WorkspaceOptions = {}) {
     this.session = session;
     this.cwd = options.cwd ?? process.cwd();
-    this.#evaluator = new JsEvaluator({ session, dfd });
+    this.#evaluator = new JsEvaluator({ session: replSession(session, this.jobs), dfd }, { cwd: this.cwd });
     // Every job the session sends is tracked, whoever sent it: /preprocess, or
     // JavaScript (`await session.preprocess(...)`, `session.sendJob(...)`).
     this.#stopWatchingSession = session.onJob((job) => this.#trackSent(job));
@@ -90,6 +91,12 @@ export class Workspace {
   /** The Session's notices since the last call (shown after the line that caused them). */
   takeNotices(): string[] {
     return this.#notices.splice(0);
+  }
+
+  /** Drops pending notices that say one of `texts`, which the line has shown already. */
+  forgetNotices(texts: readonly string[]): void {
+    const kept = this.#notices.filter((notice) => !texts.includes(notice));
+    this.#notices.splice(0, this.#notices.length, ...kept);
   }
 
   /** One line saying what this session talks to. */

@@ -5,6 +5,7 @@ interface ReplFlags {
   readonly dataDir?: string;
   readonly local?: boolean;
   readonly width?: string;
+  readonly lesson?: string;
 }
 
 /** `mdps repl`: the Ink session (repl/). Loaded on use, so other commands do not pay for React. */
@@ -22,7 +23,21 @@ export function registerRepl(program: Command): void {
       "--width <columns>",
       "lay tables out in this many columns (default the terminal's, else $COLUMNS, else 100)",
     )
+    .option("--lesson <name>", "run a lesson shipped with mdps (scaling, intro) as a script, with no terminal")
     .action(startRepl);
+}
+
+/** The lesson's script as the REPL's input; null (and exit code 2) for a lesson there is not. */
+async function lessonInput(name: string): Promise<NodeJS.ReadStream | null> {
+  const { lessonScript } = await import("../../repl/lessons.js");
+  const { Readable } = await import("node:stream");
+  try {
+    return Readable.from([lessonScript(name)]) as unknown as NodeJS.ReadStream;
+  } catch (error) {
+    process.stderr.write(`mdps repl: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return null;
+  }
 }
 
 export async function startRepl(flags: ReplFlags = {}): Promise<void> {
@@ -33,7 +48,15 @@ export async function startRepl(flags: ReplFlags = {}): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  process.exitCode = await runRepl({ profile: flags.profile, dataDir: flags.dataDir, local: flags.local, width });
+  const lesson = flags.lesson === undefined ? undefined : await lessonInput(flags.lesson);
+  if (lesson === null) return;
+  process.exitCode = await runRepl({
+    profile: flags.profile,
+    dataDir: flags.dataDir,
+    local: flags.local,
+    width,
+    ...(lesson ? { stdin: lesson, interactive: false } : {}),
+  });
   // Timers or sockets left by code typed at the prompt must not keep the process alive.
   setTimeout(() => process.exit(), 200).unref();
 }

@@ -22,13 +22,14 @@ export async function stoppableByKernel<T>(
   signal: AbortSignal | undefined,
   call: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
-  const interrupt = listenForKernelInterrupt();
+  const said = `Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`;
+  const interrupt = listenForKernelInterrupt(said);
   if (interrupt === undefined) return call(signal);
   try {
     return await call(combine(signal, interrupt.signal));
   } catch (error) {
     if (interrupt.signal.aborted && !signal?.aborted) {
-      throw new AbortError(`Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`, {
+      throw new AbortError(said, {
         cause: interrupt.signal.reason,
       });
     }

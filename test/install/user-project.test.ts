@@ -41,6 +41,7 @@ import {
 } from "./npm-project.js";
 import { installTestEnabled } from "./enabled.js";
 import { seedSqlitePrebuild } from "./sqlite-prebuild.js";
+import { hasNodeSqlite } from "./node-sqlite.js";
 
 const NOTEBOOKS = join(REPO, "notebooks");
 
@@ -104,7 +105,16 @@ if (!installTestEnabled) {
           timeoutMs: 30 * MINUTE,
         });
         console.log(`[install] README's install block: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-        const log = result.stdout + result.stderr;
+        // README's Node 20 line: this Node has no node:sqlite, so the project needs the addon.
+        const addon = hasNodeSqlite()
+          ? { stdout: "", stderr: "", code: 0 }
+          : await run("bash", ["-euo", "pipefail", "-c", readmeShell("npm install better-sqlite3")], {
+              cwd: project,
+              env: { ...npmEnv(), npm_config_loglevel: "http" },
+              timeoutMs: 30 * MINUTE,
+            });
+        expect(addon.code, addon.stderr).toBe(0);
+        const log = result.stdout + result.stderr + addon.stdout + addon.stderr;
         expect(result.code, `README's install block:\n${log.slice(-3000)}`).toBe(0);
         expect(warnings(log)).toEqual([]);
         expect([...fetchedHosts(log)]).toEqual([registryHost]);
@@ -120,7 +130,8 @@ if (!installTestEnabled) {
         expect(installed("@tensorflow/tfjs-node")).toMatchObject({ name: "@tensorflow/tfjs", version: "3.21.0" });
         expect(installed("xlsx").version).toBe("0.18.5");
         expect(installed("mdps/node_modules/danfojs-node").version).toBe("1.2.0");
-        console.log(`[install] better-sqlite3 ${installed("better-sqlite3").version} in the project`);
+        if (!hasNodeSqlite())
+          console.log(`[install] better-sqlite3 ${installed("better-sqlite3").version} in the project`);
         // danfo is not the project's own dependency: it comes through mdps/danfo.
         expect(existsSync(join(project, "node_modules/danfojs-node"))).toBe(false);
       },
@@ -142,6 +153,22 @@ if (!installTestEnabled) {
         // StandardScaler of a = [3, 1, 4]: (1 - 8/3) / sd for the second row, printed by danfo's print().
         expect(result.stdout).toContain("-1.33630620956");
         expect(result.stdout).toContain("label");
+      },
+      5 * MINUTE,
+    );
+
+    it(
+      "runs the scaling lesson shipped in the package, from the project's folder",
+      async () => {
+        const lesson = await run(join(project, "node_modules/.bin/mdps"), ["repl", "--lesson", "scaling"], {
+          cwd: project,
+          env: { ...kernelEnv(join(work, "home-lesson")), CI: "1", MDPS_BASE_URL: "", MDPS_PROFILE: "" },
+          timeoutMs: 3 * MINUTE,
+        });
+        expect(lesson.stderr).toBe("");
+        expect(lesson.code).toBe(0);
+        expect(lesson.stdout).toMatch(/into frame cancer: 569 rows × 31 columns/);
+        expect(lesson.stdout).toMatch(/j4 +PowerTransformer \(method=box-cox\) on cancer/);
       },
       5 * MINUTE,
     );

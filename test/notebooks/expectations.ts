@@ -230,6 +230,24 @@ export const EXPECTATIONS: Record<string, (run: Executed) => void> = {
     expect(cellWith(run, "whatIf").text).toMatch(/RobustScaler \(quantile_range=1,99\)/);
   },
 
+  "09-map-to-normal": (run) => {
+    // The gallery's grid: six distributions, the input and three transforms, λ under each power transform's panel.
+    const figure = cellWith(run, "plotDistributions(");
+    expect(figure.cell.source.length, "the figure takes fifteen lines of code or fewer").toBeLessThanOrEqual(15);
+    expect(figure.text).not.toMatch(/succeeded/); // the plot reads its jobs quietly
+    expect(run.charts.length).toBeGreaterThanOrEqual(1);
+    const marks = chartMarks(run.charts[0]!);
+    expect(marks.histograms).toBe(24);
+    expect(marks.bars).toBe(24 * 30);
+    const labels = chartLabels(run.charts[0]!);
+    for (const header of ["lognormal", "bimodal", "original", "After Box-Cox", "After quantile transform"]) {
+      expect(labels.filter((l) => l === header), header).toHaveLength(1);
+    }
+    // scikit-learn 1.2.1's lambdas (notebooks/data/map_to_normal.py prints them), Box-Cox then Yeo-Johnson.
+    const lambdas = labels.flatMap((l) => /^λ = (-?[\d.]+)/.exec(l)?.[1] ?? []).map(Number);
+    expect(lambdas).toEqual([0.02, 0.3, 12.61, 4.62, 0.65, 0.48, -0.81, -0.11, 24.54, 4.66, 0.49, 0.48]);
+  },
+
   // Deno's kernel only (deno-notebooks.test.ts): each value left as a cell's value renders as show() draws it.
   values: (run) => {
     // A snippet, or a whole cell's source when it is a bare name such as `job`.

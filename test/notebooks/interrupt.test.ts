@@ -88,6 +88,17 @@ for (const { kernel, tools } of KERNELS) {
         expect(report.status_after).toBe("succeeded");
         expect(report.closed).toBe("closed");
       });
+
+      it("a stopped watch(job) prints one clean message: no kernel's stack trace under the card", () => {
+        expect(report.watch!.running).toBe(true);
+        expect(report.watch!.alive).toBe(true);
+        // Deno colours its traceback: the colour codes (ESC [ ... m) go.
+        const printed = report.watch!.printed.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
+        expect(printed).toMatch(/Stopped waiting for job [0-9a-f-]{36}: the kernel was interrupted\./);
+        expect(printed).not.toContain("Interrupted asynchronously");
+        // tslab printed its own error's stack trace here; Deno shows the AbortError as a cell error, as any.
+        if (kernel === "tslab") expect(printed).not.toMatch(/^\s+at /m);
+      });
     },
   );
 }

@@ -22,7 +22,7 @@ import time
 from kernel_ports import ReservedPortsKernelManager
 
 SETUP = """
-import { Session } from "mdps";
+import { Session, watch } from "mdps";
 import * as dfd from "danfojs-node";
 const session = await Session.local({ dataDir: %s });
 const n = 1000000;
@@ -89,6 +89,39 @@ def main() -> None:
                 elif kind == "status" and msg["content"]["execution_state"] == "idle":
                     idle = True
 
+        def interrupt_watch() -> dict:
+            """`await watch(job)` stopped once its card shows the job running: what the cell printed."""
+            run(
+                'const other = await Session.local({ dataDir: %s }); '
+                'const again = await other.preprocess(df, { type: "PowerTransformer" }); console.log("sent");'
+                % json.dumps(args.data_dir + "-watch")
+            )
+            watch_id = kc.execute("await watch(again);")
+            running = False
+            deadline = time.time() + 60
+            while not running and time.time() < deadline:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == watch_id:
+                    running = "running" in msg["content"].get("data", {}).get("text/html", "")
+            km.interrupt_kernel()
+            texts = []
+            started = time.time()
+            while time.time() - started < 30:
+                try:
+                    msg = kc.get_iopub_msg(timeout=1)
+                except queue.Empty:
+                    continue
+                if msg["parent_header"].get("msg_id") != watch_id:
+                    continue
+                content = msg["content"]
+                if msg["msg_type"] == "stream":
+                    texts.append(content["text"])
+                elif msg["msg_type"] == "error":
+                    texts.append("\n".join([content["evalue"], *content.get("traceback", [])]))
+                elif msg["msg_type"] == "status" and content["execution_state"] == "idle":
+                    break
+            return {"running": running, "printed": "".join(texts), "alive": km.is_alive()}
+
         report = {"setup": run(SETUP % json.dumps(args.data_dir))}
         wait_id = kc.execute(WAIT)
         # Interrupt once the live status shows the job running (its first updates are in).
@@ -129,6 +162,10 @@ def main() -> None:
             )
             report["status_after"] = run("console.log((await job.wait({ progress: false })).status);")
             report["closed"] = run('await session.close(); console.log("closed");')
+            report["watch"] = interrupt_watch()
+            # (On tslab the next cell's output is lost after an interrupted watch: not asserted yet.)
+            run("console.log(1);")
+            run('await other.close(); console.log("closed");')
         print(json.dumps(report))
     finally:
         kc.stop_channels()

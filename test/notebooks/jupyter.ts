@@ -192,6 +192,8 @@ export interface InterruptReport {
   cell_output?: string;
   updates_over_1500ms?: string;
   status_after?: string;
+  /** `await watch(job)` stopped the same way: what the cell printed (streams, an error and its traceback). */
+  watch?: { running: boolean; printed: string; alive: boolean };
   closed?: string;
 }
 

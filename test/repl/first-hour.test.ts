@@ -19,7 +19,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const shown = async (line: string) => texts(await repl.submit(line)).join("\n");
+/** Everything the line put on the screen: what it emitted while running (a warning as the job is sent), then its output. */
+const shown = async (line: string) => {
+  const before = repl.snapshot().items.length;
+  const output = await repl.submit(line);
+  const emitted = repl
+    .snapshot()
+    .items.slice(before)
+    .flatMap((item) => (item.kind === "output" ? texts(item.output) : []));
+  return [...emitted, ...texts(output)].join("\n");
+};
 
 describe("help, exit and quit typed bare, as in Python's REPL", () => {
   it("help shows the commands; help() too", async () => {

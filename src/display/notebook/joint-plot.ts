@@ -9,12 +9,19 @@ import { SvgChart } from "./svg-chart.js";
 import { renderVegaLiteSvg } from "../render/vega-svg.js";
 import { jobLabel } from "../../session/job-label.js";
 
+/** A job's fitted state as the plots read it: its transform, parameters and attributes (`lambdas_`...). */
+export interface FittedSummary {
+  readonly type: string;
+  readonly params: Record<string, unknown>;
+  readonly [attribute: string]: unknown;
+}
+
 /** A job handle as plotJoint reads it; the Session's Job is one. */
 export interface PlottableJob {
   readonly id: string;
   readonly type?: string | undefined;
   result(options?: { progress?: false }): Promise<{
-    readonly fitted?: { readonly type: string; readonly params: Record<string, unknown> } | undefined;
+    readonly fitted?: FittedSummary | undefined;
   }>;
   dataframe(options?: { progress?: false }): Promise<ColumnSource>;
 }
@@ -37,12 +44,18 @@ function isBlob(value: unknown): value is PlottableBlob {
   return typeof v.download === "function" && typeof v.name === "string";
 }
 
-async function resolve(input: PlotInput): Promise<{ label: string | undefined; data: ColumnSource }> {
+interface Resolved {
+  label: string | undefined;
+  data: ColumnSource;
+  fitted?: FittedSummary | undefined;
+}
+
+async function resolve(input: PlotInput): Promise<Resolved> {
   if (isJob(input)) {
     // Quiet: a plot of nine jobs should not draw eighteen status cards above it.
     const [result, data] = await Promise.all([input.result({ progress: false }), input.dataframe({ progress: false })]);
     const type = result.fitted?.type ?? input.type ?? `job ${input.id.slice(0, 8)}`;
-    return { label: jobLabel(type, result.fitted?.params ?? {}), data };
+    return { label: jobLabel(type, result.fitted?.params ?? {}), data, fitted: result.fitted };
   }
   if (isBlob(input)) return { label: input.name, data: await input.download() };
   return { label: undefined, data: input };
@@ -56,16 +69,24 @@ async function resolve(input: PlotInput): Promise<{ label: string | undefined; d
 export async function labelledSources(
   frames: Readonly<Record<string, PlotInput>> | readonly PlotInput[],
 ): Promise<Record<string, ColumnSource>> {
+  const labelled = await labelledInputs(frames);
+  return Object.fromEntries(Object.entries(labelled).map(([name, { data }]) => [name, data]));
+}
+
+/** As `labelledSources`, each data set with the fitted state of the job it came from (if it did). */
+export async function labelledInputs(
+  frames: Readonly<Record<string, PlotInput>> | readonly PlotInput[],
+): Promise<Record<string, { data: ColumnSource; fitted?: FittedSummary | undefined }>> {
   const entries: Array<[string | undefined, PlotInput]> = Array.isArray(frames)
     ? (frames as readonly PlotInput[]).map((f) => [undefined, f])
     : Object.entries(frames as Readonly<Record<string, PlotInput>>);
   const resolved = await Promise.all(entries.map(async ([key, input]) => ({ key, ...(await resolve(input)) })));
-  const out: Record<string, ColumnSource> = {};
-  resolved.forEach(({ key, label, data }, i) => {
+  const out: Record<string, { data: ColumnSource; fitted?: FittedSummary | undefined }> = {};
+  resolved.forEach(({ key, label, data, fitted }, i) => {
     const base = key ?? label ?? `data ${i + 1}`;
     let name = base;
     for (let n = 2; Object.hasOwn(out, name); n++) name = `${base} #${n}`;
-    out[name] = data;
+    out[name] = { data, fitted };
   });
   return out;
 }

@@ -8,6 +8,8 @@ import type { FittedStateJson } from "../../core/contract/index.js";
 import { CELL_STYLE, HEAD_STYLE, MUTED_STYLE, TABLE_STYLE, escapeHtml, formatNumber, formatValue } from "./html.js";
 
 const DESCRIBED = new Set(["type", "params", "feature_names_in_", "n_features_in_"]);
+/** Grids, never a number per feature, even when their length happens to equal the feature count. */
+const GRIDS = new Set(["quantiles_", "references_"]);
 
 interface FittedColumns {
   features: string[];
@@ -33,6 +35,7 @@ export function fittedColumns(fitted: FittedStateJson): FittedColumns {
   for (const [name, value] of Object.entries(fitted)) {
     if (DESCRIBED.has(name)) continue;
     const isScalarArray =
+      !GRIDS.has(name) &&
       Array.isArray(value) &&
       value.length === features.length &&
       value.every((x) => x === null || typeof x === "number" || typeof x === "string" || typeof x === "boolean");

@@ -6,6 +6,7 @@
  */
 import type { Table } from "../../core/formats/table.js";
 import { isDataFrameLike, isTable, type DataFrameLike } from "./table.js";
+import { didYouMean } from "../../core/contract/nearest-name.js";
 
 /** Anything with named columns (numbers to plot; text too, e.g. a label to colour by). */
 export type ColumnSource =
@@ -72,7 +73,9 @@ export function numericColumn(source: ColumnSource, name: string): Float64Array 
     : isDataFrameLike(source)
       ? source.columns
       : Object.keys(source);
-  throw new Error(`column "${name}" not found; the data has ${known.join(", ") || "no columns"}`);
+  // A one- or two-letter name is near every other short one: no guess for those.
+  const near = name.length > 2 ? didYouMean(name, known) : "";
+  throw new Error(`column "${name}" not found${near}; the data has ${known.join(", ") || "no columns"}`);
 }
 
 /** Smallest and largest finite value, and how many values are missing. */

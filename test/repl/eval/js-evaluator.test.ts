@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { JsEvaluator } from "../../../repl/eval/js-evaluator.js";
 
 describe("JsEvaluator", () => {
@@ -38,5 +41,43 @@ describe("JsEvaluator", () => {
     const names = js.entries().map(([n]) => n);
     expect(names).toContain("frameA");
     expect(names).toContain("mine");
+  });
+});
+
+describe("import() at the prompt", () => {
+  it("imports Node's modules, mdps's own entry points and files of the working folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mdps-import-"));
+    try {
+      await writeFile(join(dir, "helper.mjs"), "export const answer = 42;\n");
+      const js = new JsEvaluator({}, { cwd: dir });
+      expect((await js.evaluate('(await import("node:path")).join("a", "b")')).value).toBe("a/b");
+      // The working folder has no node_modules: "mdps" is the mdps that runs the REPL.
+      const { value: danfo } = await js.evaluate('await import("mdps/danfo")');
+      expect(typeof (danfo as { readCsv?: unknown }).readCsv).toBe("function");
+      expect(await js.evaluate('const fs = await import("node:fs")')).toMatchObject({ assigned: "fs" });
+      expect((await js.evaluate("typeof fs.readFileSync")).value).toBe("function");
+      expect((await js.evaluate('(await import("./helper.mjs")).answer')).value).toBe(42);
+      await expect(js.evaluate('await import("./nowhere.mjs")')).rejects.toThrow(/nowhere\.mjs/);
+      await expect(js.evaluate('await import("mdps/nothing")')).rejects.toThrow(
+        'mdps has no module "mdps/nothing"; import one of "mdps", "mdps/danfo", "mdps/service"',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("destructuring declarations", () => {
+  it("keeps the names of `const { a } = ...` and `let [x, y] = ...` for later lines", async () => {
+    const js = new JsEvaluator();
+    expect(await js.evaluate('const { readCsv, readCsv: write } = await import("mdps/danfo")')).toEqual({
+      value: undefined,
+    });
+    expect((await js.evaluate("typeof readCsv + ' ' + typeof write")).value).toBe("function function");
+    await js.evaluate("let [x, , y = 9] = [1, 2]");
+    expect((await js.evaluate("x + y")).value).toBe(10);
+    await expect(js.evaluate("const { a } = undefined")).rejects.toThrow(
+      "Cannot destructure property 'a' of 'undefined'",
+    );
   });
 });
