@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 
 const [main, dataDir, leaseMs = "10000", workers = "1", log] = process.argv.slice(2);
 if (!main || !dataDir) throw new Error("usage: serve-driver.ts <main> <dataDir> [leaseMs] [workers] [log]");
-const built = pathToFileURL(join(dirname(dirname(main)), "service", "index.js")).href;
+const built = pathToFileURL(join(dirname(dirname(main)), "server", "index.js")).href;
 const { startService } = (await import(built)) as typeof import("../../src/server/index.js");
 const service = await startService({
   dataDir,
