@@ -1,37 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `mdps` command: serve, admin, demo, repl, start, whoami, doctor and configure. Only light modules are
- * imported here; each command loads the service (Fastify, SQLite) or the REPL (Ink,
- * React) when it runs, so `mdps repl` against a remote service never loads the service.
+ * The `mdps` command. Node's module compile cache is turned on first, where the runtime has
+ * it (Node 22.1 and newer): a command loads hundreds of modules, and the cache keeps their
+ * compiled code on disk between runs (in os.tmpdir()/node-compile-cache, or where
+ * NODE_COMPILE_CACHE says; NODE_DISABLE_COMPILE_CACHE=1 turns it off). Only modules loaded
+ * after it are cached, so the commands themselves (program.ts) are imported after it.
  */
-import { visible } from "../core/text/visible-text.js";
-import { Command } from "commander";
-import { AdminError } from "../server/domain/admin-error.js";
-import { packageVersion } from "../server/version.js";
-import { registerAdmin } from "./admin-commands.js";
-import { registerConfigure } from "./configure-command.js";
-import { registerDemo } from "./demo-register.js";
-import { registerDiagnose } from "./diagnose-commands.js";
-import { registerRepl } from "./repl-command.js";
-import { registerServe } from "./serve-command.js";
-import { registerStart } from "./start-command.js";
+import module from "node:module";
 
-const program = new Command("mdps").description("Model Data Preprocessing Service toolkit").version(packageVersion());
-registerServe(program);
-registerAdmin(program);
-registerDemo(program);
-registerRepl(program);
-registerStart(program);
-registerDiagnose(program);
-registerConfigure(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  // Errors for users (bad admin input, a port in use) print one line, never a stack.
-  const message = visible(err instanceof Error ? err.message : String(err), { keepNewlines: true });
-  process.stderr.write(`mdps: ${err instanceof AdminError ? "" : "error: "}${message}\n`);
-  if (process.env.MDPS_DEBUG && err instanceof Error && !(err instanceof AdminError))
-    process.stderr.write(`${err.stack}\n`);
-  process.exitCode = 1;
-}
+// Node 20 has no compile cache (nor its type): there this does nothing.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import("./program.js");

@@ -28,15 +28,16 @@ require(${JSON.stringify(fileURLToPath(new URL("./job-worker.ts", here)))});`;
 /**
  * One worker thread that runs jobs one at a time. A run that times out or crashes
  * leaves the thread in an unknown state, so it is terminated and a fresh one started.
+ * The thread starts at the first run, not with the service: loading the engine and
+ * Arrow in it costs a few hundred ms of CPU that a REPL or service never running a job
+ * would pay at start.
  */
 export class WorkerSlot {
-  private worker: Worker;
+  private worker: Worker | undefined;
   private closed = false;
   busy = false;
 
-  constructor(readonly replicaName: string) {
-    this.worker = this.spawn();
-  }
+  constructor(readonly replicaName: string) {}
 
   private spawn(): Worker {
     const worker = newWorker(this.replicaName);
@@ -45,8 +46,9 @@ export class WorkerSlot {
     return worker;
   }
 
+  /** False once the thread has died; a thread not started yet is started by the next run. */
   get alive(): boolean {
-    return this.worker.threadId >= 0;
+    return this.worker === undefined || this.worker.threadId >= 0;
   }
 
   run(
@@ -55,9 +57,9 @@ export class WorkerSlot {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<RunOutcome> {
-    const worker = this.worker;
     if (this.closed) return Promise.resolve({ kind: "crash", message: "the service is stopping" });
     if (signal?.aborted) return Promise.resolve({ kind: "stopped" });
+    const worker = (this.worker ??= this.spawn());
     return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: RunOutcome) => {
@@ -91,13 +93,13 @@ export class WorkerSlot {
 
   /** Stops the thread (whatever it is doing) and starts a fresh one. */
   async restart(): Promise<void> {
-    await this.worker.terminate();
+    await this.worker?.terminate();
     if (!this.closed) this.worker = this.spawn();
   }
 
   /** Terminates the thread; a run in progress resolves as a crash. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.worker.terminate();
+    await this.worker?.terminate();
   }
 }
