@@ -14,9 +14,9 @@ import { Job } from "./job.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
-import { RichValue } from "../display/notebook/rich-value.js";
-import { PortalLink } from "../display/notebook/portal-link.js";
-import { sessionHtml } from "../display/render/records.js";
+import { RichValue } from "./presentation/rich-value.js";
+import { presentation } from "./presentation/registry.js";
+import { PortalLink } from "./portal-link.js";
 import type { LocalService } from "../local/local-service.js";
 import type { PreprocessOptions } from "./preprocess/options.js";
 import { assertEnvelope } from "./preprocess/plan.js";
@@ -384,7 +384,7 @@ export class Session extends RichValue {
 
   /** Compact HTML for notebooks: service, region, model, data dir; never a secret. */
   toHTML(): string {
-    return sessionHtml({
+    return presentation().html.session({
       baseUrl: shownUrl(this.baseUrl),
       modelId: this.modelId,
       region: this.region ?? null,

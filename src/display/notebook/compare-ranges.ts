@@ -7,7 +7,7 @@ import { labelledSources, type PlotInput } from "./joint-plot.js";
 import { numericColumn, type ColumnSource } from "../render/histogram.js";
 import { percentiles } from "../render/plot-data.js";
 import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "../render/html.js";
-import { RichValue } from "./rich-value.js";
+import { RichValue } from "../../session/presentation/rich-value.js";
 
 export interface RangeRow {
   /** The data set: a job's transform and non-default parameters, a blob's name, or the key given. */

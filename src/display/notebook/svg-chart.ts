@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { escapeHtml } from "../render/html.js";
 import { displayRich } from "./rich-inspect.js";
-import { RichValue } from "./rich-value.js";
+import { RichValue } from "../../session/presentation/rich-value.js";
 import type { VegaLiteSpec } from "../render/vega-svg.js";
 
 /**

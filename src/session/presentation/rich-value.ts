@@ -1,9 +1,10 @@
-import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle, type MimeBundle } from "./rich-inspect.js";
+import { presentation } from "./registry.js";
+import { INSPECT_CUSTOM, JUPYTER_DISPLAY, type MimeBundle } from "./views.js";
 
 /**
  * A value that shows itself richly as a notebook cell's value, on both kernels: tslab
- * through `util.inspect` (./rich-inspect.ts), Deno through its display symbol. A class
- * gives its HTML and its text; the kernel plumbing is here, once.
+ * through `util.inspect`, Deno through its display symbol. A class gives its HTML and its
+ * text; the kernel plumbing is the registered presentation's (./registry.ts).
  */
 export abstract class RichValue {
   /** What a notebook shows. */
@@ -21,11 +22,17 @@ export abstract class RichValue {
   }
 
   [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
-    return inspectRich(() => ({ html: this.toHTML() }), this.inspectedText(), depth, options, this.shownText());
+    return presentation().inspectRich(
+      () => ({ html: this.toHTML() }),
+      this.inspectedText(),
+      depth,
+      options,
+      this.shownText(),
+    );
   }
 
   /** A Deno notebook cell's value: the same HTML tslab shows. */
   [JUPYTER_DISPLAY](): MimeBundle {
-    return jupyterBundle(() => ({ html: this.toHTML() }), this.shownText());
+    return presentation().jupyterBundle(() => ({ html: this.toHTML() }), this.shownText());
   }
 }
