@@ -1,4 +1,4 @@
-import { presentation } from "./registry.js";
+import { presentation, type Presentation } from "./registry.js";
 import { INSPECT_CUSTOM, JUPYTER_DISPLAY, type MimeBundle } from "./views.js";
 
 /**
@@ -21,8 +21,13 @@ export abstract class RichValue {
     return this.toString();
   }
 
+  /** Who draws it: the registered presentation (display/'s own values use display's directly). */
+  protected richProtocol(): Pick<Presentation, "inspectRich" | "jupyterBundle"> {
+    return presentation();
+  }
+
   [INSPECT_CUSTOM](depth: number, options: { depth?: number | null }): string {
-    return presentation().inspectRich(
+    return this.richProtocol().inspectRich(
       () => ({ html: this.toHTML() }),
       this.inspectedText(),
       depth,
@@ -33,6 +38,6 @@ export abstract class RichValue {
 
   /** A Deno notebook cell's value: the same HTML tslab shows. */
   [JUPYTER_DISPLAY](): MimeBundle {
-    return presentation().jupyterBundle(() => ({ html: this.toHTML() }), this.shownText());
+    return this.richProtocol().jupyterBundle(() => ({ html: this.toHTML() }), this.shownText());
   }
 }
