@@ -5,6 +5,8 @@
 // Session values render in tslab, Deno and `inspect` through display/, which registers
 // itself with the session's presentation port when loaded.
 import "./display/presentation.js";
+// Session.local() starts the embedded service that local/ provides.
+import "./local/open-local.js";
 
 export {
   Session,

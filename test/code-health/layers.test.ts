@@ -60,13 +60,7 @@ const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
  * it. The list only shrinks: a new broken arrow fails, and so does an entry that no longer
  * breaks (take it out).
  */
-const NOT_YET: readonly string[] = [
-  // Session.local() still opens the embedded service from session/, until local/ hands
-  // the session its opener.
-  "src/session/session-open.ts -> src/local/local-service.ts",
-  "src/session/session-open.ts -> src/local/local-token.ts",
-  "src/session/session.ts -> src/local/local-service.ts",
-];
+const NOT_YET: readonly string[] = [];
 
 function layerOf(file: string): Layer | undefined {
   let best: readonly [string, Layer] | undefined;

@@ -82,13 +82,13 @@ function diagnosticsOf(lines: readonly string[]): string[] {
     );
 }
 
-describe("the public types that name display's classes", () => {
+describe("the public types that name display's and local's", () => {
   const head = [
-    'import { LiveStatus, SvgChart, type Job, type PlotComparisonOptions, type WaitOptions } from "mdps";',
+    'import { LiveStatus, Session, SvgChart, type Job, type PlotComparisonOptions, type WaitOptions } from "mdps";',
     "export async function cell(job: Job): Promise<void> {",
   ];
 
-  it("keep them: a LiveStatus is a wait's progress, compare() gives an SvgChart and takes its options", () => {
+  it("keep them: a LiveStatus is a wait's progress, compare() gives an SvgChart, local() takes the service's options", () => {
     expect(
       diagnosticsOf([
         ...head,
@@ -97,6 +97,7 @@ describe("the public types that name display's classes", () => {
         '  const compared: PlotComparisonOptions = { columns: ["x"] };',
         "  const chart: SvgChart = await job.compare(compared);",
         "  console.log(chart.svg.length);",
+        '  await Session.local({ dataDir: "/tmp/x", autoInputRetentionMs: 1, service: { jobWorkers: 1 }, wireFormat: "csv" });',
         "}",
       ]),
     ).toEqual([]);
@@ -108,8 +109,9 @@ describe("the public types that name display's classes", () => {
       "  await job.wait({ progress: 42 });",
       "  await job.compare({ columns: 3 });",
       "  const n: number = await job.compare();",
+      "  await Session.local({ dataDir: 3 });",
       "}",
     ]);
-    expect(said.map((line) => line.split(":")[0])).toEqual(["3", "4", "5"]);
+    expect(said.map((line) => line.split(":")[0])).toEqual(["3", "4", "5", "6"]);
   });
 });
