@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { PortalLink } from "../../src/session/portal-link.js";
+import { Session } from "../../src/session/session.js";
 import { CheckReport } from "../../src/session/preflight/check-report.js";
 import { presentation } from "../../src/session/presentation/registry.js";
 import { JUPYTER_DISPLAY, type MimeBundle } from "../../src/session/presentation/views.js";
@@ -24,8 +25,8 @@ const report = () =>
   new CheckReport({ rows: 2, type: undefined, features: [], columns: [], warnings: [], problems: [] });
 
 describe("the presentation port", () => {
-  // Runs first: this file's module graph has not loaded display/ until the test below imports the entry.
-  it("without display/, session values show as text and say how to get plots", async () => {
+  // Runs first: this file's module graph has not loaded display/ or local/ until the test below imports the entry.
+  it("without the entry, session values show as text and say how to get plots and local sessions", async () => {
     const link = new PortalLink("http://127.0.0.1:1/login?link=<x>&y");
     expect(link.toHTML()).toBe('<pre>"http://127.0.0.1:1/login?link=&lt;x&gt;&amp;y"</pre>');
     expect(inspect(link)).toBe("PortalLink http://127.0.0.1:1/login?link=<x>&y");
@@ -35,6 +36,9 @@ describe("the presentation port", () => {
     expect(presentation().listenForKernelInterrupt("stopped")).toBeUndefined();
     const job = { id: "j", result: () => Promise.resolve({}), dataframe: () => Promise.resolve({}) };
     await expect(presentation().compareJob(job, {})).rejects.toThrow('import { Session } from "mdps"');
+    await expect(Session.local({ dataDir: "/nonexistent/never-made" })).rejects.toThrow(
+      'Session.local() starts the embedded service, which mdps\'s entry provides: import { Session } from "mdps".',
+    );
   });
 
   it("the package's entry registers display/: the same objects render richly", async () => {
