@@ -1,7 +1,7 @@
 /**
  * How a Session comes to be: `connect` resolves its settings and reads health (region,
- * capabilities); `local` starts the reference service in this process with its own
- * application. Both hand the Session its parts.
+ * capabilities); `local` asks the opener src/local/ provides to start the reference
+ * service in this process with its own application. Both hand the Session its parts.
  */
 import type { JobStatusVocabularyOptions } from "../core/contract/job-status.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
