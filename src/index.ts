@@ -2,6 +2,12 @@
  * mdps: a client and notebook-friendly Session for the Model Data Preprocessing
  * Service. Start with `Session.local()` or `Session.connect()` (docs/session.md).
  */
+// Session values render in tslab, Deno and `inspect` through display/, which registers
+// itself with the session's presentation port when loaded.
+import "./display/presentation.js";
+// Session.local() starts the embedded service that local/ provides.
+import "./local/open-local.js";
+
 export {
   Session,
   type ConnectOptions,
@@ -26,7 +32,7 @@ export { FittedPipeline, type FittedPipelineJson } from "./session/pipeline/fitt
 export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./session/pipeline/run.js";
 export { PipelineStepError } from "./session/pipeline/errors.js";
 export type { PipelineStep, AnyPipelineStep } from "./session/pipeline/steps.js";
-export type { PipelineStepView } from "./display/notebook/pipeline-card.js";
+export type { PipelineStepView } from "./session/presentation/views.js";
 export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
 export { PreflightError, type PreflightProblem } from "./session/preflight/preflight-error.js";
 export {

@@ -23,8 +23,8 @@ import {
   type Uploadable,
 } from "./table-io.js";
 import { generateEncryptionKey, parseEncryptionKey } from "../core/crypto/index.js";
-import { RichValue } from "../display/notebook/rich-value.js";
-import { blobHtml } from "../display/render/records.js";
+import { RichValue } from "./presentation/rich-value.js";
+import { presentation } from "./presentation/registry.js";
 import { stoppableByKernel } from "./kernel-stoppable.js";
 import { readOutputTable } from "./output-encoding.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
@@ -334,7 +334,7 @@ export class Blob extends RichValue {
 
   /** Compact HTML for notebooks: name, short id, format, size, tags, 🔒; never the key. */
   toHTML(): string {
-    return blobHtml(this.#record);
+    return presentation().html.blob(this.#record);
   }
 
   protected override inspectedText(): string {

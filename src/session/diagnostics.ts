@@ -5,20 +5,21 @@
 import type { MdpsClient } from "../client/client.js";
 import { whoami, type DoctorReport, type WhoAmI } from "../client/diagnostics.js";
 import { doctorWithProbe } from "../client/vendor/word-probe.js";
-import { doctorHtml, doctorText, whoamiHtml, whoamiText } from "../display/render/diagnostics.js";
-import { INSPECT_CUSTOM, JUPYTER_DISPLAY, inspectRich, jupyterBundle } from "../display/notebook/rich-inspect.js";
+import { presentation } from "./presentation/registry.js";
+import { INSPECT_CUSTOM, JUPYTER_DISPLAY } from "./presentation/views.js";
 
 /** A report that prints as its table and renders as HTML in a notebook. */
 export type Rendered<T> = T & { toHTML(): string; toString(): string };
 
+/** Renders through the registered presentation when shown, so a later registration still counts. */
 function rendered<T extends object>(value: T, html: (v: T) => string, text: (v: T) => string): Rendered<T> {
   const out = { ...value } as Rendered<T>;
   const methods = {
     toHTML: () => html(value),
     toString: () => text(value),
     [INSPECT_CUSTOM]: (depth: number, options: { depth?: number | null }) =>
-      inspectRich(() => ({ html: html(value) }), text(value), depth, options),
-    [JUPYTER_DISPLAY]: () => jupyterBundle(() => ({ html: html(value) }), text(value)),
+      presentation().inspectRich(() => ({ html: html(value) }), text(value), depth, options),
+    [JUPYTER_DISPLAY]: () => presentation().jupyterBundle(() => ({ html: html(value) }), text(value)),
   };
   const symbols = [
     [INSPECT_CUSTOM, methods[INSPECT_CUSTOM]],
@@ -31,12 +32,20 @@ function rendered<T extends object>(value: T, html: (v: T) => string, text: (v: 
 }
 
 export async function sessionWhoami(client: MdpsClient, serviceRegion: string | undefined): Promise<Rendered<WhoAmI>> {
-  return rendered(await whoami(client, { serviceRegion }), whoamiHtml, whoamiText);
+  return rendered(
+    await whoami(client, { serviceRegion }),
+    (me) => presentation().html.whoami(me),
+    (me) => presentation().text.whoami(me),
+  );
 }
 
 export async function sessionDoctor(
   client: MdpsClient,
   options: { readonly probe?: boolean | undefined } = {},
 ): Promise<Rendered<DoctorReport>> {
-  return rendered(await doctorWithProbe(client, options), doctorHtml, doctorText);
+  return rendered(
+    await doctorWithProbe(client, options),
+    (report) => presentation().html.doctor(report),
+    (report) => presentation().text.doctor(report),
+  );
 }

@@ -12,7 +12,7 @@ import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "
 import { isTerminalStatus } from "../core/contract/job-status.js";
 import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
 import { isTransient } from "../client/transient.js";
-import type { LiveStatus, ProgressMode } from "../display/notebook/live-status.js";
+import type { ProgressMode, ProgressSink } from "./presentation/views.js";
 
 export interface WaitOptions {
   /**
@@ -43,7 +43,7 @@ export interface WaitOptions {
    * reads built on it default to `none`) shows it in a tslab notebook and nothing elsewhere; `text` prints progress lines on stderr; `none`/false shows
    * nothing; or a LiveStatus of your own (see docs/notebooks.md).
    */
-  readonly progress?: ProgressMode | LiveStatus | false | undefined;
+  readonly progress?: ProgressMode | ProgressSink | false | undefined;
 }
 
 const FIRST_POLL_MS = 25;

@@ -25,12 +25,9 @@ import { rerunJob, type RerunOptions } from "./job-rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { followWithStatus, jobProgress } from "../display/notebook/job-progress.js";
-import { plotComparison, type PlotComparisonOptions } from "../display/notebook/job-plot.js";
-import { RichValue } from "../display/notebook/rich-value.js";
-import { jobHtml } from "../display/render/records.js";
-import { displayableResult } from "../display/notebook/displayable-result.js";
-import type { SvgChart } from "../display/notebook/svg-chart.js";
+import { RichValue } from "./presentation/rich-value.js";
+import { presentation } from "./presentation/registry.js";
+import type { ComparisonChart, ComparisonOptions } from "./presentation/views.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
 export type JobOutputOptions = WaitOptions &
@@ -191,29 +188,31 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
    * `timeoutMs` passed, AbortError on `signal` or a notebook kernel interrupt.
    */
   async wait(options: WaitOptions = {}): Promise<JobRecord> {
-    const progress = jobProgress({ progress: options.progress, title: this.type }, (limit) =>
-      this.logs({ limit, signal: options.signal }),
-    );
-    const record = await followWithStatus(progress, async (onUpdate) => {
-      const ended = await followToEnd({
-        ctx: this.#ctx,
-        id: this.id,
-        address: this.#address,
-        seen: this.#record,
-        options,
-        onRead: (r) => (this.#record = r),
-        onUpdate,
-      });
-      if (ended.status === "succeeded") return ended;
-      throw jobEndedError({
-        jobId: this.id,
-        status: ended.status,
-        title: ended.error?.title ?? ended.status,
-        detail: ended.error?.detail ?? endingMessage(ended) ?? (await this.#lastErrorLog()) ?? "no detail given",
-        record: ended,
-      });
+    const record = await presentation().followJob<JobRecord>({
+      progress: options.progress,
+      title: this.type,
+      fetchLogs: (limit) => this.logs({ limit, signal: options.signal }),
+      wait: async (onUpdate) => {
+        const ended = await followToEnd({
+          ctx: this.#ctx,
+          id: this.id,
+          address: this.#address,
+          seen: this.#record,
+          options,
+          onRead: (r) => (this.#record = r),
+          onUpdate,
+        });
+        if (ended.status === "succeeded") return ended;
+        throw jobEndedError({
+          jobId: this.id,
+          status: ended.status,
+          title: ended.error?.title ?? ended.status,
+          detail: ended.error?.detail ?? endingMessage(ended) ?? (await this.#lastErrorLog()) ?? "no detail given",
+          record: ended,
+        });
+      },
     });
-    this.#result ??= displayableResult(
+    this.#result ??= presentation().displayableResult(
       this.#withFitted(
         await this.#address.call((r) =>
           // A service that returns the fitted state only on request is asked for it (`fittedQuery`).
@@ -231,8 +230,8 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
   }
 
   /** The before/after histograms of each feature (see docs/notebooks.md); waits first. */
-  async compare(options: PlotComparisonOptions = {}): Promise<SvgChart> {
-    return plotComparison(this, options);
+  async compare(options: ComparisonOptions = {}): Promise<ComparisonChart> {
+    return presentation().compareJob(this, options);
   }
 
   /** The same input, transform and columns sent again with `params` changed (./job-rerun.ts). */
@@ -242,7 +241,9 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
 
   /** Compact HTML for notebooks: transform, status, progress, timing; never a key. */
   toHTML(): string {
-    return this.#record ? jobHtml(this.#record) : `<code>${this.toString().replace(/[<>&]/g, "")}</code>`;
+    return this.#record
+      ? presentation().html.job(this.#record)
+      : `<code>${this.toString().replace(/[<>&]/g, "")}</code>`;
   }
 
   /**

@@ -7,7 +7,7 @@
  * signal only.
  */
 import { AbortError } from "../client/errors.js";
-import { listenForKernelInterrupt } from "../display/notebook/kernel-interrupt.js";
+import { presentation } from "./presentation/registry.js";
 import { combine } from "./job-polling.js";
 
 export interface StopNotice {
@@ -23,7 +23,7 @@ export async function stoppableByKernel<T>(
   call: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
   const said = `Stopped ${notice.doing}: the kernel was interrupted. ${notice.then}`;
-  const interrupt = listenForKernelInterrupt(said);
+  const interrupt = presentation().listenForKernelInterrupt(said);
   if (interrupt === undefined) return call(signal);
   try {
     return await call(combine(signal, interrupt.signal));

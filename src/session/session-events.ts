@@ -1,5 +1,5 @@
 /** The Session's two kinds of event: a job it sent, a one-line notice. */
-import { showNotice } from "../display/notebook/notice.js";
+import { presentation } from "./presentation/registry.js";
 import type { Job } from "./job.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
@@ -25,7 +25,7 @@ export class SessionEvents {
   /** To the listeners; without any, in the notebook cell, else as a process warning. */
   notify(message: string): void {
     if (this.#noticeListeners.size === 0) {
-      if (!showNotice(message)) process.emitWarning(message, "MdpsWarning");
+      if (!presentation().showNotice(message)) process.emitWarning(message, "MdpsWarning");
       return;
     }
     for (const listener of [...this.#noticeListeners]) listener(message);

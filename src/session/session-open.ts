@@ -1,18 +1,16 @@
 /**
  * How a Session comes to be: `connect` resolves its settings and reads health (region,
- * capabilities); `local` starts the reference service in this process with its own
- * application. Both hand the Session its parts.
+ * capabilities); `local` asks the opener src/local/ provides to start the reference
+ * service in this process with its own application. Both hand the Session its parts.
  */
 import type { JobStatusVocabularyOptions } from "../core/contract/job-status.js";
 import { MdpsClient, type ClientOptions } from "../client/client.js";
 import { resolveConfig, type ClientConfig } from "../client/config.js";
-import { ConfigError, OAuthError, PermissionDeniedError } from "../client/errors.js";
+import { ConfigError, PermissionDeniedError } from "../client/errors.js";
 import { mergeServiceSettings, type ServiceSettings } from "../client/vendor/service-settings.js";
 import type { TransportOptions } from "../client/transport.js";
 import { configDirOf, Journal, journalPath } from "./journal.js";
-import { keepLocalToken } from "../local/local-token.js";
 import { ServiceProfile } from "../client/vendor/service-profile.js";
-import { startLocalService, type LocalService, type LocalServiceOptions } from "../local/local-service.js";
 
 /**
  * What the Session may assume of the service (../client/vendor/service-profile.ts): `wireFormat`
@@ -33,14 +31,37 @@ export interface ConnectOptions extends ClientOptions, SessionOptions {
   readonly journal?: boolean | string | undefined;
 }
 
-export interface LocalOptions extends LocalServiceOptions, SessionOptions, TransportOptions {}
+/**
+ * The embedded service's own options (`dataDir`, `service`, `env`, `autoInputRetentionMs`):
+ * src/local/ adds them by declaration merging, as it owns that service.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EmbeddedServiceOptions {}
+
+export interface LocalOptions extends EmbeddedServiceOptions, SessionOptions, TransportOptions {}
+
+/** The embedded service behind a local session, as the session uses it. */
+export interface EmbeddedService {
+  readonly dataDir: string;
+  /** A one-time portal login link that lives in this process only. */
+  notebookLink(): string;
+  close(): Promise<void>;
+}
+
+type LocalOpener = (options: LocalOptions) => Promise<SessionParts>;
+let localOpener: LocalOpener | undefined;
+
+/** How `Session.local()` starts its service: src/local/ provides it when the package's entry loads. */
+export function provideLocalOpener(opener: LocalOpener): void {
+  localOpener = opener;
+}
 
 export interface SessionParts {
   readonly client: MdpsClient;
   readonly options: SessionOptions;
   readonly profile: ServiceProfile;
   readonly region: string | undefined;
-  readonly local?: LocalService | undefined;
+  readonly local?: EmbeddedService | undefined;
   readonly journal?: Journal | undefined;
   /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
   readonly connectOptions?: ConnectOptions | undefined;
@@ -88,38 +109,18 @@ export async function openConnected(options: ConnectOptions): Promise<SessionPar
   return { client, options, profile, region, journal: openJournal(options, config), connectOptions: options };
 }
 
-/** A local session's parts: the reference service started in this process, and a client with its credentials. */
+/** A local session's parts, from the opener src/local/ provides (see `provideLocalOpener`). */
 export async function openLocal(options: LocalOptions): Promise<SessionParts> {
-  const local = await startLocalService(options);
-  try {
-    let client = clientFor(local, local.credentials, options);
-    // A token kept by an earlier run skips the exchange (../local/local-token.ts); one read checks the service knows it.
-    const kept = keepLocalToken(client, local.dataDir);
-    try {
-      if (kept) await client.health.get();
-      else await client.tokens.get();
-    } catch (error) {
-      // The credentials file outlived its database (reset, copied dir): make new ones.
-      if (!(error instanceof OAuthError && error.code === "invalid_client")) throw error;
-      await client.close();
-      client = clientFor(local, local.renewCredentials(), options);
-      keepLocalToken(client, local.dataDir);
-    }
-    return {
-      client,
-      options,
-      profile: profileOf(client, options, local.capabilities),
-      region: local.service.region,
-      local,
-    };
-  } catch (error) {
-    await local.service.close();
-    throw error;
+  if (localOpener === undefined) {
+    throw new ConfigError(
+      'Session.local() starts the embedded service, which mdps\'s entry provides: import { Session } from "mdps".',
+    );
   }
+  return localOpener(options);
 }
 
 /** What the session assumes of its service: health's capabilities (undefined: not read) and the settings. */
-function profileOf(
+export function profileOf(
   client: MdpsClient,
   options: SessionOptions,
   declared: readonly string[] | undefined,
@@ -130,24 +131,6 @@ function profileOf(
     // Health not read at connect (verify: false): asked once, when first needed.
     ask: async (capability) => (await client.capabilities.check(capability)) === "declared",
   });
-}
-
-function clientFor(local: LocalService, creds: LocalService["credentials"], options: TransportOptions): MdpsClient {
-  // The URL is this process's own: MDPS_BASE_URL has nothing to do with it.
-  const connectionHint =
-    options.connectionHint ??
-    `This session's local service (data dir ${local.dataDir}) is no longer running: it stops with session.close() or when its process ends. ` +
-      `Open a new session with Session.local() on the same data dir; its blobs and jobs are kept there.`;
-  const config = resolveConfig({
-    env: {},
-    configFile: false,
-    baseUrl: local.service.url,
-    clientId: creds.clientId,
-    clientSecret: creds.clientSecret,
-    modelId: creds.modelId,
-  });
-  // The embedded service is this process's own loopback: never through a proxy.
-  return new MdpsClient(config, { ...options, proxy: false, connectionHint });
 }
 
 /** The journal a connected session keeps (ConnectOptions.journal). */

@@ -14,10 +14,9 @@ import { Job } from "./job.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
-import { RichValue } from "../display/notebook/rich-value.js";
-import { PortalLink } from "../display/notebook/portal-link.js";
-import { sessionHtml } from "../display/render/records.js";
-import type { LocalService } from "../local/local-service.js";
+import { RichValue } from "./presentation/rich-value.js";
+import { presentation } from "./presentation/registry.js";
+import { PortalLink } from "./portal-link.js";
 import type { PreprocessOptions } from "./preprocess/options.js";
 import { assertEnvelope } from "./preprocess/plan.js";
 import { sendJob, sendPreprocessing, type Sender, type SendJobOptions } from "./preprocess/send.js";
@@ -57,7 +56,7 @@ export class Session extends RichValue {
   readonly profile: ServiceProfile;
   /** The region the service reported, when health was read. */
   readonly region: string | undefined;
-  readonly #local: LocalService | undefined;
+  readonly #local: SessionParts["local"];
   readonly #blobs: Blob[] = [];
   /** Jobs this session sent, oldest first (for `jobs()` on a service without `job-list`). */
   readonly #jobs: Job[] = [];
@@ -362,7 +361,7 @@ export class Session extends RichValue {
     if (this.#closed) return;
     this.#closed = true;
     await this.client.close();
-    await this.#local?.service.close();
+    await this.#local?.close();
   }
 
   toJSON(): Record<string, unknown> {
@@ -384,7 +383,7 @@ export class Session extends RichValue {
 
   /** Compact HTML for notebooks: service, region, model, data dir; never a secret. */
   toHTML(): string {
-    return sessionHtml({
+    return presentation().html.session({
       baseUrl: shownUrl(this.baseUrl),
       modelId: this.modelId,
       region: this.region ?? null,

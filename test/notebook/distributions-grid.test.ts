@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session } from "../../src/session/session.js";
+import { Session } from "../../src/index.js";
 import { distributionsSpec, plotDistributions } from "../../src/display/notebook/compare-plot.js";
 import { chartLabels } from "./chart-labels.js";
 import { chartMarks } from "./chart-marks.js";

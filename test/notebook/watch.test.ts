@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as dfd from "danfojs-node";
-import { Session } from "../../src/session/session.js";
+import { Session } from "../../src/index.js";
 import { LiveStatus } from "../../src/display/notebook/live-status.js";
 import { watch } from "../../src/display/notebook/job-progress.js";
 import { plotComparison } from "../../src/display/notebook/job-plot.js";

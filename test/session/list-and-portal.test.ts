@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/client/errors.js";
-import { Session } from "../../src/session/session.js";
+import { Session } from "../../src/index.js";
 import { Harness } from "../service/service-harness.js";
 
 const h = new Harness();

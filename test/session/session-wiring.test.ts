@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
-import { Session } from "../../src/session/session.js";
+import { Session } from "../../src/index.js";
 import { setNotebookKernel } from "../../src/display/notebook/kernel-display.js";
 import { AbortError } from "../../src/client/errors.js";
 

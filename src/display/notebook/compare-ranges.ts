@@ -7,7 +7,7 @@ import { labelledSources, type PlotInput } from "./joint-plot.js";
 import { numericColumn, type ColumnSource } from "../render/histogram.js";
 import { percentiles } from "../render/plot-data.js";
 import { BOX_STYLE, CELL_STYLE, HEAD_STYLE, TABLE_STYLE, escapeHtml, formatNumber } from "../render/html.js";
-import { RichValue } from "./rich-value.js";
+import { DisplayedValue } from "./displayed-value.js";
 
 export interface RangeRow {
   /** The data set: a job's transform and non-default parameters, a blob's name, or the key given. */
@@ -24,7 +24,7 @@ export interface RangeRow {
 const FIELDS = ["min", "p1", "p50", "p99", "max"] as const;
 
 /** The rows, with an HTML table in notebooks and aligned text elsewhere. */
-export class RangeTable extends RichValue {
+export class RangeTable extends DisplayedValue {
   constructor(
     readonly column: string,
     readonly rows: readonly RangeRow[],

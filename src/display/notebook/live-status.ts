@@ -18,19 +18,9 @@ import {
 import { newKernelDisplay, settleWithin, type NotebookDisplay } from "./kernel-display.js";
 import { summarizeRequest } from "../render/records.js";
 import { logLinesHtml } from "../render/warnings.js";
+import type { JobSnapshot, ProgressMode } from "../../session/presentation/views.js";
 
-/** What a status update carries; a JobRecord from the wire is one. */
-export interface JobSnapshot {
-  readonly id?: string;
-  readonly status: string;
-  readonly phase?: string | null;
-  readonly progress?: number;
-  readonly error?: { readonly title: string; readonly detail: string } | null;
-  readonly created_at?: string | null;
-  readonly started_at?: string | null;
-  readonly finished_at?: string | null;
-  readonly request?: unknown;
-}
+export type { JobSnapshot, ProgressMode } from "../../session/presentation/views.js";
 
 /** A log line; a JobExecutionLogMessage from the wire is one. */
 export interface LogLine {
@@ -38,9 +28,6 @@ export interface LogLine {
   readonly level?: string;
   readonly message: string;
 }
-
-/** Where progress goes: `auto` is the notebook inside a notebook kernel and nothing elsewhere. */
-export type ProgressMode = "auto" | "notebook" | "text" | "none";
 
 export interface LiveStatusOptions {
   /** Default `auto`. */

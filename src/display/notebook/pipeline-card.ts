@@ -17,21 +17,10 @@ import {
   statusHtml,
 } from "../render/html.js";
 import { newKernelDisplay, OUTPUT_WAIT_MS, outputsSent, settleWithin, type NotebookDisplay } from "./kernel-display.js";
-import type { ProgressMode } from "./live-status.js";
+import type { PipelineStepView, ProgressMode } from "../../session/presentation/views.js";
+import type { PipelineFollowing } from "../../session/presentation/registry.js";
 
-/** One step as the card shows it; `pending` until its job is sent. */
-export interface PipelineStepView {
-  readonly type: string;
-  /** Empty: every numeric column. */
-  readonly columns: readonly string[];
-  readonly status: string;
-  readonly phase?: string | null | undefined;
-  readonly progress?: number | undefined;
-  readonly jobId?: string | undefined;
-  /** How long the step's job took, or has taken so far. */
-  readonly elapsedMs?: number | undefined;
-  readonly error?: { readonly title: string; readonly detail: string } | null | undefined;
-}
+export type { PipelineStepView } from "../../session/presentation/views.js";
 
 const LEFT = "text-align:left";
 
@@ -169,4 +158,25 @@ export class PipelineCard {
 
 function roundTenth(progress: number | undefined): number | undefined {
   return progress === undefined ? undefined : Math.floor(progress * 10) / 10;
+}
+
+/** `until()`, with the run's live card shown meanwhile (and left in its final state). */
+export async function followPipeline<T>({
+  progress,
+  heading,
+  state,
+  subscribe,
+  until,
+}: PipelineFollowing<T>): Promise<T> {
+  const card =
+    progress === false || progress === "none" ? undefined : new PipelineCard({ mode: progress ?? "auto", heading });
+  if (card === undefined || card.mode === "none") return until();
+  card.update(state());
+  const stop = subscribe((steps) => card.update(steps));
+  try {
+    return await until();
+  } finally {
+    stop();
+    await card.finish(state());
+  }
 }

@@ -13,18 +13,10 @@
  * an array, inside an error) and every place outside a notebook only get the text.
  */
 import { findKernel } from "./kernel-display.js";
+import { JUPYTER_DISPLAY, type MimeBundle, type RichOutput } from "../../session/presentation/views.js";
 
-/** Node's well-known symbol for custom inspection (no import of node:util needed). */
-export const INSPECT_CUSTOM: unique symbol = Symbol.for("nodejs.util.inspect.custom");
-
-/** Deno's symbol for a value's rich display (`Deno.jupyter.$display`), no Deno types needed. */
-export const JUPYTER_DISPLAY: unique symbol = Symbol.for("Jupyter.display");
-
-/** What a value shows richly: HTML, or an SVG picture. */
-export interface RichOutput {
-  readonly html?: string;
-  readonly svg?: string;
-}
+export { INSPECT_CUSTOM, JUPYTER_DISPLAY } from "../../session/presentation/views.js";
+export type { MimeBundle, RichOutput } from "../../session/presentation/views.js";
 
 /** Sends rich output to the current notebook cell; false outside a notebook or on failure. */
 export function displayRich(output: RichOutput): boolean {
@@ -74,13 +66,6 @@ export function inspectRich(
     }
   }
   return text;
-}
-
-/** A Jupyter MIME bundle: what a `[Symbol.for("Jupyter.display")]()` method returns. */
-export interface MimeBundle {
-  readonly "text/plain": string;
-  readonly "text/html"?: string;
-  readonly "image/svg+xml"?: string;
 }
 
 /**

@@ -5,6 +5,8 @@
  * and as text elsewhere.
  */
 import { inspect } from "node:util";
+// show() draws session values too (a Session, a Blob, a CheckReport): it brings their presentation.
+import "../presentation.js";
 import type { BlobRecord, FittedStateJson, JobRecord, JobResult } from "../../core/contract/index.js";
 import { findKernel } from "./kernel-display.js";
 import { displayRich, type RichOutput } from "./rich-inspect.js";

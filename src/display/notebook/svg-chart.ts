@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { escapeHtml } from "../render/html.js";
 import { displayRich } from "./rich-inspect.js";
-import { RichValue } from "./rich-value.js";
+import { DisplayedValue } from "./displayed-value.js";
 import type { VegaLiteSpec } from "../render/vega-svg.js";
 
 /**
@@ -12,7 +12,7 @@ import type { VegaLiteSpec } from "../render/vega-svg.js";
  * export, GitHub's renderer) strip or blacken its elements, while an image cannot run
  * anything and so passes intact, still sharp at any zoom.
  */
-export class SvgChart extends RichValue {
+export class SvgChart extends DisplayedValue {
   constructor(
     /** The picture as SVG markup. */
     readonly svg: string,

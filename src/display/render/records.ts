@@ -6,6 +6,7 @@
  */
 import { homedir } from "node:os";
 import type { BlobRecord, JobRecord, JobResult } from "../../core/contract/index.js";
+import type { SessionInfo } from "../../session/presentation/views.js";
 import { fittedHtml } from "./fitted.js";
 import { warningsHtml } from "./warnings.js";
 import {
@@ -21,16 +22,7 @@ import {
   statusHtml,
 } from "./html.js";
 
-/** What a Session shows about itself; deliberately has no place for a secret or token. */
-export interface SessionInfo {
-  readonly baseUrl: string;
-  readonly modelId?: string | null;
-  readonly region?: string | null;
-  readonly clientId?: string | null;
-  readonly local?: boolean;
-  readonly dataDir?: string | null;
-  readonly scopes?: readonly string[] | null;
-}
+export type { SessionInfo } from "../../session/presentation/views.js";
 
 /** `/home/ana/.mdps/local` → `~/.mdps/local`: shorter, and no user name in a shared notebook. */
 function tildePath(path: string): string {

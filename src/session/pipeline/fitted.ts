@@ -14,9 +14,8 @@ import { fittedState, type FittedStateJson } from "../../core/contract/job.js";
 import { EngineError, engineFitted } from "../../core/engine/index.js";
 import { transforms } from "../../core/engine/registry.js";
 import type { Table } from "../../core/formats/table.js";
-import { fittedHtml } from "../../display/render/fitted.js";
-import { pipelineFittedHtml } from "../../display/notebook/pipeline-card.js";
-import { RichValue } from "../../display/notebook/rich-value.js";
+import { RichValue } from "../presentation/rich-value.js";
+import { presentation } from "../presentation/registry.js";
 import { formatFieldErrors } from "../../client/error-factory.js";
 import { ValidationError, type FieldErrors } from "../../client/errors.js";
 import { explainIssues, fieldErrorsOf } from "../../core/errors/zod-issues.js";
@@ -212,12 +211,12 @@ export class FittedPipeline extends RichValue {
 
   /** Compact HTML for notebooks: one row per step, and each step's fitted state. */
   toHTML(): string {
-    return pipelineFittedHtml(
+    return presentation().html.fittedPipeline(
       this.transformers.map((t, i) => ({
         type: t.type,
         columns: t.featureNames,
         jobId: this.jobIds[i] ?? null,
-        fittedHtml: fittedHtml(t.fitted),
+        fitted: t.fitted,
       })),
     );
   }

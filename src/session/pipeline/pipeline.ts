@@ -7,10 +7,9 @@
  * order (each job does), where a ColumnTransformer puts the transformed columns first,
  * in transformer order, then the remainder (docs/session.md#pipelines).
  */
-import { BOX_STYLE, MUTED_STYLE, escapeHtml } from "../../display/render/html.js";
-import { PipelineCard } from "../../display/notebook/pipeline-card.js";
-import type { ProgressMode } from "../../display/notebook/live-status.js";
-import { RichValue } from "../../display/notebook/rich-value.js";
+import { RichValue } from "../presentation/rich-value.js";
+import { presentation } from "../presentation/registry.js";
+import type { ProgressMode } from "../presentation/views.js";
 import type { Blob } from "../blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./fitted.js";
 import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./run.js";
@@ -88,19 +87,13 @@ export class Pipeline extends RichValue {
 
   /** `until(run)`, with the run's live card shown meanwhile (and left in its final state). */
   async #shown<T>(run: PipelineRun, options: PipelineFitOptions, until: (run: PipelineRun) => Promise<T>): Promise<T> {
-    const card =
-      options.progress === false || options.progress === "none"
-        ? undefined
-        : new PipelineCard({ mode: options.progress ?? "auto", heading: `mdps pipeline · ${this.steps.length} steps` });
-    if (card === undefined || card.mode === "none") return until(run);
-    card.update(run.state);
-    const stop = run.subscribe((state) => card.update(state));
-    try {
-      return await until(run);
-    } finally {
-      stop();
-      await card.finish(run.state);
-    }
+    return presentation().followPipeline({
+      progress: options.progress,
+      heading: `mdps pipeline · ${this.steps.length} steps`,
+      state: () => run.state,
+      subscribe: (listener) => run.subscribe(listener),
+      until: () => until(run),
+    });
   }
 
   /**
@@ -122,13 +115,8 @@ export class Pipeline extends RichValue {
   }
 
   toHTML(): string {
-    const items = this.steps
-      .map(
-        (s) =>
-          `<li><b>${escapeHtml(s.type)}</b> on ${escapeHtml(describeColumns(s.columns))}` +
-          `${s.params && Object.keys(s.params).length > 0 ? ` <code>${escapeHtml(JSON.stringify(s.params))}</code>` : ""}</li>`,
-      )
-      .join("");
-    return `<div style="${BOX_STYLE}"><b>mdps Pipeline</b> <span style="${MUTED_STYLE}">not fitted yet: await pipeline.fit(df)</span><ol style="margin:2px 0">${items}</ol></div>`;
+    return presentation().html.pipeline(
+      this.steps.map((s) => ({ type: s.type, columns: describeColumns(s.columns), params: s.params })),
+    );
   }
 }

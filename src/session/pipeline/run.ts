@@ -9,7 +9,7 @@ import type { RecordType } from "../../core/contract/blob.js";
 import type { JobRecord } from "../../core/contract/job.js";
 import { AbortError, JobAlreadyEndedError, JobFailedError, MdpsError, jobEndedError } from "../../client/errors.js";
 import type { Secret } from "../../client/secret.js";
-import type { PipelineStepView } from "../../display/notebook/pipeline-card.js";
+import type { PipelineStepView } from "../presentation/views.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type UploadOptions } from "../blob.js";
 import type { Job } from "../job.js";

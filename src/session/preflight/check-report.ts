@@ -1,5 +1,5 @@
-import { RichValue } from "../../display/notebook/rich-value.js";
-import { preflightHtml } from "../../display/render/preflight.js";
+import { RichValue } from "../presentation/rich-value.js";
+import { presentation } from "../presentation/registry.js";
 import {
   formatPreflight,
   type ColumnReport,
@@ -41,6 +41,6 @@ export class CheckReport extends RichValue implements PreflightReport {
   }
 
   toHTML(): string {
-    return preflightHtml(this);
+    return presentation().html.preflight(this);
   }
 }

@@ -1,5 +1,5 @@
-import { escapeHtml } from "../render/html.js";
-import { RichValue } from "./rich-value.js";
+import { presentation } from "./presentation/registry.js";
+import { RichValue } from "./presentation/rich-value.js";
 
 /**
  * A one-time portal login link (`session.portalLink()`): a link in a notebook, the URL
@@ -19,8 +19,7 @@ export class PortalLink extends RichValue {
   }
 
   toHTML(): string {
-    const url = escapeHtml(this.url);
-    return `<p><a href="${url}" target="_blank" rel="noopener noreferrer">Open the portal</a> (works once, while this session runs: ask <code>session.portalLink()</code> again for another)</p>`;
+    return presentation().html.portalLink(this.url);
   }
 
   protected override inspectedText(): string {
