@@ -13,6 +13,7 @@ import {
   JobFailedError,
   MdpsError,
   NotFoundError,
+  PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
   TimeoutError,
@@ -140,8 +141,10 @@ export function errorOutput(error: unknown): Extract<Output, { type: "error" }> 
   return { type: "error", title: `Error: ${String(error)}` };
 }
 
-function apiHint(error: APIError): string {
+function apiHint(error: APIError): string | undefined {
   if (error.remedy !== undefined) return error.remedy;
+  // The service's detail, shown above, already said what to do (the client found it there).
+  if (error instanceof PayloadTooLargeError && error.detail !== undefined) return undefined;
   if (error instanceof ValidationError && error.call !== undefined)
     return "The service refused the request: fix what it names above (/help <command> lists the options).";
   if (error instanceof ValidationError)

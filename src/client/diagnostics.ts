@@ -299,7 +299,7 @@ export function summaryOf(error: unknown): string {
 }
 
 function remedyOf(error: unknown, where: "auth" | "api"): string {
-  if (error instanceof OAuthError) return oauthAdvice(error.code);
+  if (error instanceof OAuthError) return oauthAdvice(error.code, error.detail);
   if (isTransientAnswer(error)) return TRANSIENT_REMEDY;
   if (error instanceof APIError) {
     return where === "auth"

@@ -28,7 +28,12 @@ export interface ErrorResponse {
 
 type Ctor = new (init: APIErrorInit) => APIError;
 
-const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = {
+/**
+ * Per status: the error class, its code, mdps's advice, and (`givenBy`) the words by which a
+ * service's own detail already gives that advice, so the message does not say it twice.
+ */
+type StatusKind = { ctor: Ctor; code: string; advice: string; givenBy?: RegExp };
+const BY_STATUS: Record<number, StatusKind> = {
   400: { ctor: BadRequestError, code: "bad_request", advice: "Fix the request and send it again." },
   401: {
     ctor: AuthenticationError,
@@ -57,6 +62,7 @@ const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = 
     ctor: PayloadTooLargeError,
     code: "payload_too_large",
     advice: "The file is over the service's size limit: split it or ask for a higher limit.",
+    givenBy: /\b(split|raise|smaller)\b/i,
   },
   415: {
     ctor: UnsupportedMediaTypeError,
@@ -70,7 +76,7 @@ const BY_STATUS: Record<number, { ctor: Ctor; code: string; advice: string }> = 
   },
 };
 
-const SERVER = {
+const SERVER: StatusKind = {
   ctor: InternalServerError,
   code: "internal_server_error",
   advice: "The service failed; try again later and quote the request id if it persists.",
@@ -106,12 +112,15 @@ const SCOPE_ADVICE = "Give the application the missing scope in the portal (and 
  */
 function forbiddenAdvice(call: string, said: string): string {
   if (/\bscope/i.test(said)) return SCOPE_ADVICE;
+  const where =
+    "MDPS_MODEL_ID (modelId in Session.connect(), model_id in the config profile; `mdps configure` asks for it)";
+  // The service said what is wrong with the model id: add only where mdps takes it from.
+  if (/\bmodel/i.test(said)) return `Set ${where} to the one the portal shows on the application's page.`;
   const id = /\/model\/([^/\s]+)/.exec(call)?.[1];
   const model =
-    `The model id${id ? ` ${id}` : ""} is not known to this application or not allowed for it: set MDPS_MODEL_ID ` +
-    "(modelId in Session.connect(), model_id in the config profile; `mdps configure` asks for it) to the model id " +
-    "the application was registered for, as the portal shows it on the application's page.";
-  return /\bmodel/i.test(said) ? model : `${model} Or a scope is missing: ${SCOPE_ADVICE.replace(/^G/, "g")}`;
+    `The model id${id ? ` ${id}` : ""} is not known to this application or not allowed for it: set ${where} ` +
+    "to the model id the application was registered for, as the portal shows it on the application's page.";
+  return `${model} Or a scope is missing: ${SCOPE_ADVICE.replace(/^G/, "g")}`;
 }
 
 /**
@@ -188,8 +197,8 @@ export function makeAPIError(res: ErrorResponse): APIError {
   const problem = parsed.success ? parsed.data : undefined;
   const errors: FieldErrors | undefined = problem?.errors;
   const isValidation = res.status === 400 && errors !== undefined && Object.keys(errors).length > 0;
-  const kind = isValidation
-    ? { ctor: ValidationError as Ctor, code: "validation_failed", advice: "Correct the fields named above." }
+  const kind: StatusKind | undefined = isValidation
+    ? { ctor: ValidationError, code: "validation_failed", advice: "Correct the fields named above." }
     : (BY_STATUS[res.status] ?? (res.status >= 500 ? SERVER : undefined));
   const requestId = requestIdOf(res.headers, res.body);
   const title = problem?.title;
@@ -210,7 +219,8 @@ export function makeAPIError(res: ErrorResponse): APIError {
     said,
     kind?.advice ?? "See the service's documentation for this status.",
   );
-  if (!alreadyAdvised(detail, advice)) parts.push(advice);
+  const given = alreadyAdvised(detail, advice) || (detail !== undefined && kind?.givenBy?.test(detail) === true);
+  if (!given) parts.push(advice);
   if (requestId) parts.push(`(request id ${requestId})`);
   const init: APIErrorInit = {
     status: res.status,
@@ -225,24 +235,39 @@ export function makeAPIError(res: ErrorResponse): APIError {
     body: res.body,
     headers: res.headers,
     call: res.call,
-    // Said as the remedy too, so no caller puts a job's hint on it (a send met it).
-    remedy: isTierConflict(res.status, said) ? TIER_ADVICE : undefined,
+    // Advice mdps knows better than a caller's general hint is the remedy too (a tier conflict
+    // met by a send gets no job hint; a 403 is not always a scope); none when the service gave it.
+    remedy:
+      isTierConflict(res.status, said) || (!given && (res.status === 403 || res.status === 413)) ? advice : undefined,
   };
   return new (kind?.ctor ?? APIError)(init);
 }
 
+/**
+ * What a token endpoint's error code means, said unless the service's description already
+ * says it (`givenBy`): a terse "invalid client" gets it, the reference service's words do not.
+ */
+const OAUTH_MEANING: Record<string, { text: string; givenBy: RegExp }> = {
+  invalid_client: { text: "The client id or secret is wrong (or the secret was regenerated).", givenBy: /secret/i },
+};
+
 const OAUTH_ADVICE: Record<string, string> = {
-  invalid_client:
-    "The client id or secret is wrong (or the secret was regenerated): check MDPS_CLIENT_ID and MDPS_CLIENT_SECRET.",
+  invalid_client: "Check MDPS_CLIENT_ID and MDPS_CLIENT_SECRET.",
   invalid_scope:
     "A requested scope is not assigned to the application: fix MDPS_SCOPES or add the scope in the portal.",
   invalid_request: "The token request is missing a field: set both the client id and the secret.",
   unsupported_grant_type: "The token endpoint does not accept client_credentials: check MDPS_AUTH_URL.",
 };
 
-/** What to do about a token endpoint's error code (`invalid_client`...). */
-export function oauthAdvice(code: string): string {
-  return OAUTH_ADVICE[code] ?? "Check the application's credentials and scopes in the portal.";
+/**
+ * What to do about a token endpoint's error code (`invalid_client`...), led by what the
+ * code means unless the service's `description` already says it.
+ */
+export function oauthAdvice(code: string, description?: string): string {
+  const advice = OAUTH_ADVICE[code] ?? "Check the application's credentials and scopes in the portal.";
+  const meaning = OAUTH_MEANING[code];
+  if (meaning === undefined || (description !== undefined && meaning.givenBy.test(description))) return advice;
+  return `${meaning.text} ${advice}`;
 }
 
 /** The token endpoint's RFC 6749 error -> OAuthError (never mentions the secret). */
@@ -251,9 +276,10 @@ export function makeOAuthError(res: ErrorResponse): APIError {
   if (!parsed.success) return oauthErrorFromText(res);
   const { error, error_description } = parsed.data;
   const requestId = requestIdOf(res.headers);
-  const parts = [`Token request to ${res.call} failed with ${res.status} ${error}`];
-  if (error_description) parts.push(error_description);
-  parts.push(OAUTH_ADVICE[error] ?? "Check the application's credentials and scopes in the portal.");
+  const failed = `Token request to ${res.call} failed with ${res.status} ${error}`;
+  const parts = [error_description ? `${failed}: ${error_description}` : failed];
+  const remedy = oauthAdvice(error, error_description);
+  parts.push(remedy);
   if (requestId) parts.push(`(request id ${requestId})`);
   return new OAuthError({
     status: res.status,
@@ -264,6 +290,7 @@ export function makeOAuthError(res: ErrorResponse): APIError {
     requestId,
     body: res.body,
     headers: res.headers,
+    remedy,
   });
 }
 
@@ -292,7 +319,8 @@ function oauthErrorFromText(res: ErrorResponse): APIError {
   const note = bodyKind(res);
   if (note) parts.push(note);
   if (snippet) parts.push(`"${snippet}"`);
-  parts.push(OAUTH_ADVICE[code] ?? "Check the application's credentials and scopes in the portal.");
+  const remedy = oauthAdvice(code, snippet);
+  parts.push(remedy);
   if (requestId) parts.push(`(request id ${requestId})`);
   return new OAuthError({
     status: res.status,
@@ -303,6 +331,7 @@ function oauthErrorFromText(res: ErrorResponse): APIError {
     requestId,
     body: res.body,
     headers: res.headers,
+    remedy,
   });
 }
 
@@ -330,8 +359,11 @@ function alreadyAdvised(detail: string | undefined, advice: string): boolean {
 }
 
 function joinSentences(parts: string[]): string {
-  return parts
-    .map((p) => p.trim().replace(/[:;,]?$/, ""))
-    .map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`))
-    .join(" ");
+  return (
+    parts
+      .map((p) => p.trim().replace(/[:;,]?$/, ""))
+      // A closing parenthesis ends a sentence only after a full stop, or as a whole aside.
+      .map((p) => (/[.!?]\)?$/.test(p) || /^\(.*\)$/.test(p) ? p : `${p}.`))
+      .join(" ")
+  );
 }

@@ -20,6 +20,30 @@ describe("danfo conversion", () => {
     expect(sameDoubles(numberColumn(tableFromDataFrame(df), "x"), x)).toBe(true);
   });
 
+  it("labels float64 data float32 because danfo 1.2.0 has no float64 dtype, and its frame methods still compute in float64", () => {
+    // Why mdps cannot say float64 in df.dtypes: danfo's dtypes are a closed list that every
+    // derived frame (head, loc, copy, a column) checks again, and its tensors (tfjs) have no float64.
+    expect(() => new DataFrame({ a: [0.5] }, { dtypes: ["float64"] })).toThrow(/float64.*not supported/);
+    const relabelled = dataFrameFromTable({
+      rowCount: 1,
+      columns: [{ name: "a", kind: "number", values: Float64Array.of(0.5) }],
+    });
+    (relabelled as unknown as { $dtypes: string[] }).$dtypes = ["float64"];
+    expect(() => relabelled.head(1)).toThrow(/float64.*not supported/);
+    // The label is only a label: the values danfo's own frame methods give stay float64.
+    const v = [0.1, 1 / 3, 1 + 1e-10];
+    const df = dataFrameFromTable({
+      rowCount: 3,
+      columns: [{ name: "a", kind: "number", values: Float64Array.from(v) }],
+    });
+    expect(df.dtypes).toEqual(["float32"]);
+    expect(df.head(3).column("a").values).toEqual(v);
+    expect(df.loc({ columns: ["a"] }).column("a").values).toEqual(v);
+    expect(df.column("a").add(1).values).toEqual(v.map((x) => x + 1));
+    expect(df.column("a").mul(df.column("a")).values).toEqual(v.map((x) => x * x));
+    expect(Math.fround(v[1]!)).not.toBe(v[1]);
+  });
+
   it("reads every danfo spelling of missing (NaN, null, undefined) as missing", () => {
     const df = new DataFrame({ n: [1, NaN, null, undefined, 2], s: ["a", null, undefined, "d", NaN] });
     const t = tableFromDataFrame(df);

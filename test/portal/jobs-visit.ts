@@ -117,6 +117,8 @@ export async function jobsAndBlobs(visit: Visit): Promise<void> {
   await screenshot(page, "21-job");
   const downloadLink = page.getByRole("link", { name: /^Download / });
   const [download] = await Promise.all([page.waitForEvent("download"), downloadLink.first().click()]);
+  // Saved under the output's name with its record type's extension (the name has none).
+  expect(download.suggestedFilename()).toMatch(/-[A-Za-z]+Scaler(-\d+)?\.(csv|json|arrow|parquet)$/);
   const path = await download.path();
   const bytes = await readFile(path);
   expect(bytes.length).toBeGreaterThan(1000);

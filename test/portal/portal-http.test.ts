@@ -214,6 +214,68 @@ describe("the portal over HTTP", () => {
     expect(minMax).toContain("gone-MinMaxScaler");
   });
 
+  it("saves every download under its record type's extension, from the job page and the blob page", async () => {
+    const admin = openAdmin(dataDir);
+    let app: { model_id: string; client_id: string; client_secret: string };
+    try {
+      const { model_id } = admin.createModel("downloads");
+      app = { model_id, ...admin.addApp({ modelId: model_id, name: "saver", scopes: [...SCOPES] }) };
+    } finally {
+      admin.close();
+    }
+    const session = await Session.connect({
+      baseUrl: service.url,
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      modelId: app.model_id,
+      env: {},
+      configFile: false,
+    });
+    let jobId = "";
+    const named = new Map<string, string>();
+    try {
+      const input = await session.upload(new TextEncoder().encode("a,b\n1,2\n3,5\n"), {
+        name: "scores.tsv",
+        recordType: "csv",
+      });
+      const job = await session.preprocess(input, {
+        type: "StandardScaler",
+        columns: ["a", "b"],
+        outputs: [{ recordType: "arrow" }, { recordType: "parquet" }, { recordType: "json" }, { name: "kept.csv" }],
+      });
+      await job.wait({ timeoutMs: 60_000 });
+      jobId = job.id;
+      named.set(input.id, "scores.tsv");
+    } finally {
+      await session.close();
+    }
+    const client = await loggedIn();
+    const page = await client.request(`/models/${app.model_id}/jobs/${jobId}`);
+    expect(page.status).toBe(200);
+    const links = [...page.text.matchAll(/href="([^"]+\/blobs\/([^"/]+)\/download)" download="([^"]+)"/g)];
+    expect(links.map((l) => l[3])).toEqual([
+      "scores.tsv-StandardScaler-1.arrow",
+      "scores.tsv-StandardScaler-2.parquet",
+      "scores.tsv-StandardScaler-3.json",
+      "kept.csv",
+    ]);
+    for (const [, href, blobId, attribute] of links) {
+      named.set(blobId!, attribute!);
+      const download = await client.request(href!);
+      expect(download.status).toBe(200);
+      expect(download.headers.get("content-disposition")).toBe(
+        `attachment; filename="${attribute}"; filename*=UTF-8''${encodeURIComponent(attribute!)}`,
+      );
+    }
+    // The blob page and its download say the same; a name with a known ending keeps it.
+    for (const [blobId, name] of named) {
+      const blobPage = await client.request(`/models/${app.model_id}/blobs/${blobId}`);
+      expect(blobPage.text).toContain(`download="${name}"`);
+      const download = await client.request(`/models/${app.model_id}/blobs/${blobId}/download`);
+      expect(download.headers.get("content-disposition")).toContain(`filename="${name}"`);
+    }
+  });
+
   it("makes one secret when a confirmation is posted five times at once, and shows it once", async () => {
     const client = await loggedIn();
     const modelId = await newModel(client, "race");

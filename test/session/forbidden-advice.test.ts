@@ -71,10 +71,13 @@ describe("a 403", () => {
     it(`for ${what}: the model id is not known to the application, and where to set the right one`, async () => {
       const err = await uploadError(modelId());
       expect(err).toBeInstanceOf(PermissionDeniedError);
+      // The service says the model id is not the application's; mdps adds where to set it, once.
+      expect(err!.message).toContain(`The path modelId ${modelId()} is not the model of this token's application.`);
       expect(err!.message).toContain(
-        `The model id ${modelId()} is not known to this application or not allowed for it`,
+        "Set MDPS_MODEL_ID (modelId in Session.connect(), model_id in the config profile; `mdps configure` asks for it) to the one the portal shows on the application's page.",
       );
-      expect(err!.message).toContain("set MDPS_MODEL_ID");
+      expect((err as PermissionDeniedError).remedy).toMatch(/^Set MDPS_MODEL_ID/);
+      expect(err!.message.match(/registered for/g)).toHaveLength(1);
       expect(err!.message).not.toMatch(/missing scope/i);
     });
   }

@@ -93,8 +93,17 @@ export const paramsSchemas = {
   StandardScaler: standardScalerParams,
 } as const satisfies Record<PreprocessingType, z.ZodType>;
 
-/** Parameters as a caller writes them: every key optional, defaults filled in by parsing. */
-export type ParamsInput<T extends PreprocessingType> = z.input<(typeof paramsSchemas)[T]>;
+/** A tuple or array type as its readonly form: what a value written `as const` has. */
+type AcceptReadonly<V> = V extends readonly unknown[] ? Readonly<V> : V;
+
+/**
+ * Parameters as a caller writes them: every key optional, defaults filled in by parsing.
+ * Pairs such as `feature_range` are readonly so settings written `as const` fit; parsing
+ * copies them, so nothing the caller passed is ever changed.
+ */
+export type ParamsInput<T extends PreprocessingType> = T extends PreprocessingType
+  ? { [K in keyof z.input<(typeof paramsSchemas)[T]>]: AcceptReadonly<z.input<(typeof paramsSchemas)[T]>[K]> }
+  : never;
 /** Parameters after parsing: every key present. */
 export type Params<T extends PreprocessingType> = z.output<(typeof paramsSchemas)[T]>;
 

@@ -23,19 +23,35 @@ import type { PipelineFollowing } from "../../session/presentation/registry.js";
 export type { PipelineStepView } from "../../session/presentation/views.js";
 
 const LEFT = "text-align:left";
+/** No cell wraps (a bar and its percentage stay on one line); only the error row does. */
+const NOWRAP = "white-space:nowrap";
+/**
+ * A long column list is cut with an ellipsis (the whole list in its tooltip), so the card
+ * keeps one line per step in a notebook about 1100 px wide.
+ */
+const COLUMNS_STYLE = "max-width:320px;overflow:hidden;text-overflow:ellipsis";
+const COLUMNS_CELL = 2;
 
 function row(step: PipelineStepView, index: number): string {
+  const columns = step.columns.length > 0 ? step.columns.join(", ") : "every numeric column";
   const cells = [
     String(index + 1),
     escapeHtml(step.type),
-    escapeHtml(step.columns.length > 0 ? step.columns.join(", ") : "every numeric column"),
+    escapeHtml(columns),
     step.status === "pending" ? `<span style="${MUTED_STYLE}">pending</span>` : statusHtml(step.status),
     step.phase && step.phase !== step.status && step.status === "running" ? escapeHtml(step.phase) : "",
     step.status === "pending" ? "" : `<code>${progressText(step.progress, 10)}</code>`,
     step.jobId ? idHtml(step.jobId) : "",
     step.elapsedMs === undefined ? "" : formatDuration(step.elapsedMs),
   ];
-  const tds = cells.map((c, k) => `<td style="${CELL_STYLE}${k > 0 && k < 6 ? `;${LEFT}` : ""}">${c}</td>`).join("");
+  const tds = cells
+    .map((c, k) => {
+      const style = `${CELL_STYLE};${NOWRAP}${k > 0 && k < 6 ? `;${LEFT}` : ""}`;
+      return k === COLUMNS_CELL
+        ? `<td style="${style};${COLUMNS_STYLE}" title="${escapeHtml(columns)}">${c}</td>`
+        : `<td style="${style}">${c}</td>`;
+    })
+    .join("");
   const error = step.error
     ? `<tr><td></td><td colspan="7" style="${CELL_STYLE};${LEFT};color:#dc2626"><b>${escapeHtml(step.error.title)}</b>: ${escapeHtml(step.error.detail)}</td></tr>`
     : "";
@@ -51,7 +67,9 @@ export function pipelineCardHtml(
   elapsedMs: number,
   final: boolean,
 ): string {
-  const head = HEADER.map((h, k) => `<th style="${HEAD_STYLE}${k > 0 && k < 6 ? `;${LEFT}` : ""}">${h}</th>`).join("");
+  const head = HEADER.map(
+    (h, k) => `<th style="${HEAD_STYLE};${NOWRAP}${k > 0 && k < 6 ? `;${LEFT}` : ""}">${h}</th>`,
+  ).join("");
   const done = steps.filter((s) => s.status === "succeeded").length;
   const summary = final
     ? `${done} of ${steps.length} steps succeeded in ${formatDuration(elapsedMs)}`

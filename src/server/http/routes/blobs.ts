@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ENDPOINT_SCOPES, uuid, type BlobDeleted } from "../../../core/contract/index.js";
 import { isEncryptedEnvelope } from "../../../core/crypto/index.js";
 import { contentTypeOf } from "../../blob-bytes/blob-content-type.js";
+import { attachment } from "../../blob-bytes/download-name.js";
 import { BlobDamagedError, verifyFile, verifyingStream } from "../../blob-bytes/blob-check.js";
 import { parseRange } from "../../blob-bytes/byte-range.js";
 import { assertOwnModel } from "../plugins/auth.js";
@@ -63,11 +64,6 @@ const concurrentUpdate = () =>
     409,
     "The blob was being updated by other requests at the same time, and this update did not get its turn. Send it again.",
   );
-
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 function registerBlobRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -218,7 +214,7 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
         "content-type": row.content_type,
         etag,
         "accept-ranges": "bytes",
-        "content-disposition": contentDisposition(row.name),
+        "content-disposition": attachment(row.name),
         "last-modified": new Date(row.updated_at).toUTCString(),
       });
       const ifNoneMatch = request.headers["if-none-match"];

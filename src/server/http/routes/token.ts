@@ -147,7 +147,7 @@ function registerTokenRoutes(app: FastifyInstance): Promise<void> {
       throw new OAuthProblem(
         401,
         "invalid_client",
-        "client authentication failed: unknown client_id or wrong client_secret (a regenerated secret replaces the old one)",
+        "unknown client_id or wrong client_secret (a regenerated secret replaces the old one)",
         basic ? { "www-authenticate": 'Basic realm="mdps"' } : {},
       );
     }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { formatBytes, formatNumber } from "../../../display/render/html.js";
 import type { Table } from "../../../core/formats/table.js";
+import { downloadName } from "../../blob-bytes/download-name.js";
 import type { BlobRow } from "../../domain/blobs.js";
 import type { BlobListing, ModelRow } from "../../domain/portal.js";
 import { FormTokens, ModelTabs, Notice, Time } from "../components.js";
@@ -168,7 +169,7 @@ export function BlobPage({
         <div className="card-head">
           <h2 id="meta-title">Blob</h2>
           <div className="actions">
-            <a className="button primary" href={`${base}/download`} download={blob.name}>
+            <a className="button primary" href={`${base}/download`} download={downloadName(blob)}>
               Download
             </a>
             <a className="button" href={`${base}/delete`}>

@@ -3,6 +3,7 @@ import type { FittedStateJson, JobExecutionLogDetails, JobRecord, JobWarning } f
 import { isTerminalStatus } from "../../../core/contract/index.js";
 import { formatBytes, formatDuration, formatNumber, formatValue } from "../../../display/render/html.js";
 import { fittedColumns } from "../../../display/render/fitted.js";
+import { downloadName } from "../../blob-bytes/download-name.js";
 import type { ModelRow } from "../../domain/portal.js";
 import { ModelTabs, Time } from "../components.js";
 import { Layout, type Frame } from "../layout.js";
@@ -181,7 +182,7 @@ export function JobPage({ frame, model, job, logs, fitted, warnings, outputs, ch
               <li key={o.id}>
                 <a href={`${base}/blobs/${o.id}`}>{o.name}</a> ({o.record_type}, {formatBytes(o.size_bytes)}
                 {o.encrypted ? ", encrypted" : ""}) ·{" "}
-                <a href={`${base}/blobs/${o.id}/download`} download={o.name}>
+                <a href={`${base}/blobs/${o.id}/download`} download={downloadName(o)}>
                   Download {o.name}
                 </a>
               </li>

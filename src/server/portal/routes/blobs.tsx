@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import { uuid } from "../../../core/contract/index.js";
 import { contentTypeOf } from "../../blob-bytes/blob-content-type.js";
+import { attachment, downloadName } from "../../blob-bytes/download-name.js";
 import { frameFor, type PortalContext } from "../context.js";
 import { confirmForm, parseForm } from "../forms.js";
 import { readBlobTable, unreadable } from "../model-data.js";
@@ -21,12 +22,6 @@ function noSuchBlob(modelId: string, blobId: string): PortalError {
     "Pick the blob from the model's Blobs page.",
     [{ label: "Open the Blobs page", href: `/models/${modelId}/blobs` }],
   );
-}
-
-/** `filename*` (RFC 6266 / 8187) so any name survives, plus an ASCII fallback. */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /** Blobs (list, preview, download, delete). Read from the store directly. */
@@ -75,7 +70,7 @@ export function blobRoutes(app: FastifyInstance, ctx: PortalContext): void {
     });
     return reply
       .type(contentTypeOf(blob.record_type, blob.encrypted))
-      .header("content-disposition", attachment(blob.name))
+      .header("content-disposition", attachment(downloadName(blob)))
       .header("content-length", String(blob.size_bytes))
       .header("cache-control", "private, no-cache")
       .send(handle.createReadStream());
