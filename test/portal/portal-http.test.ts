@@ -164,12 +164,13 @@ describe("the portal over HTTP", () => {
     expect(good.headers.get("location")).toMatch(/^\/secrets\//);
   });
 
-  it("lists jobs by input name (escaped), feature columns (counted past four) and output; a deleted input by its short id", async () => {
+  /** A new model with one application holding every scope, and a Session on it. */
+  async function sessionOnNewModel(model: string, appName: string) {
     const admin = openAdmin(dataDir);
     let app: { model_id: string; client_id: string; client_secret: string };
     try {
-      const { model_id } = admin.createModel("job list");
-      app = { model_id, ...admin.addApp({ modelId: model_id, name: "lister", scopes: [...SCOPES] }) };
+      const { model_id } = admin.createModel(model);
+      app = { model_id, ...admin.addApp({ modelId: model_id, name: appName, scopes: [...SCOPES] }) };
     } finally {
       admin.close();
     }
@@ -181,6 +182,11 @@ describe("the portal over HTTP", () => {
       env: {},
       configFile: false,
     });
+    return { app, session };
+  }
+
+  it("lists jobs by input name (escaped), feature columns (counted past four) and output; a deleted input by its short id", async () => {
+    const { app, session } = await sessionOnNewModel("job list", "lister");
     const hostile = `<img src=x onerror=alert(1)>.csv`;
     const wide = ["c1", "c2", "c3", "c4", "c5", "c6"];
     let gone = "";
@@ -215,22 +221,7 @@ describe("the portal over HTTP", () => {
   });
 
   it("saves every download under its record type's extension, from the job page and the blob page", async () => {
-    const admin = openAdmin(dataDir);
-    let app: { model_id: string; client_id: string; client_secret: string };
-    try {
-      const { model_id } = admin.createModel("downloads");
-      app = { model_id, ...admin.addApp({ modelId: model_id, name: "saver", scopes: [...SCOPES] }) };
-    } finally {
-      admin.close();
-    }
-    const session = await Session.connect({
-      baseUrl: service.url,
-      clientId: app.client_id,
-      clientSecret: app.client_secret,
-      modelId: app.model_id,
-      env: {},
-      configFile: false,
-    });
+    const { app, session } = await sessionOnNewModel("downloads", "saver");
     let jobId = "";
     const named = new Map<string, string>();
     try {
