@@ -5,7 +5,6 @@
  * words, says what the service accepted or refused and the setting to change, and deletes
  * the upload where the token may. The built command against the foreign service.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,8 +14,9 @@ import type { Prompter } from "../../src/cli/terminal-prompt.js";
 import { ALL_SCOPES } from "../foreign-service/index.js";
 import { useForeignServices } from "../foreign-service/calls.js";
 import type { ForeignService } from "../foreign-service/index.js";
-import { MDPS_BIN, requireBuild } from "../repl/cli-process.js";
+import { requireBuild } from "../repl/cli-process.js";
 import { connectTo, inputFrame } from "./foreign-helpers.js";
+import { mdps as runMdps, type Run } from "./spring-vendor-helpers.js";
 
 const start = useForeignServices({ jobDelayMs: 30, errorBodies: "aspnet" });
 let dir: string;
@@ -26,35 +26,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  readonly code: number | null;
-  readonly out: string;
-}
-
-/** `mdps ...args` with only a config file (no MDPS_* credentials), stdin piped in. */
-function mdps(args: string[], config: string, stdin = "", extra: Record<string, string> = {}): Promise<Run> {
-  // Only what this run is given: none of the caller's MDPS_* settings.
-  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MDPS_"));
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(inherited),
-    MDPS_HOME: join(dir, "home"),
-    MDPS_CONFIG: config,
-    XDG_CONFIG_HOME: join(dir, "xdg"),
-    HTTP_PROXY: "",
-    http_proxy: "",
-    CI: "1",
-    ...extra,
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MDPS_BIN, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, out }));
-    child.stdin.end(stdin);
-  });
-}
+/** `mdps ...args` in this file's temp dir, with only a config file (no MDPS_* credentials). */
+const mdps = (args: string[], config: string, stdin = "", extra: Record<string, string> = {}): Promise<Run> =>
+  runMdps(dir, args, config, stdin, extra);
 
 const configureFlags = (service: ForeignService) => [
   "configure",

@@ -27,8 +27,17 @@ export function useConfigDir(): { readonly path: () => string } {
   return { path: () => dir };
 }
 
-/** `mdps ...args` with only a config file (none of the caller's MDPS_* settings), stdin piped in. */
-export function mdps(dir: string, args: readonly string[], config: string, stdin = ""): Promise<Run> {
+/**
+ * `mdps ...args` with only a config file (none of the caller's MDPS_* settings), stdin piped in,
+ * and `extra` variables on top.
+ */
+export function mdps(
+  dir: string,
+  args: readonly string[],
+  config: string,
+  stdin = "",
+  extra: Record<string, string> = {},
+): Promise<Run> {
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("MDPS_"));
   const env: NodeJS.ProcessEnv = {
     ...Object.fromEntries(inherited),
@@ -38,6 +47,7 @@ export function mdps(dir: string, args: readonly string[], config: string, stdin
     HTTP_PROXY: "",
     http_proxy: "",
     CI: "1",
+    ...extra,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MDPS_BIN, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
