@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { timestamp } from "./common.js";
+import { RECORD_TYPES } from "../formats/registry.js";
 import { normalizeBlobRecord } from "./normalize.js";
 
-export const RECORD_TYPES = ["csv", "json", "arrow", "parquet"] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
+// The record types are the format registry's entries, one home for each type's word,
+// endings, content type and magic bytes.
+export { RECORD_TYPES, type RecordType } from "../formats/registry.js";
 
 export const ACCESS_TIERS = ["hot", "cool", "cold", "archive"] as const;
 export type AccessTier = (typeof ACCESS_TIERS)[number];
@@ -95,13 +97,6 @@ export const blobDeleted = z.preprocess(
   z.looseObject({ id: z.string().optional(), deleted: z.boolean().optional() }),
 );
 export type BlobDeleted = z.infer<typeof blobDeleted>;
-export const CONTENT_TYPES: Record<RecordType, string> = {
-  csv: "text/csv",
-  json: "application/json",
-  arrow: "application/vnd.apache.arrow.file",
-  parquet: "application/vnd.apache.parquet",
-};
-
 /** A blob record as the reference service sends it: every field of docs/contract.md present. */
 export type ReferenceBlobRecord = {
   [K in keyof BlobRecord as K extends "etag" ? never : K]-?: Exclude<BlobRecord[K], undefined>;

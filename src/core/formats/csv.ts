@@ -15,6 +15,7 @@ import {
   type CsvReadReport,
 } from "./csv-dialect.js";
 import { ByteChunker } from "./byte-chunker.js";
+import type { TableCodec, TableWriteOptions } from "./codec.js";
 import { FormatError } from "./format-error.js";
 import { parseNumberRange } from "./number-text.js";
 import { numberFieldParser, type NumberFieldParser } from "./pandas-number.js";
@@ -66,12 +67,7 @@ export const PANDAS_CSV: Pick<CsvReadOptions, "delimiter" | "naValues" | "shortR
 /** Bytes of text detection looks at before choosing the separator. */
 const SNIFF_CHARS = 1 << 16;
 
-export interface CsvWriteOptions {
-  /** Record terminator: "\n" (default, as pandas writes) or "\r\n" (as RFC 4180 writes). */
-  readonly lineEnding?: "\n" | "\r\n";
-  /** Approximate bytes per yielded chunk (default 64 KiB). */
-  readonly chunkBytes?: number;
-}
+export type CsvWriteOptions = TableWriteOptions;
 
 interface BuilderSetup {
   readonly numericColumns: "auto" | readonly string[];
@@ -324,3 +320,6 @@ function countingSpaced(parse: NumberFieldParser, report: CsvReadReport): Number
     return x;
   };
 }
+
+/** CSV's reader and writer, for readTable and writeTable. */
+export const codec: TableCodec = { read: readCsv, write: writeCsv };

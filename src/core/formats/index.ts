@@ -1,28 +1,39 @@
 /**
- * Dataset I/O: CSV, JSON records, Arrow IPC and Parquet <-> the columnar Table, plus the two
- * steps a preprocessing job needs around the engine (pick the features, put the
- * transformed columns back). Exact rules: docs/formats.md.
+ * Dataset I/O: each record type of the registry (registry.ts) <-> the columnar Table,
+ * plus the two steps a preprocessing job needs around the engine (pick the features, put
+ * the transformed columns back). Exact rules: docs/formats.md.
  */
-import { readArrow, writeArrow } from "./arrow.js";
 import { booleanFeature } from "./boolean-feature.js";
+import type { TableCodec, TableWriteOptions } from "./codec.js";
 import { exactNumbers } from "./column-description.js";
-import { readCsv, writeCsv, type CsvWriteOptions } from "./csv.js";
 import { FormatError } from "./format-error.js";
-import { readJson, writeJson } from "./json.js";
-import { readParquet, writeParquet } from "./parquet.js";
+import { CODECS } from "./codecs.js";
+import { isRecordType, recordTypeChoices, type RecordType } from "./registry.js";
 import type { Source } from "./source.js";
 import type { Column, Table } from "./table.js";
 
 export { FormatError } from "./format-error.js";
 export { booleanFeature } from "./boolean-feature.js";
 export { readArrow, tableFromIpcKeepingNames, writeArrow } from "./arrow.js";
+export type { TableCodec, TableWriteOptions } from "./codec.js";
 export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
 export { readJson, writeJson, type JsonReadOptions } from "./json.js";
 export { readParquet, writeParquet } from "./parquet.js";
+export {
+  FORMATS,
+  formatOf,
+  isRecordType,
+  RECORD_TYPES,
+  recordTypeOfPath,
+  sniffRecordType,
+  type FormatEntry,
+  type RecordType,
+} from "./registry.js";
 export type { Source } from "./source.js";
 export { columnNames, findColumn, type Column, type ColumnKind, type ParquetOriginal, type Table } from "./table.js";
 
-export type TableRecordType = "csv" | "json" | "arrow" | "parquet";
+/** A record type readTable and writeTable take: every entry of the registry. */
+export type TableRecordType = RecordType;
 
 export interface ReadTableOptions {
   /**
@@ -40,6 +51,14 @@ function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
   return wanted === undefined || wanted === "auto" || wanted.length === 0 ? "auto" : wanted;
 }
 
+/** The reader and writer of a record type, or a FormatError listing the record types. */
+function codecOf(recordType: string): TableCodec {
+  if (!isRecordType(recordType)) {
+    throw new FormatError(`unknown record type "${String(recordType)}"; use ${recordTypeChoices()}`);
+  }
+  return CODECS[recordType];
+}
+
 /**
  * Reads a dataset in the given record type.
  *
@@ -50,38 +69,16 @@ export async function readTable(
   source: Source,
   options: ReadTableOptions = {},
 ): Promise<Table> {
-  switch (recordType) {
-    case "csv":
-      return readCsv(source, { numericColumns: numericOption(options) });
-    case "json":
-      return readJson(source, { numericColumns: numericOption(options) });
-    case "arrow":
-      return readArrow(source);
-    case "parquet":
-      return readParquet(source);
-    default:
-      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json, arrow or parquet`);
-  }
+  return codecOf(recordType).read(source, { numericColumns: numericOption(options) });
 }
 
 /** Writes a dataset in the given record type, as a stream of byte chunks. */
 export function writeTable(
   recordType: TableRecordType,
   table: Table,
-  options: CsvWriteOptions = {},
+  options: TableWriteOptions = {},
 ): AsyncIterable<Uint8Array> {
-  switch (recordType) {
-    case "csv":
-      return writeCsv(table, options);
-    case "json":
-      return writeJson(table, options);
-    case "arrow":
-      return writeArrow(table);
-    case "parquet":
-      return writeParquet(table);
-    default:
-      throw new FormatError(`unknown record type "${String(recordType)}"; use csv, json, arrow or parquet`);
-  }
+  return codecOf(recordType).write(table, options);
 }
 
 export interface SelectedFeatures {

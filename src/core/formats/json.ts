@@ -4,6 +4,7 @@
  * numbers). Rules: docs/formats.md.
  */
 import { ByteChunker } from "./byte-chunker.js";
+import type { TableCodec } from "./codec.js";
 import { FormatError, quoteValue } from "./format-error.js";
 import { GrowableFloat64 } from "./growable.js";
 import { JsonArrayScanner } from "./json-scanner.js";
@@ -235,3 +236,6 @@ export async function* writeJson(table: Table, options: { chunkBytes?: number } 
   chunker.finishChunk();
   yield* chunker.drain();
 }
+
+/** JSON records' reader and writer, for readTable and writeTable. */
+export const codec: TableCodec = { read: readJson, write: writeJson };
