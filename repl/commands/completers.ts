@@ -1,9 +1,11 @@
 /** Completion pieces shared by several commands. */
 import { PREPROCESSING_TYPES } from "../../src/index.js";
+import { FORMATS } from "../../src/internal/index.js";
 import { completePath } from "../input/path-completion.js";
 import type { CompletionContext } from "./types.js";
 
-export const DATA_EXTENSIONS = [".csv", ".json", ".arrow", ".parquet"] as const;
+/** Each record type's first ending: what /load and /save complete. */
+export const DATA_EXTENSIONS: readonly string[] = FORMATS.map((f) => f.extensions[0]);
 
 export function framesAndBlobs(ctx: CompletionContext): string[] {
   return [...ctx.frameNames(), ...ctx.blobRefs()];

@@ -11,7 +11,7 @@ import {
   readCsv,
 } from "../../src/internal/index.js";
 import { readTable } from "../../src/internal/index.js";
-import { recordTypeOfPath } from "../../src/internal/index.js";
+import { extensionChoices, formatLabels, recordTypeOfPath } from "../../src/internal/index.js";
 import { isAbort, ReplError } from "../errors.js";
 import { previewTable, shapeText } from "../format/frame-preview.js";
 import { checkFrameName, frameNameFromPath } from "../workspace/frame-names.js";
@@ -30,7 +30,7 @@ function naWords(value: string | true | undefined): string[] {
 export const loadCommand: Command = {
   name: "load",
   aliases: ["read"],
-  description: "Read a CSV, JSON, Arrow or Parquet file into a named frame.",
+  description: `Read a ${formatLabels()} file into a named frame.`,
   usage: "/load <file> [as <name>] [--delimiter ;] [--na ?,-]",
   details: [
     "The name defaults to the file's name (data/sales 2024.csv -> sales_2024).",
@@ -52,7 +52,7 @@ export const loadCommand: Command = {
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
     if (type === undefined)
-      throw new ReplError(`Cannot tell the format of ${file}.`, "Name it .csv, .json, .arrow or .parquet.");
+      throw new ReplError(`Cannot tell the format of ${file}.`, `Name it ${extensionChoices()}.`);
     const info = await stat(path).catch(() => undefined);
     if (info === undefined || !info.isFile())
       throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");

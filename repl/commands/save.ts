@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { resolve } from "node:path";
 import { writeTable } from "../../src/internal/index.js";
-import { recordTypeOfPath } from "../../src/internal/index.js";
+import { extensionChoices, formatLabels, recordTypeOfPath } from "../../src/internal/index.js";
 import { ReplError } from "../errors.js";
 import { formatBytes } from "../format/cells.js";
 import { dataFiles } from "./completers.js";
@@ -13,7 +13,7 @@ import { message, type Command } from "./types.js";
 export const saveCommand: Command = {
   name: "save",
   aliases: ["write"],
-  description: "Write a frame to a CSV, JSON, Arrow or Parquet file (format from the extension).",
+  description: `Write a frame to a ${formatLabels()} file (format from the extension).`,
   usage: "/save <frame> <file> [--force]",
   details: [
     "An existing file is kept unless --force is given; a failed write leaves no partial file.",
@@ -29,7 +29,7 @@ export const saveCommand: Command = {
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
     if (type === undefined)
-      throw new ReplError(`Cannot tell the format of ${file}.`, "End the name in .csv, .json, .arrow or .parquet.");
+      throw new ReplError(`Cannot tell the format of ${file}.`, `End the name in ${extensionChoices()}.`);
     const table = ctx.workspace.table(name);
     if (!args.flags.has("force") && (await stat(path).catch(() => undefined)) !== undefined) {
       throw new ReplError(`${file} exists.`, "Add --force to replace it, or pick another name.");

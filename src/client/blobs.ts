@@ -4,7 +4,6 @@ import {
   type BlobMetadataField,
   blobDeleted,
   blobRecord,
-  CONTENT_TYPES,
   DEFAULT_ACCESS_TIER,
   type AccessTier,
   type BlobDeleted,
@@ -12,6 +11,7 @@ import {
   type RecordType,
 } from "../core/contract/blob.js";
 import type { z } from "zod";
+import { formatOf } from "../core/formats/registry.js";
 import { blobList, type BlobList, type BlobListOptions } from "../core/contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
 import { APIError } from "./errors.js";
@@ -275,7 +275,7 @@ export class BlobsResource {
         {
           field: parts.file ?? P.file,
           filename: fileName(meta.name, meta.recordType),
-          contentType: CONTENT_TYPES[meta.recordType],
+          contentType: formatOf(meta.recordType).contentType,
           data: content instanceof Uint8Array ? content : content(),
         },
         boundary,
@@ -290,7 +290,7 @@ export class BlobsResource {
 }
 
 function fileName(name: string, recordType: RecordType): string {
-  const ext = recordType === "arrow" ? ".arrow" : `.${recordType}`;
+  const ext = formatOf(recordType).extensions[0];
   return name.toLowerCase().endsWith(ext) ? name : `${name}${ext}`;
 }
 

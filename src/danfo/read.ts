@@ -12,6 +12,7 @@ import { PANDAS_NA_VALUES, type CsvDelimiter } from "../core/formats/csv-dialect
 import { PANDAS_CSV, readCsv as readCsvTable } from "../core/formats/csv.js";
 import { dataFrameFromTable } from "../core/formats/danfo.js";
 import { FormatError } from "../core/formats/format-error.js";
+import { extensionChoices } from "../core/formats/registry.js";
 import { parseNumberText } from "../core/formats/number-text.js";
 import { readTable } from "../core/formats/index.js";
 import type { Source } from "../core/formats/source.js";
@@ -125,7 +126,7 @@ export async function readFile(path: string, options: ReadCsvOptions = {}): Prom
   const type = recordTypeOfPath(path);
   if (type === undefined) {
     throw new FormatError(
-      `readFile: cannot tell the format of ${path} from its extension; name it .csv, .json, .arrow or .parquet`,
+      `readFile: cannot tell the format of ${path} from its extension; name it ${extensionChoices()}`,
     );
   }
   const named = await openFile(path, "readFile");

@@ -8,6 +8,7 @@ import { decompressed } from "./output-encoding.js";
 import type { Table as ArrowTable } from "apache-arrow";
 import type { CallOptions } from "../client/transport.js";
 import type { Blob } from "./blob.js";
+import { extensionChoices } from "../core/formats/registry.js";
 import { validationBeforeSending } from "./validation-before-sending.js";
 import { loadFormats, recordTypeOfPath, writeFileAtomically, type DecodeOptions } from "./table-io.js";
 
@@ -35,9 +36,8 @@ export async function arrowTableOf(blob: Blob, options: CallOptions & DecodeOpti
 }
 
 /**
- * Writes the blob's content to `path` in the format of its extension (.csv, .json,
- * .arrow/.feather/.ipc, .parquet), through a temporary
- * file renamed into place.
+ * Writes the blob's content to `path` in the format of its extension (as the format
+ * registry reads endings: docs/formats.md), through a temporary file renamed into place.
  */
 export async function writeBlobFile(
   blob: Blob,
@@ -48,7 +48,7 @@ export async function writeBlobFile(
   if (recordType === undefined) {
     throw validationBeforeSending({
       path: [
-        `cannot tell the format to write from the extension of ${path}: use .csv, .json, .arrow, .feather or .parquet`,
+        `cannot tell the format to write from the extension of ${path}: use ${extensionChoices({ all: true })}`,
       ],
     });
   }

@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import type { RecordType } from "../core/contract/blob.js";
 import { FormatError } from "../core/formats/format-error.js";
+import { formatOf } from "../core/formats/registry.js";
 import type { Table } from "../core/formats/table.js";
 import { decodeTable, sniffStream, type DecodeOptions } from "./table-io.js";
 
@@ -59,9 +60,9 @@ export async function readOutputTable(input: {
 }): Promise<Table> {
   const decoded = await decompressed(input.body);
   const sniffed = await sniffStream(decoded.body);
-  // A record that says csv over bytes that are Arrow or Parquet: the bytes win.
-  const binary = sniffed.recordType === "arrow" || sniffed.recordType === "parquet";
-  const recordType = binary ? sniffed.recordType : (input.known ?? sniffed.recordType);
+  // A record that says csv over bytes that start with a format's magic (Arrow, Parquet): the bytes win.
+  const magic = formatOf(sniffed.recordType).magic !== undefined;
+  const recordType = magic ? sniffed.recordType : (input.known ?? sniffed.recordType);
   try {
     return await decodeTable(recordType, sniffed.body, input.options);
   } catch (error) {

@@ -5,7 +5,9 @@
  * The Table it yields is what the pre-flight checks (./preflight/preflight.ts) look at.
  */
 import type { RecordType } from "../core/contract/blob.js";
+import type { Capability } from "../core/contract/health.js";
 import type { CsvDelimiter } from "../core/formats/csv-dialect.js";
+import { formatOf } from "../core/formats/registry.js";
 import type { Table } from "../core/formats/table.js";
 import {
   frameShape,
@@ -47,11 +49,21 @@ const loadCsv = () => import("../core/formats/csv.js");
 const loadDialect = () => import("../core/formats/csv-dialect.js");
 
 /**
+ * Whether a service reads files of a record type as they are: every type but one that
+ * needs a capability (Parquet needs `parquet`), which only where `declares` says so.
+ */
+export function readsAsIs(recordType: RecordType, declares: (capability: Capability) => boolean): boolean {
+  const needs = formatOf(recordType).capability;
+  // The format registry's test holds every capability there to the contract's list.
+  return needs === undefined || declares(needs as Capability);
+}
+
+/**
  * Reads `data` the way the Session sends it. A DataFrame becomes a Table (encoded on
  * upload); a CSV path or bytes is read like pandas.read_csv; JSON and Arrow go as they
- * are; Parquet goes as it is to a service that `reads` it (declares `parquet`), else (or
- * when `reads` is not given) it is read here and uploaded in `wireFormat`, with one
- * sentence saying so.
+ * are; a type that needs a capability (Parquet: `parquet`) goes as it is to a service
+ * that `reads` it (declares the capability), else (or when `reads` is not given) it is
+ * read here and uploaded in `wireFormat`, with one sentence saying so.
  */
 export async function prepareUpload(
   data: Uploadable | PreparedUpload,
@@ -74,9 +86,10 @@ export async function prepareUpload(
     return new PreparedUpload(source, undefined, table);
   }
   const base = await uploadSource(data, recordType, wireFormat);
-  // Not told what the service reads: Parquet is converted, which every service can take.
-  if (base.recordType === "parquet" && reads?.("parquet") !== true && wireFormat !== "parquet") {
-    return parquetConverted(base, wireFormat, reads !== undefined);
+  // Not told what the service reads: such a file is converted, which every service can take.
+  const needs = formatOf(base.recordType).capability;
+  if (needs !== undefined && reads?.(base.recordType) !== true && wireFormat !== base.recordType) {
+    return convertedForService(base, wireFormat, reads !== undefined);
   }
   if (base.recordType !== "csv") {
     return new PreparedUpload(base, undefined, async () => {
@@ -100,20 +113,24 @@ export async function prepareUpload(
   return new PreparedUpload({ ...base, open: () => writeCsv(table) }, notice, table);
 }
 
-/** A Parquet file for a service that does not read Parquet: read here, sent in the wire format. */
-async function parquetConverted(
+/** A file of a type the service does not declare it reads (Parquet): read here, sent in the wire format. */
+async function convertedForService(
   base: UploadSource,
   wireFormat: RecordType,
   undeclared: boolean,
 ): Promise<PreparedUpload> {
   const { readTable, writeTable } = await loadFormats();
-  const table = await readTable("parquet", base.open());
-  const what = base.suggestedName ?? "The Parquet bytes";
-  const name = base.suggestedName?.replace(/\.(parquet|pq)$/i, `.${wireFormat}`);
+  const format = formatOf(base.recordType);
+  const table = await readTable(base.recordType, base.open());
+  const what = base.suggestedName ?? `The ${format.label} bytes`;
+  const lower = base.suggestedName?.toLowerCase();
+  const ending = format.extensions.find((e) => lower?.endsWith(e) === true);
+  const name =
+    ending === undefined ? base.suggestedName : `${base.suggestedName?.slice(0, -ending.length)}.${wireFormat}`;
   const why = undeclared
-    ? `, which this service does not declare it reads (no "parquet" in health's capabilities)`
+    ? `, which this service does not declare it reads (no "${format.capability}" in health's capabilities)`
     : "";
-  const notice = `${what} is Parquet${why}; read on this machine, uploading it as ${wireFormat}.`;
+  const notice = `${what} is ${format.label}${why}; read on this machine, uploading it as ${wireFormat}.`;
   return new PreparedUpload(
     { ...base, recordType: wireFormat, open: () => writeTable(wireFormat, table), suggestedName: name },
     notice,

@@ -23,7 +23,7 @@ import { sendJob, sendPreprocessing, type Sender, type SendJobOptions } from "./
 import type { Uploadable } from "./table-io.js";
 import { CheckReport } from "./preflight/check-report.js";
 import { preflight, type PreflightOptions } from "./preflight/preflight.js";
-import { prepareUpload, PreparedUpload, type ReadOptions } from "./prepared-input.js";
+import { prepareUpload, PreparedUpload, readsAsIs, type ReadOptions } from "./prepared-input.js";
 import { Pipeline } from "./pipeline/pipeline.js";
 import type { AnyPipelineStep } from "./pipeline/steps.js";
 import { ServiceProfile } from "../client/vendor/service-profile.js";
@@ -259,7 +259,7 @@ export class Session extends RichValue {
   }
 
   /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */
-  readonly #reads = (recordType: RecordType): boolean => recordType !== "parquet" || this.profile.declares("parquet");
+  readonly #reads = (recordType: RecordType): boolean => readsAsIs(recordType, (c) => this.profile.declares(c));
 
   /**
    * Uploads `input` if needed and sends a preprocessing job. Resolves once the job

@@ -5,11 +5,11 @@
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
-import { extname } from "node:path";
 import { pipeline, Readable } from "node:stream";
 import { pipeline as pipelineAsync } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
 import type { RecordType } from "../core/contract/blob.js";
+import { recordTypeChoices, recordTypeOfPath, sniffRecordType } from "../core/formats/registry.js";
 import { createDecryptStream, createEncryptStream, parseEncryptionKey } from "../core/crypto/index.js";
 import type { Table } from "../core/formats/table.js";
 import type { Secret } from "../client/secret.js";
@@ -73,28 +73,7 @@ export function frameShape(df: DataFrame, table?: Table): FrameShape {
   return { columns, dtypes };
 }
 
-const EXTENSIONS: Record<string, RecordType> = {
-  ".csv": "csv",
-  ".json": "json",
-  ".arrow": "arrow",
-  ".feather": "arrow",
-  ".ipc": "arrow",
-  ".parquet": "parquet",
-  ".pq": "parquet",
-};
-
-export function recordTypeOfPath(path: string): RecordType | undefined {
-  return EXTENSIONS[extname(path).toLowerCase()];
-}
-
-/** Arrow IPC files start with "ARROW1", Parquet files with "PAR1"; JSON arrays with "["; anything else is read as CSV. */
-export function sniffRecordType(bytes: Uint8Array): RecordType {
-  const head = Buffer.from(bytes.subarray(0, 8)).toString("latin1");
-  if (head.startsWith("ARROW1")) return "arrow";
-  if (head.startsWith("PAR1")) return "parquet";
-  if (head.trimStart().startsWith("[")) return "json";
-  return "csv";
-}
+export { recordTypeOfPath, sniffRecordType } from "../core/formats/registry.js";
 
 /** Turns what the user passed into bytes of a record type, checking it first. */
 export async function uploadSource(
@@ -108,7 +87,7 @@ export async function uploadSource(
     if (type === undefined) {
       throw validationBeforeSending({
         recordType: [
-          `cannot tell the format of ${data} from its extension: pass recordType ("csv", "json", "arrow" or "parquet")`,
+          `cannot tell the format of ${data} from its extension: pass recordType (${recordTypeChoices({ quoted: true })})`,
         ],
       });
     }

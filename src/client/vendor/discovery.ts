@@ -5,6 +5,7 @@
  * refusal names what it wanted. Every probe's answer comes back as the APIError it was.
  */
 import { z } from "zod";
+import { formatOf } from "../../core/formats/registry.js";
 import { APIError } from "../errors.js";
 import { newBoundary } from "../multipart.js";
 import { isTransientAnswer } from "../transient.js";
@@ -72,7 +73,7 @@ export class DiscoveryResource {
       .map(
         (p) =>
           `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"` +
-          (p.filename === undefined ? "\r\n\r\n" : `; filename="${p.filename}"\r\nContent-Type: text/csv\r\n\r\n`) +
+          (p.filename === undefined ? "\r\n\r\n" : `; filename="${p.filename}"\r\nContent-Type: ${formatOf("csv").contentType}\r\n\r\n`) +
           `${p.value}\r\n`,
       )
       .join("");

@@ -3,6 +3,7 @@
  * meaning, in one list: what each is, its profile key, its default and how mdps finds it.
  * `describe()` shows them with where each value came from; docs/vendors.md is this list.
  */
+import { RECORD_TYPES } from "../../core/formats/registry.js";
 import { DEFAULT_JOB_VISIBLE_GRACE_MS } from "../job-visibility.js";
 import type { ServiceSettings } from "./service-settings.js";
 
@@ -39,7 +40,7 @@ export const WIRE_FACTS: readonly WireFact[] = [
   {
     fact: "record type words",
     key: "record_types",
-    default: "csv, json, arrow, parquet",
+    default: RECORD_TYPES.join(", "),
     learned: "OpenAPI: the enum of RecordType; else the allowed values a 400 lists",
     value: (s) => pairs(s.recordTypes),
   },

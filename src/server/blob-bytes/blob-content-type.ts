@@ -1,10 +1,11 @@
-import { CONTENT_TYPES, type RecordType } from "../../core/contract/index.js";
+import { formatOf } from "../../core/formats/registry.js";
 
 /**
  * The Content-Type a blob is served with. Bytes in the encryption envelope are opaque
  * to a reader of the record type, so they are plain octets.
  */
 export function contentTypeOf(recordType: string, encrypted: boolean): string {
-  if (encrypted || !Object.hasOwn(CONTENT_TYPES, recordType)) return "application/octet-stream";
-  return CONTENT_TYPES[recordType as RecordType];
+  const format = formatOf(recordType);
+  if (encrypted || format === undefined) return "application/octet-stream";
+  return format.contentType;
 }

@@ -1,15 +1,4 @@
-import type { RecordType } from "../../core/contract/index.js";
-
-/**
- * The endings a file of each record type is known by. A name that already ends in one
- * keeps it (a `.tsv` uploaded as csv stays `.tsv`); any other gets the first.
- */
-const EXTENSIONS: Record<RecordType, readonly string[]> = {
-  csv: [".csv", ".tsv", ".txt"],
-  json: [".json", ".jsonl", ".ndjson"],
-  arrow: [".arrow", ".feather", ".ipc", ".arrows"],
-  parquet: [".parquet", ".pq"],
-};
+import { formatOf } from "../../core/formats/registry.js";
 
 /** Bytes in the encryption envelope are not a file of the record type until decrypted. */
 const ENCRYPTED = ".enc";
@@ -20,8 +9,11 @@ const ENCRYPTED = ".enc";
  * record type's (and `.enc` after it when the bytes are encrypted).
  */
 export function downloadName(blob: { name: string; record_type: string; encrypted: boolean }): string {
-  if (!Object.hasOwn(EXTENSIONS, blob.record_type)) return blob.name;
-  const endings = EXTENSIONS[blob.record_type as RecordType];
+  const format = formatOf(blob.record_type);
+  if (format === undefined) return blob.name;
+  // A name that already ends in one of the type's endings keeps it (a `.tsv` uploaded as
+  // csv stays `.tsv`); any other gets the type's first.
+  const endings = [...format.extensions, ...format.otherEndings];
   const lower = blob.name.toLowerCase();
   const stem = blob.encrypted && lower.endsWith(ENCRYPTED) ? lower.slice(0, -ENCRYPTED.length) : lower;
   if (endings.some((ending) => stem.endsWith(ending)))

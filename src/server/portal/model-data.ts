@@ -1,6 +1,11 @@
 import { createReadStream } from "node:fs";
-import type { FittedStateJson, JobWarning, ReferenceJobResult as JobResult } from "../../core/contract/index.js";
-import type { TableRecordType } from "../../core/formats/index.js";
+import type {
+  FittedStateJson,
+  JobWarning,
+  RecordType,
+  ReferenceJobResult as JobResult,
+} from "../../core/contract/index.js";
+import { isRecordType } from "../../core/formats/registry.js";
 import type { Table } from "../../core/formats/table.js";
 import type { Store } from "../http/plugins/store.js";
 import type { BlobRow } from "../domain/blobs.js";
@@ -11,7 +16,7 @@ export const PREVIEW_MAX_BYTES = 32 * 1024 * 1024;
 /** Why a blob cannot be read as a table here, or undefined when it can. */
 export function unreadable(row: BlobRow): string | undefined {
   if (row.encrypted) return "It is encrypted: download it and decrypt it with its key.";
-  if (!["csv", "json", "arrow", "parquet"].includes(row.record_type))
+  if (!isRecordType(row.record_type))
     return `Its record type (${row.record_type}) has no preview here: download it.`;
   if (row.size_bytes > PREVIEW_MAX_BYTES) return "It is too large for a preview here: download it.";
   return undefined;
@@ -22,7 +27,7 @@ export async function readBlobTable(store: Store, row: BlobRow): Promise<Table> 
   // Apache Arrow and Parquet load with the first preview, not with the service.
   const { readTable } = await import("../../core/formats/index.js");
   return readTable(
-    row.record_type as TableRecordType,
+    row.record_type as RecordType,
     createReadStream(store.files.path(row.id, row.revision)) as AsyncIterable<Uint8Array>,
   );
 }

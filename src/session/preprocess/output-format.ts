@@ -10,13 +10,14 @@
  * kept, with a notice when it costs them. A blob the caller hands in keeps its own format.
  */
 import type { RecordType } from "../../core/contract/blob.js";
+import { formatOf } from "../../core/formats/registry.js";
 import type { UploadSource } from "../table-io.js";
 
 /** Cells (rows x columns) from which a text output is worth a notice: about 10 MB of text. */
 export const LARGE_CSV_CELLS = 1_000_000;
 
-/** Formats a frame reads from without parsing text. */
-const COLUMNAR: ReadonlySet<RecordType> = new Set<RecordType>(["arrow", "parquet"]);
+/** Whether a frame reads the format without parsing text. */
+const columnar = (recordType: RecordType): boolean => formatOf(recordType).columnar;
 
 export interface OutputFormatChoice {
   /** The input's record type as uploaded (the outputs' default by the interface). */
@@ -40,13 +41,13 @@ export interface OutputFormat {
 
 /** The outputs' format for a job on data read here, and the notice when the caller's explicit choice is the slow one. */
 export function outputFormat(choice: OutputFormatChoice): OutputFormat {
-  const faster = COLUMNAR.has(choice.wireFormat) ? choice.wireFormat : undefined;
+  const faster = columnar(choice.wireFormat) ? choice.wireFormat : undefined;
   if (choice.chosen !== undefined) {
     const costly =
-      faster !== undefined && !COLUMNAR.has(choice.chosen) && choice.rows * choice.columns >= LARGE_CSV_CELLS;
+      faster !== undefined && !columnar(choice.chosen) && choice.rows * choice.columns >= LARGE_CSV_CELLS;
     return { recordType: undefined, notice: costly ? costNotice(choice, choice.chosen, faster) : undefined };
   }
-  if (faster !== undefined && !COLUMNAR.has(choice.inputRecordType)) return { recordType: faster, notice: undefined };
+  if (faster !== undefined && !columnar(choice.inputRecordType)) return { recordType: faster, notice: undefined };
   return { recordType: undefined, notice: undefined };
 }
 
