@@ -51,8 +51,7 @@ export const loadCommand: Command = {
     }
     const path = resolve(ctx.workspace.cwd, file);
     const type = recordTypeOfPath(path);
-    if (type === undefined)
-      throw new ReplError(`Cannot tell the format of ${file}.`, `Name it ${extensionChoices()}.`);
+    if (type === undefined) throw new ReplError(`Cannot tell the format of ${file}.`, `Name it ${extensionChoices()}.`);
     const info = await stat(path).catch(() => undefined);
     if (info === undefined || !info.isFile())
       throw new ReplError(`No file ${file}.`, "Tab completes file names; paths are relative to where mdps started.");

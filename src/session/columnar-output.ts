@@ -47,9 +47,7 @@ export async function writeBlobFile(
   const recordType = recordTypeOfPath(path);
   if (recordType === undefined) {
     throw validationBeforeSending({
-      path: [
-        `cannot tell the format to write from the extension of ${path}: use ${extensionChoices({ all: true })}`,
-      ],
+      path: [`cannot tell the format to write from the extension of ${path}: use ${extensionChoices({ all: true })}`],
     });
   }
   if (blob.recordType === recordType) {

@@ -140,14 +140,19 @@ describe("every registry entry", () => {
   });
 
   it("refuses a word that is no entry, before anything is read or written", async () => {
-    await expect(readTable("xml" as never, "")).rejects.toThrow('unknown record type "xml"; use csv, json, arrow or parquet');
+    await expect(readTable("xml" as never, "")).rejects.toThrow(
+      'unknown record type "xml"; use csv, json, arrow or parquet',
+    );
     expect(() => writeTable("../csv" as never, small)).toThrow(/unknown record type/);
   });
 });
 
 /** What a list of record types looks like in code; only the registry may hold one. */
 const LISTS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["a file ending of a record type", /["'`]\.(?:csv|tsv|txt|json|jsonl|ndjson|arrow|arrows|feather|ipc|parquet|pq)["'`]/],
+  [
+    "a file ending of a record type",
+    /["'`]\.(?:csv|tsv|txt|json|jsonl|ndjson|arrow|arrows|feather|ipc|parquet|pq)["'`]/,
+  ],
   ["a record type's content type", /text\/csv|application\/vnd\.apache/],
   ["magic bytes", /["'`](?:PAR1|ARROW1)["'`]/],
   ["a list of record-type words", /["'](?:csv|json|arrow|parquet)["']\s*[,|]\s*["'](?:csv|json|arrow|parquet)["']/],

@@ -73,7 +73,9 @@ export class DiscoveryResource {
       .map(
         (p) =>
           `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"` +
-          (p.filename === undefined ? "\r\n\r\n" : `; filename="${p.filename}"\r\nContent-Type: ${formatOf("csv").contentType}\r\n\r\n`) +
+          (p.filename === undefined
+            ? "\r\n\r\n"
+            : `; filename="${p.filename}"\r\nContent-Type: ${formatOf("csv").contentType}\r\n\r\n`) +
           `${p.value}\r\n`,
       )
       .join("");

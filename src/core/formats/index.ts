@@ -54,7 +54,7 @@ function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
 /** The reader and writer of a record type, or a FormatError listing the record types. */
 function codecOf(recordType: string): TableCodec {
   if (!isRecordType(recordType)) {
-    throw new FormatError(`unknown record type "${String(recordType)}"; use ${recordTypeChoices()}`);
+    throw new FormatError(`unknown record type "${recordType}"; use ${recordTypeChoices()}`);
   }
   return CODECS[recordType];
 }

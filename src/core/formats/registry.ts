@@ -4,7 +4,7 @@
  * record types asks here (the contract's RecordType, readTable/writeTable, the client's
  * upload, the Session's paths and sniffing, the service's downloads, the portal, the REPL
  * and the CLI), so a new record type is its format module (exporting its `codec`), its
- * entry here and its line in codecs.ts, and its test.
+ * entry here (with its codec's line in codecs.ts), and its test.
  *
  * Readers and writers are not here: Apache Arrow and hyparquet are large, and whoever
  * only asks for a name or an ending should not load them. This file is also part of the

@@ -16,8 +16,7 @@ export const PREVIEW_MAX_BYTES = 32 * 1024 * 1024;
 /** Why a blob cannot be read as a table here, or undefined when it can. */
 export function unreadable(row: BlobRow): string | undefined {
   if (row.encrypted) return "It is encrypted: download it and decrypt it with its key.";
-  if (!isRecordType(row.record_type))
-    return `Its record type (${row.record_type}) has no preview here: download it.`;
+  if (!isRecordType(row.record_type)) return `Its record type (${row.record_type}) has no preview here: download it.`;
   if (row.size_bytes > PREVIEW_MAX_BYTES) return "It is too large for a preview here: download it.";
   return undefined;
 }

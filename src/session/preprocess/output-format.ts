@@ -43,8 +43,7 @@ export interface OutputFormat {
 export function outputFormat(choice: OutputFormatChoice): OutputFormat {
   const faster = columnar(choice.wireFormat) ? choice.wireFormat : undefined;
   if (choice.chosen !== undefined) {
-    const costly =
-      faster !== undefined && !columnar(choice.chosen) && choice.rows * choice.columns >= LARGE_CSV_CELLS;
+    const costly = faster !== undefined && !columnar(choice.chosen) && choice.rows * choice.columns >= LARGE_CSV_CELLS;
     return { recordType: undefined, notice: costly ? costNotice(choice, choice.chosen, faster) : undefined };
   }
   if (faster !== undefined && !columnar(choice.inputRecordType)) return { recordType: faster, notice: undefined };
