@@ -28,16 +28,42 @@ export function blobFromRow<Row extends StoredBlobRow>(row: Row): Omit<Row, "tag
 }
 
 /** What upload, update and a job output write: metadata plus the facts of the bytes. */
-export interface BlobContent {
-  name: string;
-  description: string | null;
-  record_type: string;
-  access_tier: string;
-  tags: string[];
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  encrypted: boolean;
+export type BlobContent = Omit<BlobRow, "id" | "model_id" | "revision" | "created_at" | "updated_at">;
+
+/**
+ * The columns of BlobContent, in the order both stores write them: their INSERT and
+ * UPDATE are made from this list, so a new blob field is a line here and a column in
+ * each store's migrations, not an edit of their statements. Its type refuses a field of
+ * BlobContent left out (it would never be written).
+ */
+const CONTENT_FIELDS: { readonly [K in keyof BlobContent]: true } = {
+  name: true,
+  description: true,
+  record_type: true,
+  access_tier: true,
+  tags: true,
+  content_type: true,
+  size_bytes: true,
+  sha256: true,
+  encrypted: true,
+};
+export const BLOB_CONTENT_COLUMNS = Object.keys(CONTENT_FIELDS) as ReadonlyArray<keyof BlobContent>;
+
+/** Every column of a blob's record, in its table's order (not the listing's `seq`). */
+export const BLOB_COLUMN_NAMES: readonly string[] = [
+  "id",
+  "model_id",
+  "revision",
+  ...BLOB_CONTENT_COLUMNS,
+  "created_at",
+  "updated_at",
+];
+
+/** BlobContent as both stores keep it: tags as JSON text, `encrypted` as 0 or 1. */
+export type StoredBlobContent = Omit<BlobContent, "tags" | "encrypted"> & { tags: string; encrypted: number };
+
+export function storedContent(content: BlobContent): StoredBlobContent {
+  return { ...content, tags: JSON.stringify(content.tags), encrypted: content.encrypted ? 1 : 0 };
 }
 
 export function toBlobRecord(row: BlobRow): BlobRecord {

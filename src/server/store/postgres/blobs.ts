@@ -1,6 +1,9 @@
 import { blobFileName, isSafeBlobFile, parseBlobFileName } from "../../blob-bytes/blob-files.js";
 import {
+  BLOB_COLUMN_NAMES,
+  BLOB_CONTENT_COLUMNS,
   blobFromRow,
+  storedContent,
   type BlobContent,
   type BlobFileRow,
   type BlobRow,
@@ -9,21 +12,17 @@ import {
 import type { PgDb, SqlParam } from "./connection.js";
 
 /** Every column of a blob's record, as SQLite's `SELECT *` gives them (not the listing's `seq`). */
-export const BLOB_COLUMNS =
-  "id, model_id, revision, name, description, record_type, access_tier, tags, content_type, size_bytes, sha256, encrypted, created_at, updated_at";
+export const BLOB_COLUMNS = BLOB_COLUMN_NAMES.join(", ");
+
+/** The content's values as $1..$n, in BLOB_CONTENT_COLUMNS' order; the statements number the rest after them. */
+const N = BLOB_CONTENT_COLUMNS.length;
+const CONTENT = BLOB_CONTENT_COLUMNS.join(", ");
+const CONTENT_PARAMS = BLOB_CONTENT_COLUMNS.map((_, i) => `$${i + 1}`).join(", ");
+const CONTENT_SET = BLOB_CONTENT_COLUMNS.map((c, i) => `${c} = $${i + 1}`).join(", ");
 
 function contentParams(content: BlobContent): SqlParam[] {
-  return [
-    content.name,
-    content.description,
-    content.record_type,
-    content.access_tier,
-    JSON.stringify(content.tags),
-    content.content_type,
-    content.size_bytes,
-    content.sha256,
-    content.encrypted ? 1 : 0,
-  ];
+  const stored = storedContent(content);
+  return BLOB_CONTENT_COLUMNS.map((c) => stored[c]);
 }
 
 /** Blob metadata rows, as BlobStore (../sqlite/blobs.ts) keeps them. Callers wrap multi-step changes in a transaction. */
@@ -42,9 +41,8 @@ export class PgBlobStore {
   /** One statement, its row returned by it: no second round trip after the commit (see replace). */
   async insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): Promise<BlobRow> {
     const row = await this.db.one<StoredBlobRow>(
-      `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
-           content_type, size_bytes, sha256, encrypted, created_at, updated_at)
-         VALUES ($10, $11, $12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $13)
+      `INSERT INTO blobs (id, model_id, revision, ${CONTENT}, created_at, updated_at)
+         VALUES ($${N + 1}, $${N + 2}, $${N + 3}, ${CONTENT_PARAMS}, $${N + 4}, $${N + 4})
          RETURNING ${BLOB_COLUMNS}`,
       [...contentParams(content), id, modelId, revision, now],
     );
@@ -59,9 +57,8 @@ export class PgBlobStore {
    */
   async replace(row: BlobRow, content: BlobContent, now: string): Promise<BlobRow | undefined> {
     const updated = await this.db.one<StoredBlobRow>(
-      `UPDATE blobs SET revision = $10, name = $1, description = $2, record_type = $3, access_tier = $4, tags = $5,
-           content_type = $6, size_bytes = $7, sha256 = $8, encrypted = $9, updated_at = $11
-         WHERE id = $12 AND revision = $13
+      `UPDATE blobs SET revision = $${N + 1}, ${CONTENT_SET}, updated_at = $${N + 2}
+         WHERE id = $${N + 3} AND revision = $${N + 4}
          RETURNING ${BLOB_COLUMNS}`,
       [...contentParams(content), row.revision + 1, now, row.id, row.revision],
     );

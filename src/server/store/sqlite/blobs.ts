@@ -3,11 +3,17 @@ import { prepared, type Db } from "./database.js";
 import {
   type BlobRow,
   type StoredBlobRow,
+  BLOB_CONTENT_COLUMNS,
   blobFromRow,
   type BlobContent,
   type BlobFileRow,
+  storedContent,
 } from "../../domain/blobs.js";
 import type { BlobRecords } from "../port.js";
+
+const CONTENT = BLOB_CONTENT_COLUMNS.join(", ");
+const CONTENT_PARAMS = BLOB_CONTENT_COLUMNS.map((c) => `@${c}`).join(", ");
+const CONTENT_SET = BLOB_CONTENT_COLUMNS.map((c) => `${c} = @${c}`).join(", ");
 
 /** Blob metadata rows. Callers wrap multi-step changes in `db.transaction`. */
 export class BlobStore implements BlobRecords {
@@ -23,19 +29,9 @@ export class BlobStore implements BlobRecords {
   insert(id: string, modelId: string, revision: number, content: BlobContent, now: string): BlobRow {
     prepared(
       this.db,
-      `INSERT INTO blobs (id, model_id, revision, name, description, record_type, access_tier, tags,
-           content_type, size_bytes, sha256, encrypted, created_at, updated_at)
-         VALUES (@id, @model_id, @revision, @name, @description, @record_type, @access_tier, @tags,
-           @content_type, @size_bytes, @sha256, @encrypted, @now, @now)`,
-    ).run({
-      ...content,
-      id,
-      model_id: modelId,
-      revision,
-      tags: JSON.stringify(content.tags),
-      encrypted: content.encrypted ? 1 : 0,
-      now,
-    });
+      `INSERT INTO blobs (id, model_id, revision, ${CONTENT}, created_at, updated_at)
+         VALUES (@id, @model_id, @revision, ${CONTENT_PARAMS}, @now, @now)`,
+    ).run({ ...storedContent(content), id, model_id: modelId, revision, now });
     return this.get(modelId, id)!;
   }
 
@@ -46,19 +42,9 @@ export class BlobStore implements BlobRecords {
   replace(row: BlobRow, content: BlobContent, now: string): BlobRow | undefined {
     const changed = prepared(
       this.db,
-      `UPDATE blobs SET revision = @revision, name = @name, description = @description, record_type = @record_type,
-           access_tier = @access_tier, tags = @tags, content_type = @content_type, size_bytes = @size_bytes,
-           sha256 = @sha256, encrypted = @encrypted, updated_at = @now
+      `UPDATE blobs SET revision = @revision, ${CONTENT_SET}, updated_at = @now
          WHERE id = @id AND revision = @previous`,
-    ).run({
-      ...content,
-      id: row.id,
-      revision: row.revision + 1,
-      previous: row.revision,
-      tags: JSON.stringify(content.tags),
-      encrypted: content.encrypted ? 1 : 0,
-      now,
-    }).changes;
+    ).run({ ...storedContent(content), id: row.id, revision: row.revision + 1, previous: row.revision, now }).changes;
     return changed === 1 ? this.get(row.model_id, row.id) : undefined;
   }
 
