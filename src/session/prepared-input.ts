@@ -126,7 +126,9 @@ async function convertedForService(
   const lower = base.suggestedName?.toLowerCase();
   const ending = format.extensions.find((e) => lower?.endsWith(e) === true);
   const name =
-    ending === undefined ? base.suggestedName : `${base.suggestedName?.slice(0, -ending.length)}.${wireFormat}`;
+    ending === undefined
+      ? base.suggestedName
+      : `${base.suggestedName?.slice(0, -ending.length)}${formatOf(wireFormat).extensions[0]}`;
   const why = undeclared
     ? `, which this service does not declare it reads (no "${format.capability}" in health's capabilities)`
     : "";

@@ -56,7 +56,7 @@ function costNotice(choice: OutputFormatChoice, chosen: RecordType, faster: Reco
     `You chose ${format} for ${choice.name}'s job (${choice.rows} rows x ${choice.columns} columns), so the service ` +
     `writes its output as ${format} and job.dataframe() parses it again. Without a recordType in outputs (and upload) ` +
     `the job writes ${faster}, which this service declares and which reads several times faster into a frame; ` +
-    `job.download("out.${chosen}") still writes ${format}.`
+    `job.download("out${formatOf(chosen).extensions[0]}") still writes ${format}.`
   );
 }
 
