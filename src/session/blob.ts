@@ -37,7 +37,7 @@ import type { ServiceProfile } from "../client/vendor/service-profile.js";
 export interface BlobMetadataOptions {
   readonly name?: string | undefined;
   readonly description?: string | undefined;
-  /** The format of the stored records: `csv`, `json` or `arrow`. */
+  /** The format of the stored records: one of RECORD_TYPES (docs/formats.md). */
   readonly recordType?: RecordType | undefined;
   /** Default `hot` (DEFAULT_ACCESS_TIER). */
   readonly accessTier?: AccessTier | undefined;
