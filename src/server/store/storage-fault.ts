@@ -6,7 +6,7 @@
  */
 import { HttpProblem } from "../http/problems.js";
 import { PgStorageFault } from "./postgres/errors.js";
-import type { StorageFaultKind } from "../domain/storage-faults.js";
+import { fileFaultOf, type FileFault, type StorageFaultKind } from "../domain/storage-faults.js";
 import { sqliteFaultOf } from "./sqlite/storage-faults.js";
 
 /** What a client is told to wait before retrying a write that met a locked database. */
@@ -17,14 +17,7 @@ const FULL_RETRY_SECONDS = 60;
 /** Whether `err` is a storage fault: of node:fs (the blob files), of SQLite or of PostgreSQL. */
 export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
   if (err instanceof PgStorageFault) return err.kind;
-  const e = err as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === "string" ? e.code : "";
-  if (code === "ENOSPC" || code === "EDQUOT") return "full";
-  if (code === "EROFS") return "read_only";
-  const message = typeof e?.message === "string" ? e.message : "";
-  if (/no space left on device/i.test(message)) return "full";
-  if (/read-only file system/i.test(message)) return "read_only";
-  return sqliteFaultOf(err);
+  return fileFaultOf(err)?.kind ?? sqliteFaultOf(err);
 }
 
 /** What a PostgreSQL store's fault tells the client; the fault's own message stays in the log. */
@@ -46,11 +39,13 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
       body: { code: err.code },
     });
   }
-  const kind = storageFaultOf(err);
+  const file = fileFaultOf(err);
+  if (file) return fileProblem(file);
+  const kind = sqliteFaultOf(err);
   if (kind === "full")
     return new HttpProblem(
       507,
-      `No space left on the data dir's disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs), in ${FULL_RETRY_SECONDS} s at the soonest.`,
+      `The data dir's database found no space left on its disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs), in ${FULL_RETRY_SECONDS} s at the soonest.`,
       { headers: { "retry-after": String(FULL_RETRY_SECONDS) }, body: { code: "storage_full" } },
     );
   if (kind === "read_only")
@@ -66,6 +61,20 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
       { headers: { "retry-after": String(BUSY_RETRY_SECONDS) }, body: { code: "storage_busy" } },
     );
   return undefined;
+}
+
+/** A blob file that could not be written: the request wrote nothing (its temp file goes with it). */
+function fileProblem(fault: FileFault): HttpProblem {
+  const cause = `${fault.cause.charAt(0).toUpperCase()}${fault.cause.slice(1)}`;
+  if (fault.kind === "full")
+    return new HttpProblem(
+      507,
+      `${cause}: nothing was stored. Reads still work; retry once ${fault.remedy}, in ${FULL_RETRY_SECONDS} s at the soonest.`,
+      { headers: { "retry-after": String(FULL_RETRY_SECONDS) }, body: { code: "storage_full" } },
+    );
+  return new HttpProblem(503, `${cause}: nothing was stored. Reads still work; retry once ${fault.remedy}.`, {
+    body: { code: "storage_read_only" },
+  });
 }
 
 /** A fault that passes by itself (a lock released, a database back): the work is tried again, not failed. */
