@@ -5,7 +5,7 @@
  * postgres/errors.ts); this is the one place that says what the client is told.
  */
 import { HttpProblem } from "../http/problems.js";
-import { PgStorageFault } from "./postgres/errors.js";
+import { neverConnected, PgStorageFault } from "./postgres/errors.js";
 import { fileFaultOf, type FileFault, type StorageFaultKind } from "../domain/storage-faults.js";
 import { sqliteFaultOf } from "./sqlite/storage-faults.js";
 
@@ -24,16 +24,24 @@ export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
 const PG_FAULT_TEXT: Record<PgStorageFault["kind"], string> = {
   busy: "The database kept the rows this request needs locked by another replica for longer than its lock timeout: nothing was stored.",
   unavailable:
-    "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
+    "The connection to the database broke (it is restarting, or the network dropped it) while this request was being handled: a change it made may or may not have been stored. Read it back before sending it again (a job sent again with the same job_id is not created twice).",
   full: "The database's disk is full: nothing was stored. Reads still work; retry once the operator has freed space.",
   read_only: "The database is read-only (a standby, or made read-only by its operator): nothing was stored.",
 };
+
+const NOT_CONNECTED_TEXT =
+  "The database cannot be reached (it refused the connection, or is starting or restarting): nothing was stored.";
+
+function pgFaultText(err: PgStorageFault): string {
+  if (err.kind === "unavailable" && neverConnected(err.sqlState)) return NOT_CONNECTED_TEXT;
+  return PG_FAULT_TEXT[err.kind];
+}
 
 /** 507 for a full disk, 503 for a read-only data dir or a locked or unreachable database; undefined for any other error. */
 export function storageProblem(err: unknown): HttpProblem | undefined {
   if (err instanceof PgStorageFault) {
     const retry = err.retryAfterSeconds ?? (err.kind === "full" ? FULL_RETRY_SECONDS : undefined);
-    const text = PG_FAULT_TEXT[err.kind] + (retry !== undefined ? ` Retry after ${retry} s.` : "");
+    const text = pgFaultText(err) + (retry !== undefined ? ` Retry after ${retry} s.` : "");
     return new HttpProblem(err.kind === "full" ? 507 : 503, text, {
       ...(retry !== undefined ? { headers: { "retry-after": String(retry) } } : {}),
       body: { code: err.code },
