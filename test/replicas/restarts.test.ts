@@ -1,9 +1,9 @@
 /**
- * The long form (CI's nightly, or by hand): PostgreSQL restarted immediately (as a crash)
- * MDPS_PG_RESTARTS times (16 in the issue that asked for it) while two replicas take
- * uploads, If-Match updates and jobs. Every acknowledged upload and update reads back with
- * its sha256, every accepted job ends succeeded with its output readable, and once the
- * replicas have been restarted (their sweeps ask the database), every blob row has its
+ * The long form (CI's, `bash .ci/run --long`, or by hand): PostgreSQL restarted
+ * immediately (as a crash) MDPS_PG_RESTARTS times (CI's long form: 16) while two replicas
+ * take uploads, If-Match updates and jobs. Every acknowledged upload and update reads back
+ * with its sha256, every accepted job ends succeeded with its output readable, and once
+ * the replicas have been restarted (their sweeps ask the database), every blob row has its
  * file and every file its row. Skipped unless MDPS_PG_RESTARTS is set:
  *
  *   MDPS_PG_RESTARTS=16 npx vitest run test/replicas/restarts.test.ts
@@ -24,7 +24,12 @@ import { registerPgApp } from "./pg-app.js";
 const RESTARTS = Number(process.env.MDPS_PG_RESTARTS ?? 0);
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
-describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
+const LONG_FORM =
+  RESTARTS === 0
+    ? "the long form, skipped: run it with `bash .ci/run --long` or `MDPS_PG_RESTARTS=16 npx vitest run test/replicas/restarts.test.ts`"
+    : `the long form (MDPS_PG_RESTARTS=${RESTARTS})`;
+
+describe.skipIf(RESTARTS === 0)(LONG_FORM, () => {
   describeWithTool(postgresTool, `${RESTARTS} immediate PostgreSQL restarts under load`, () => {
     const pgc = useCluster();
     const starter = new ServiceStarter("mdps-restarts-");
