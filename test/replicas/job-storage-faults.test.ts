@@ -7,6 +7,8 @@
  *   "Storage full" naming the cause; the acknowledged input still reads back whole, no
  *   file is left without its row, the service keeps serving, and once space is freed the
  *   job sent again succeeds. On SQLite and on PostgreSQL (its blob dir on the tmpfs).
+ * - A file-size limit (`ulimit -f` on the replica, PostgreSQL): the output write meets
+ *   EFBIG, and the job fails "Storage full" naming the limit.
  * - The database unreachable mid-commit (PostgreSQL): a proxy drops the answer to the
  *   ending's first INSERT and refuses connections for a while, so the transaction never
  *   commits and the replica cannot ask. The attempt is given up without a terminal state,
@@ -191,6 +193,45 @@ describeWithTool(tmpfsTool, "a job on a full disk", () => {
       });
     }, 120_000);
   });
+});
+
+describeWithTool(postgresTool, "a job whose output passes the process's file-size limit", () => {
+  const pgc = useCluster();
+  const starter = new ServiceStarter("mdps-job-fsize-");
+  afterAll(() => starter.cleanup());
+
+  it("fails 'Storage full' naming EFBIG and the limit; a job within it then succeeds", async () => {
+    const url = await pgc.fresh();
+    const dataDir = await starter.tempDir();
+    // 2048 blocks of 512 bytes: the input (600 KB) fits, its output (1.6 MB) does not.
+    const replica = await starter.spawn({
+      lease: { dataDir, leaseMs: 3000, workers: 1 },
+      env: { MDPS_STORE: url },
+      prefix: ["sh", "-c", 'ulimit -f 2048 && exec "$@"', "sh"],
+    });
+    const app = await registerPgApp(url);
+    const api = new Api(replica, await tokenFor(replica, app), app.modelId);
+    const input = json(blobRecord, await api.upload(INPUT));
+    const sent = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, input.id));
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const job = await api.waitForJob(json(referenceJob, sent).id, undefined, 60_000);
+    expect(job.status).toBe("failed");
+    expect(job.error?.title, JSON.stringify(job.error)).toBe("Storage full");
+    expect(job.error?.detail).toContain("its file-size limit, ulimit -f) (EFBIG)");
+    expect(job.error?.detail).toContain("once the operator has raised the service process's file-size limit");
+    expect(job.error?.detail).not.toMatch(/internal|report it/i);
+    expect(replica.child.exitCode).toBeNull();
+
+    const small = json(blobRecord, await api.upload("a,b\n1,10\n2,20\n3,30\n"));
+    const next = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, small.id));
+    const done = await api.waitForJob(json(referenceJob, next).id, undefined, 60_000);
+    expect(done.status, JSON.stringify(done.error)).toBe("succeeded");
+    const download = await api.download(input.id);
+    expect(sha256(download.body)).toBe(sha256(INPUT));
+    const rows = await pgRows(url);
+    expect(rows).toHaveLength(3);
+    expect((await readdir(join(dataDir, "blobs"))).sort()).toEqual(rows);
+  }, 120_000);
 });
 
 describeWithTool(postgresTool, "a job whose commit meets the database unreachable", () => {
