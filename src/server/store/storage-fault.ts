@@ -53,7 +53,7 @@ export function storageProblem(err: unknown): HttpProblem | undefined {
   if (kind === "full")
     return new HttpProblem(
       507,
-      `The data dir's database found no space left on its disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs), in ${FULL_RETRY_SECONDS} s at the soonest.`,
+      `No space left on the data dir's disk: nothing was stored. Reads still work; retry once the operator has freed space (mdps admin prune removes old blobs and jobs), in ${FULL_RETRY_SECONDS} s at the soonest.`,
       { headers: { "retry-after": String(FULL_RETRY_SECONDS) }, body: { code: "storage_full" } },
     );
   if (kind === "read_only")
