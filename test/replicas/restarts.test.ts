@@ -45,6 +45,11 @@ describe.skipIf(RESTARTS === 0)(LONG_FORM, () => {
       const apis = replicas.map((r) => new Api(r, token, app.modelId));
       /** Blob id -> the sha256 of its last acknowledged content. */
       const acknowledged = new Map<string, string>();
+      /**
+       * Blob id -> an update not acknowledged: its sha256 and what it was answered. It may
+       * have landed only if the answer said its outcome was open.
+       */
+      const unacknowledged = new Map<string, { sha: string; answer: string }>();
       const jobs: string[] = [];
       const answers = new Map<string, number>();
       const count = (what: string) => answers.set(what, (answers.get(what) ?? 0) + 1);
@@ -62,8 +67,10 @@ describe.skipIf(RESTARTS === 0)(LONG_FORM, () => {
           const put = await api
             .upload(next, undefined, { blobId: blob.id, headers: { "if-match": `"${sha256(bytes)}"` } })
             .catch(() => undefined);
-          count(`update ${put?.status ?? "error"}`);
+          const problem = put?.body as { code?: string; detail?: string } | undefined;
+          count(`update ${put?.status ?? "error"}${problem?.code ? ` ${problem.code}` : ""}`);
           if (put?.status === 200) acknowledged.set(blob.id, sha256(next));
+          else unacknowledged.set(blob.id, { sha: sha256(next), answer: JSON.stringify(put?.body ?? "no answer") });
           const sent = await api
             .call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id))
             .catch(() => undefined);
@@ -81,11 +88,21 @@ describe.skipIf(RESTARTS === 0)(LONG_FORM, () => {
       await Promise.all(load);
       console.log(`${RESTARTS} restarts: ${JSON.stringify(Object.fromEntries(answers))}, ${jobs.length} jobs accepted`);
 
+      let landed = 0;
       for (const [id, sha] of acknowledged) {
         const download = await apis[0]!.download(id);
         expect(download.status, id).toBe(200);
-        expect(sha256(download.body), id).toBe(sha);
+        const read = sha256(download.body);
+        const update = unacknowledged.get(id);
+        if (read !== sha && update && read === update.sha) {
+          // An update answered with its outcome open did land: the answer must have said it might.
+          expect(update.answer, id).toMatch(/storage_outcome_unknown|may or may not have been stored|no answer/);
+          landed++;
+          continue;
+        }
+        expect(read, id).toBe(sha);
       }
+      console.log(`${landed} update(s) answered with their outcome open did land`);
       for (const id of jobs) {
         // Jobs whose input was updated meanwhile read what was current when they ran: only their ending is checked.
         const job = await apis[1]!.waitForJob(id, undefined, 120_000);
