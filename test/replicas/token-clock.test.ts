@@ -33,17 +33,33 @@ describeWithTool(postgresTool, "tokens and portal sessions on replicas 5 min apa
   describeWithTool(faketimeTool("+5m", 300_000), "with faketime", () => {
     const pgc = useCluster();
     const starter = new ServiceStarter("mdps-token-clock-");
-    afterAll(() => starter.cleanup());
+    const started: ServiceChild[] = [];
+    afterAll(async () => {
+      // faketime forks node and does not pass signals on: each replica's whole process group is stopped.
+      for (const r of started) {
+        try {
+          process.kill(-r.child.pid!, "SIGTERM");
+        } catch {
+          // gone already
+        }
+      }
+      await Promise.all(started.map((r) => r.exited));
+      await starter.cleanup();
+    });
 
     it("are accepted everywhere while live and refused everywhere once expired, by the database's clock", async () => {
       const url = await pgc.fresh();
       const dataDir = await starter.tempDir();
-      const serve = (offset?: string) =>
-        starter.spawn({
+      const serve = async (offset?: string) => {
+        const replica = await starter.spawn({
           args: ["--data-dir", dataDir, "--token-ttl", String(TTL_SECONDS)],
           env: { MDPS_STORE: url },
+          detached: true,
           ...(offset ? { prefix: faketimePrefix(offset) } : {}),
         });
+        started.push(replica);
+        return replica;
+      };
       const replicas = await Promise.all([serve(), serve("+5m"), serve("-5m")]);
       const app = await registerPgApp(url);
 
