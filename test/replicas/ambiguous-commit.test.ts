@@ -122,6 +122,15 @@ describeWithTool(postgresTool, "a commit whose answer is lost", () => {
     const unknownId = /it is blob ([0-9a-f-]{36})/.exec(problem.detail)?.[1];
     expect(unknownId, problem.detail).toBeDefined();
     expect(problem.detail).toContain(sha256(third));
+    expect(problem.detail).toContain("it may or may not have been stored");
+    expect(problem.detail).not.toContain("nothing was stored");
+    // Still unreachable: a write whose connection drops hears that its outcome is open too.
+    const meanwhile = await api.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id));
+    expect(meanwhile.status, JSON.stringify(meanwhile.body)).toBe(503);
+    const dropped = meanwhile.body as { code: string; detail: string };
+    expect(dropped.code).toBe("storage_unavailable");
+    expect(dropped.detail).toContain("may or may not have been stored");
+    expect(dropped.detail).not.toContain("nothing was stored");
     expect(await holds(dataDir)).toHaveLength(1);
     // Once the database answers again the replica settles it: committed, its file kept, the hold gone.
     const deadline = Date.now() + 30_000;

@@ -1,9 +1,9 @@
 /**
- * The long form (CI's nightly, or by hand): PostgreSQL restarted immediately (as a crash)
- * MDPS_PG_RESTARTS times (16 in the issue that asked for it) while two replicas take
- * uploads, If-Match updates and jobs. Every acknowledged upload and update reads back with
- * its sha256, every accepted job ends succeeded with its output readable, and once the
- * replicas have been restarted (their sweeps ask the database), every blob row has its
+ * The long form (CI's, `bash .ci/run --long`, or by hand): PostgreSQL restarted
+ * immediately (as a crash) MDPS_PG_RESTARTS times (CI's long form: 16) while two replicas
+ * take uploads, If-Match updates and jobs. Every acknowledged upload and update reads back
+ * with its sha256, every accepted job ends succeeded with its output readable, and once
+ * the replicas have been restarted (their sweeps ask the database), every blob row has its
  * file and every file its row. Skipped unless MDPS_PG_RESTARTS is set:
  *
  *   MDPS_PG_RESTARTS=16 npx vitest run test/replicas/restarts.test.ts
@@ -24,7 +24,12 @@ import { registerPgApp } from "./pg-app.js";
 const RESTARTS = Number(process.env.MDPS_PG_RESTARTS ?? 0);
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
-describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
+const LONG_FORM =
+  RESTARTS === 0
+    ? "the long form, skipped: run it with `bash .ci/run --long` or `MDPS_PG_RESTARTS=16 npx vitest run test/replicas/restarts.test.ts`"
+    : `the long form (MDPS_PG_RESTARTS=${RESTARTS})`;
+
+describe.skipIf(RESTARTS === 0)(LONG_FORM, () => {
   describeWithTool(postgresTool, `${RESTARTS} immediate PostgreSQL restarts under load`, () => {
     const pgc = useCluster();
     const starter = new ServiceStarter("mdps-restarts-");
@@ -40,6 +45,11 @@ describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
       const apis = replicas.map((r) => new Api(r, token, app.modelId));
       /** Blob id -> the sha256 of its last acknowledged content. */
       const acknowledged = new Map<string, string>();
+      /**
+       * Blob id -> an update not acknowledged: its sha256 and what it was answered. It may
+       * have landed only if the answer said its outcome was open.
+       */
+      const unacknowledged = new Map<string, { sha: string; answer: string }>();
       const jobs: string[] = [];
       const answers = new Map<string, number>();
       const count = (what: string) => answers.set(what, (answers.get(what) ?? 0) + 1);
@@ -57,8 +67,10 @@ describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
           const put = await api
             .upload(next, undefined, { blobId: blob.id, headers: { "if-match": `"${sha256(bytes)}"` } })
             .catch(() => undefined);
-          count(`update ${put?.status ?? "error"}`);
+          const problem = put?.body as { code?: string; detail?: string } | undefined;
+          count(`update ${put?.status ?? "error"}${problem?.code ? ` ${problem.code}` : ""}`);
           if (put?.status === 200) acknowledged.set(blob.id, sha256(next));
+          else unacknowledged.set(blob.id, { sha: sha256(next), answer: JSON.stringify(put?.body ?? "no answer") });
           const sent = await api
             .call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id))
             .catch(() => undefined);
@@ -76,11 +88,21 @@ describe.skipIf(RESTARTS === 0)("the long form (MDPS_PG_RESTARTS)", () => {
       await Promise.all(load);
       console.log(`${RESTARTS} restarts: ${JSON.stringify(Object.fromEntries(answers))}, ${jobs.length} jobs accepted`);
 
+      let landed = 0;
       for (const [id, sha] of acknowledged) {
         const download = await apis[0]!.download(id);
         expect(download.status, id).toBe(200);
-        expect(sha256(download.body), id).toBe(sha);
+        const read = sha256(download.body);
+        const update = unacknowledged.get(id);
+        if (read !== sha && update && read === update.sha) {
+          // An update answered with its outcome open did land: the answer must have said it might.
+          expect(update.answer, id).toMatch(/storage_outcome_unknown|may or may not have been stored|no answer/);
+          landed++;
+          continue;
+        }
+        expect(read, id).toBe(sha);
       }
+      console.log(`${landed} update(s) answered with their outcome open did land`);
       for (const id of jobs) {
         // Jobs whose input was updated meanwhile read what was current when they ran: only their ending is checked.
         const job = await apis[1]!.waitForJob(id, undefined, 120_000);

@@ -36,9 +36,13 @@ export function newToken(
   return { token, row };
 }
 
-/** The grant a stored row gives, if it is live and of `region`. */
-export function liveGrant(row: TokenRow | undefined, region: string): TokenGrant | undefined {
-  if (!row || row.region !== region || row.expires_at <= Date.now()) return undefined;
+/**
+ * The grant a stored row gives, if it is live at `now` and of `region`. `now` is the store's
+ * clock: this process's for SQLite, the database server's for PostgreSQL, so replicas whose
+ * clocks disagree agree on which token has expired.
+ */
+export function liveGrant(row: TokenRow | undefined, region: string, now: number = Date.now()): TokenGrant | undefined {
+  if (!row || row.region !== region || row.expires_at <= now) return undefined;
   return {
     clientId: row.client_id,
     modelId: row.model_id,

@@ -1,9 +1,11 @@
 import type { JobFailure } from "./messages.js";
+import { fileFaultFailure } from "./storage-failure.js";
 
 /**
  * Turns what a run threw into the job's `{title, detail}`. Errors of our own modules
  * (decryption, format, engine) carry messages written for users and no secrets;
- * anything else is an internal error whose message goes to the log only.
+ * a storage fault met writing the outputs (a full disk, a file-size limit) names its
+ * cause; anything else is an internal error whose message goes to the log only.
  */
 export function describeFailure(err: unknown): { error: JobFailure; logMessage: string } {
   const name = err instanceof Error ? err.name : "";
@@ -34,7 +36,9 @@ export function describeFailure(err: unknown): { error: JobFailure; logMessage: 
         },
         logMessage: `the transform failed: ${message}`,
       };
-    default:
+    default: {
+      const storage = fileFaultFailure(err);
+      if (storage) return { error: storage, logMessage: `writing the outputs failed: ${message}` };
       return {
         error: {
           title: "Internal error",
@@ -43,5 +47,6 @@ export function describeFailure(err: unknown): { error: JobFailure; logMessage: 
         },
         logMessage: `internal error: ${message}`,
       };
+    }
   }
 }

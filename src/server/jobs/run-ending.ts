@@ -1,6 +1,7 @@
 import { isTransientStorageFault, storageFaultOf } from "../store/storage-fault.js";
 import type { JobErrorBody } from "../domain/job-rows.js";
 import type { AttemptEnd, FailedEnding, LogLine } from "./attempt.js";
+import { databaseFaultFailure, fileFaultFailure } from "./storage-failure.js";
 import type { RunOutcome } from "./worker-slot.js";
 
 export function failedWith(error: JobErrorBody): FailedEnding {
@@ -24,21 +25,12 @@ export const COMMIT_FAILED: JobErrorBody = {
   detail: "The job's outputs could not be stored. Retry; report it if it persists.",
 };
 
-/** A commit that met a full or read-only disk says so; any other failure is internal. */
+/** A full or read-only disk or database says so, with its cause; any other failure is internal. */
 export function commitFailed(err: unknown): JobErrorBody {
+  const file = fileFaultFailure(err);
+  if (file) return file;
   const fault = storageFaultOf(err);
-  if (fault === "full")
-    return {
-      title: "No space left",
-      detail:
-        "The job's outputs could not be stored: no space left on the data dir's disk. Submit the job again once the operator has freed space.",
-    };
-  if (fault === "read_only")
-    return {
-      title: "Data dir read-only",
-      detail:
-        "The job's outputs could not be stored: the data dir is read-only. Submit the job again once the operator has made it writable.",
-    };
+  if (fault === "full" || fault === "read_only") return databaseFaultFailure(fault);
   return COMMIT_FAILED;
 }
 

@@ -1,17 +1,45 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Store } from "../plugins/store.js";
 import { resolveCommit } from "../../commit-outcome.js";
 import { HttpProblem } from "../problems.js";
 
 /** What a client is told to wait before checking a commit whose outcome was unknown. */
 const UNKNOWN_RETRY_SECONDS = 5;
+/** What a client is told to wait before sending again a change the database did not store. */
+const NOT_STORED_RETRY_SECONDS = 5;
+
+/**
+ * Removes files a change no longer needs once it is answered: its temp link, the revision
+ * it replaced. The change is committed (or failed) whatever happens here, so a failure is
+ * logged, not answered: a 5xx after a commit would tell the client its change was lost.
+ * What stays is swept later (a file with no row and no live owner).
+ */
+export async function tidyFiles(options: {
+  store: Store;
+  paths: readonly string[];
+  log: FastifyBaseLogger;
+}): Promise<void> {
+  const { store, paths, log } = options;
+  await Promise.all(
+    paths.map((path) =>
+      store.files.remove(path).catch((err: unknown) => {
+        log.warn(
+          { err, path },
+          "a file the answered change no longer needs could not be removed; the sweep removes it",
+        );
+      }),
+    ),
+  );
+}
 
 /**
  * The answer to a blob commit that threw after its file was placed: the committed row
  * when the database, asked again, has it (the client gets its 200 after all); the error
  * when it has not, the placed file removed only if the error was the database's own
  * answer (after a broken connection it is left to the orphan sweep, which asks the
- * database again); and when the database cannot be asked, a 503 saying the outcome is
- * unknown and how to find it out, the file kept until the database answers.
+ * database again, and the 503 says the database, asked again, had not stored it); and
+ * when the database cannot be asked, a 503 saying the outcome is unknown and how to find
+ * it out, the file kept until the database answers.
  */
 export async function settleBlobCommit<T>(options: {
   store: Store;
@@ -21,6 +49,7 @@ export async function settleBlobCommit<T>(options: {
   reread: () => Promise<T | undefined>;
   /** Files the commit replaced, removed once it is known to have committed. */
   whenCommitted?: readonly string[];
+  log: FastifyBaseLogger;
   /** What the client can check to learn the outcome (worded into the 503). */
   howToCheck: string;
   what: string;
@@ -29,13 +58,17 @@ export async function settleBlobCommit<T>(options: {
   const outcome = await resolveCommit(err, options.reread);
   switch (outcome.kind) {
     case "committed":
-      await Promise.all((options.whenCommitted ?? []).map((p) => store.files.remove(p)));
+      await tidyFiles({ store, paths: options.whenCommitted ?? [], log: options.log });
       return outcome.value;
     case "absent":
       await store.files.remove(placed);
       throw err;
     case "absent_after_break":
-      throw err;
+      throw new HttpProblem(
+        503,
+        `The connection to the database broke while this change was being committed; asked again once it answered, the database had not stored it. Send it again in ${NOT_STORED_RETRY_SECONDS} s.`,
+        { headers: { "retry-after": String(NOT_STORED_RETRY_SECONDS) }, body: { code: "storage_unavailable" } },
+      );
     case "unknown":
       await store.unsettled.add({
         placed: [placed],

@@ -15,7 +15,7 @@ import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
 import { nowIso } from "../../domain/clock.js";
 import { toBlobRecord, type BlobContent, type BlobRow } from "../../domain/blobs.js";
-import { settleBlobCommit } from "./blob-commit.js";
+import { settleBlobCommit, tidyFiles } from "./blob-commit.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
 /** Downloads read 1 MiB at a time: about a third faster than the 64 KiB default on loopback. */
@@ -95,13 +95,14 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
           err,
           placed,
           reread: () => blobs.get(modelId, id),
+          log: request.log,
           howToCheck: `If it was, it is blob ${id} (GET ${base.replace(":modelId", modelId)}/${id}/download answers 200 with ETag "${form.file.sha256}"); if that answers 404, send the upload again.`,
           what: `upload of blob ${id}`,
         });
         return toBlobRecord(row);
       } finally {
         // After the commit: until then the temp link marks the placed file as this process's.
-        await files.remove(form.file.path);
+        await tidyFiles({ store: app.store, paths: [form.file.path], log: request.log });
       }
     },
   );
@@ -156,11 +157,12 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
                   return row && row.revision >= next ? row : undefined;
                 },
                 whenCommitted: [files.path(blobId, current.revision)],
+                log: request.log,
                 howToCheck: `If it was, the blob's ETag is now "${content.sha256}" (read it with GET ${base.replace(":modelId", modelId)}/${blobId}/download); if it is still "${current.sha256}", send the update again.`,
                 what: `update of blob ${blobId} to revision ${next}`,
               });
             } finally {
-              await files.remove(form.file.path);
+              await tidyFiles({ store: app.store, paths: [form.file.path], log: request.log });
             }
             return toBlobRecord(updated);
           }
@@ -173,8 +175,11 @@ function registerBlobRoutes(app: FastifyInstance): Promise<void> {
             }
             continue;
           }
-          await files.remove(form.file.path);
-          await files.remove(files.path(blobId, current.revision));
+          await tidyFiles({
+            store: app.store,
+            paths: [form.file.path, files.path(blobId, current.revision)],
+            log: request.log,
+          });
           return toBlobRecord(updated);
         }
       });

@@ -55,6 +55,18 @@ const NODE_CONNECTION_CODES = new Set([
   "EPIPE",
 ]);
 
+/**
+ * Codes of a connection that was never made (refused, unknown host, the server starting,
+ * too many connections): the request reached no database and stored nothing, where a
+ * dropped connection may have been carrying a write.
+ */
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "57P03", "53300", "08001", "08004"]);
+
+/** Whether an `unavailable` fault's code says no connection was ever made (see NEVER_CONNECTED). */
+export function neverConnected(code: string | undefined): boolean {
+  return code !== undefined && NEVER_CONNECTED.has(code);
+}
+
 /** The fault `err` is, or undefined for an error that is the caller's (a constraint, a bad query). */
 export function faultKindOf(err: unknown): PgFaultKind | undefined {
   const code = codeOf(err);
@@ -118,5 +130,9 @@ export function storeError(err: unknown, secrets: readonly string[]): unknown {
         : kind === "full"
           ? "the PostgreSQL server's disk is full"
           : "the PostgreSQL server accepts no writes (read-only)";
-  return new PgStorageFault(kind, `${what}: nothing was stored (${code ?? "no code"}: ${said})`, code);
+  const stored =
+    kind === "unavailable" && !neverConnected(code)
+      ? "a write under way may or may not have been stored"
+      : "nothing was stored";
+  return new PgStorageFault(kind, `${what}: ${stored} (${code ?? "no code"}: ${said})`, code);
 }

@@ -11,7 +11,7 @@ import {
   type ModelRow,
   type NonceState,
 } from "../../domain/portal.js";
-import type { PgDb } from "./connection.js";
+import { DB_NOW_MS, type PgDb } from "./connection.js";
 import { pgListBlobs, pgListJobs } from "./listing.js";
 
 function newToken(): string {
@@ -20,7 +20,8 @@ function newToken(): string {
 
 /**
  * What the application portal keeps, as PortalStore (../sqlite/portal.ts) does: one-time login
- * tokens, sessions and one-time form nonces, as sha256 digests only.
+ * tokens, sessions and one-time form nonces, as sha256 digests only. Each expires by the
+ * database server's clock (DB_NOW_MS), so replicas whose clocks disagree agree on it.
  */
 export class PgPortalStore {
   constructor(private readonly db: PgDb) {}
@@ -28,40 +29,39 @@ export class PgPortalStore {
   /** A fresh one-time login token (the value printed in `portal: <url>/login?token=...`). */
   async createLoginToken(ttlMs = LOGIN_TOKEN_TTL_MS): Promise<string> {
     const token = newToken();
-    await this.db.run("DELETE FROM portal_login_tokens WHERE expires_at <= $1", [Date.now()]);
-    await this.db.run("INSERT INTO portal_login_tokens (token_hash, expires_at) VALUES ($1, $2)", [
-      tokenDigest(token),
-      Date.now() + ttlMs,
-    ]);
+    await this.db.run(`DELETE FROM portal_login_tokens WHERE expires_at <= ${DB_NOW_MS}`);
+    await this.db.run(
+      `INSERT INTO portal_login_tokens (token_hash, expires_at) VALUES ($1, ${DB_NOW_MS} + $2::bigint)`,
+      [tokenDigest(token), ttlMs],
+    );
     return token;
   }
 
   /** Uses up a login token: true once for a live token, false ever after. */
   async consumeLoginToken(token: string): Promise<boolean> {
-    const changed = await this.db.run("DELETE FROM portal_login_tokens WHERE token_hash = $1 AND expires_at > $2", [
-      tokenDigest(token),
-      Date.now(),
-    ]);
+    const changed = await this.db.run(
+      `DELETE FROM portal_login_tokens WHERE token_hash = $1 AND expires_at > ${DB_NOW_MS}`,
+      [tokenDigest(token)],
+    );
     return changed === 1;
   }
 
   /** Opens a session; the returned value goes into the session cookie only. */
   async createSession(ttlMs = PORTAL_SESSION_TTL_MS): Promise<string> {
     const session = newToken();
-    await this.db.run("DELETE FROM portal_sessions WHERE expires_at <= $1", [Date.now()]);
-    await this.db.run("INSERT INTO portal_sessions (session_hash, created_at, expires_at) VALUES ($1, $2, $3)", [
-      tokenDigest(session),
-      nowIso(),
-      Date.now() + ttlMs,
-    ]);
+    await this.db.run(`DELETE FROM portal_sessions WHERE expires_at <= ${DB_NOW_MS}`);
+    await this.db.run(
+      `INSERT INTO portal_sessions (session_hash, created_at, expires_at) VALUES ($1, $2, ${DB_NOW_MS} + $3::bigint)`,
+      [tokenDigest(session), nowIso(), ttlMs],
+    );
     return session;
   }
 
   async sessionIsLive(session: string): Promise<boolean> {
-    const row = await this.db.one("SELECT 1 FROM portal_sessions WHERE session_hash = $1 AND expires_at > $2", [
-      tokenDigest(session),
-      Date.now(),
-    ]);
+    const row = await this.db.one(
+      `SELECT 1 FROM portal_sessions WHERE session_hash = $1 AND expires_at > ${DB_NOW_MS}`,
+      [tokenDigest(session)],
+    );
     return row !== undefined;
   }
 
@@ -72,10 +72,10 @@ export class PgPortalStore {
   /** A one-time nonce for a form that changes state (`action` on `target`); see `consumeNonce`. */
   async issueNonce(action: string, target: string, ttlMs = FORM_NONCE_TTL_MS): Promise<string> {
     const nonce = newToken();
-    await this.db.run("DELETE FROM portal_form_nonces WHERE expires_at <= $1", [Date.now()]);
+    await this.db.run(`DELETE FROM portal_form_nonces WHERE expires_at <= ${DB_NOW_MS}`);
     await this.db.run(
-      "INSERT INTO portal_form_nonces (nonce_hash, action, target, expires_at) VALUES ($1, $2, $3, $4)",
-      [tokenDigest(nonce), action, target, Date.now() + ttlMs],
+      `INSERT INTO portal_form_nonces (nonce_hash, action, target, expires_at) VALUES ($1, $2, $3, ${DB_NOW_MS} + $4::bigint)`,
+      [tokenDigest(nonce), action, target, ttlMs],
     );
     return nonce;
   }
@@ -91,15 +91,16 @@ export class PgPortalStore {
       action: string;
       target: string;
       expires_at: number;
+      db_now: number;
       used_at: string | null;
       outcome: string | null;
     }>(
-      `SELECT action, target, expires_at, used_at, outcome FROM portal_form_nonces WHERE nonce_hash = $1${options.lock ? " FOR UPDATE" : ""}`,
+      `SELECT action, target, expires_at, ${DB_NOW_MS} AS db_now, used_at, outcome FROM portal_form_nonces WHERE nonce_hash = $1${options.lock ? " FOR UPDATE" : ""}`,
       [tokenDigest(nonce)],
     );
     if (!row || row.action !== action || row.target !== target) return { kind: "unknown" };
     if (row.used_at !== null) return { kind: "used", usedAt: row.used_at, outcome: row.outcome };
-    if (row.expires_at <= Date.now()) return { kind: "unknown" };
+    if (row.expires_at <= row.db_now) return { kind: "unknown" };
     return { kind: "fresh" };
   }
 
