@@ -10,12 +10,14 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { BlobFiles } from "./blob-bytes/blob-files.js";
 import { storageFaultOf } from "./store/storage-fault.js";
+import { settleBrokenWrite } from "./domain/storage-faults.js";
 
 /**
- * `committed`: the row is there. `absent`: it is not, and the error was the database's own
- * answer (nothing can commit later). `absent_after_break`: it is not, but the connection
- * broke mid-commit, so a write still on its way could land: its file is left for the
- * orphan sweep, which asks the database again. `unknown`: the database could not be asked.
+ * `committed`: the row is there. `absent`: it is not, and nothing can commit later (the
+ * error was the database's own answer, or the broken connection's write was ended before
+ * the re-read). `absent_after_break`: it is not, but the connection broke mid-commit and
+ * its write could not be ended, so it could still land: its file is left for the orphan
+ * sweep, which asks the database again. `unknown`: the database could not be asked.
  */
 export type CommitOutcome<T> =
   { kind: "committed"; value: T } | { kind: "absent" } | { kind: "absent_after_break" } | { kind: "unknown" };
@@ -39,11 +41,14 @@ export async function resolveCommit<T>(
   reread: () => Promise<T | undefined>,
   delaysMs: readonly number[] = REREAD_DELAYS_MS,
 ): Promise<CommitOutcome<T>> {
+  const broken = mayHaveCommitted(err);
   for (let i = 0; ; i++) {
     try {
+      // The write may still be on its way (its backend running on): ended first, the re-read is final.
+      const ended = broken && (await settleBrokenWrite(err));
       const value = await reread();
       if (value !== undefined) return { kind: "committed", value };
-      return mayHaveCommitted(err) ? { kind: "absent_after_break" } : { kind: "absent" };
+      return broken && !ended ? { kind: "absent_after_break" } : { kind: "absent" };
     } catch {
       const delay = delaysMs[i];
       if (delay === undefined) return { kind: "unknown" };

@@ -54,3 +54,19 @@ export function fileFaultOf(err: unknown): FileFault | undefined {
   if (/read-only file system/i.test(message)) return { ...FILE_FAULTS.EROFS!, code: "EROFS" };
   return undefined;
 }
+
+/**
+ * A fault of a connection that broke while it may have been carrying a write (a database
+ * server's). Its `settleWrite` ends that write for good, so it has committed or never
+ * will: true once it has, false when it could not be ended (the outcome stays open);
+ * throws while the database cannot be asked.
+ */
+export interface SettlableFault {
+  settleWrite(): Promise<boolean>;
+}
+
+/** Ends the write `err`'s broken connection may have carried (see SettlableFault); false when `err` cannot. */
+export async function settleBrokenWrite(err: unknown): Promise<boolean> {
+  const settle = (err as Partial<SettlableFault> | null)?.settleWrite;
+  return typeof settle === "function" ? settle.call(err) : false;
+}

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { JobExecutionLogContainer } from "../../core/contract/index.js";
 import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
 import { resolveCommit } from "../commit-outcome.js";
+import { settleBrokenWrite } from "../domain/storage-faults.js";
 import type { Store } from "../http/plugins/store.js";
 import { toBlobRecord, type BlobContent } from "../domain/blobs.js";
 import type { RunReport } from "../domain/job-rows.js";
@@ -35,8 +36,9 @@ export interface OutputCommit {
 
 /**
  * Whether a job ending that threw did commit (its first output's row is there: the rows
- * and `succeeded` commit together). When the database says no after answering itself, the
- * placed files go; after a broken connection they are left to the orphan sweep; when it
+ * and `succeeded` commit together). When the database says no and nothing can land later,
+ * the placed files go; when a write still on its way could land, they are left to the
+ * orphan sweep; when it
  * cannot be asked, they are kept until it answers (UnsettledCommits). The attempt then
  * ends without a terminal state and the job runs again once its lease runs out, unless
  * it had committed after all.
@@ -60,7 +62,10 @@ async function settleOutputCommit(
     case "unknown":
       await store.unsettled.add({
         placed,
-        committed: async () => (await reread()) === true,
+        committed: async () => {
+          await settleBrokenWrite(err);
+          return (await reread()) === true;
+        },
         what: `outputs of a job (first output blob ${first.id})`,
       });
       return false;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Store } from "../plugins/store.js";
-import { resolveCommit } from "../../commit-outcome.js";
+import { mayHaveCommitted, resolveCommit } from "../../commit-outcome.js";
+import { settleBrokenWrite } from "../../domain/storage-faults.js";
 import { HttpProblem } from "../problems.js";
 
 /** What a client is told to wait before checking a commit whose outcome was unknown. */
@@ -34,12 +35,12 @@ export async function tidyFiles(options: {
 
 /**
  * The answer to a blob commit that threw after its file was placed: the committed row
- * when the database, asked again, has it (the client gets its 200 after all); the error
- * when it has not, the placed file removed only if the error was the database's own
- * answer (after a broken connection it is left to the orphan sweep, which asks the
- * database again, and the 503 says the database, asked again, had not stored it); and
- * when the database cannot be asked, a 503 saying the outcome is unknown and how to find
- * it out, the file kept until the database answers.
+ * when the database, asked again, has it (the client gets its 200 after all); when it has
+ * not and nothing can land later, the placed file removed and the error (after a broken
+ * connection, a 503 saying the database, asked again, had not stored it); when a write
+ * still on its way could land, or the database cannot be asked, a 503 saying the outcome
+ * is open and how to find it out, the file kept (held until the database answers, or
+ * left to the orphan sweep, which asks the database again).
  */
 export async function settleBlobCommit<T>(options: {
   store: Store;
@@ -62,17 +63,25 @@ export async function settleBlobCommit<T>(options: {
       return outcome.value;
     case "absent":
       await store.files.remove(placed);
-      throw err;
+      if (!mayHaveCommitted(err)) throw err;
+      throw new HttpProblem(
+        503,
+        `The connection to the database broke while this change was being committed; asked again once it answered (the broken connection's work ended first), the database had not stored it. Send it again in ${NOT_STORED_RETRY_SECONDS} s.`,
+        { headers: { "retry-after": String(NOT_STORED_RETRY_SECONDS) }, body: { code: "storage_unavailable" } },
+      );
     case "absent_after_break":
       throw new HttpProblem(
         503,
-        `The connection to the database broke while this change was being committed; asked again once it answered, the database had not stored it. Send it again in ${NOT_STORED_RETRY_SECONDS} s.`,
-        { headers: { "retry-after": String(NOT_STORED_RETRY_SECONDS) }, body: { code: "storage_unavailable" } },
+        `The connection to the database broke while this change was being committed; asked again, the database does not have it yet, but the write could still land: it may or may not have been stored. ${options.howToCheck} Read it back after ${UNKNOWN_RETRY_SECONDS} s before sending it again.`,
+        { headers: { "retry-after": String(UNKNOWN_RETRY_SECONDS) }, body: { code: "storage_outcome_unknown" } },
       );
     case "unknown":
       await store.unsettled.add({
         placed: [placed],
-        committed: async () => (await options.reread()) !== undefined,
+        committed: async () => {
+          await settleBrokenWrite(err);
+          return (await options.reread()) !== undefined;
+        },
         whenCommitted: options.whenCommitted ?? [],
         what: options.what,
       });

@@ -6,7 +6,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
-import { isRetryableConflict, storeError } from "./errors.js";
+import { faultKindOf, isRetryableConflict, PgStorageFault, storeError } from "./errors.js";
+import { BackendRegistry } from "./backends.js";
 
 /** How long a write waits for a row or table lock another replica holds (SQLite's busy timeout). */
 export const LOCK_TIMEOUT_MS = 10_000;
@@ -121,6 +122,8 @@ export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
   options: TransactionOptions = {},
+  /** Told which connection an error came from (see BackendRegistry.blame). */
+  blame?: (err: unknown, client: pg.PoolClient) => void,
 ): Promise<T> {
   for (let run = 1; ; run++) {
     const client = await pool.connect();
@@ -146,6 +149,7 @@ export async function withTransaction<T>(
         broken = rollbackErr instanceof Error ? rollbackErr : new Error("rollback failed");
       }
       if (run < CONFLICT_TRIES && isRetryableConflict(err)) continue;
+      blame?.(err, client);
       throw err;
     } finally {
       client.off("error", onError);
@@ -160,6 +164,7 @@ export async function withTransaction<T>(
  */
 export class PgDb {
   private readonly joined = new AsyncLocalStorage<Joined>();
+  private readonly backends: BackendRegistry;
 
   constructor(
     readonly pool: pg.Pool,
@@ -169,6 +174,14 @@ export class PgDb {
     // by the pool; without a listener its error would end the process. The next query
     // meets the fault itself and answers it.
     pool.on("error", () => undefined);
+    this.backends = new BackendRegistry(pool);
+  }
+
+  /** `err` as the store throws it; a broken connection's fault learns how to end the write it carried. */
+  private thrown(err: unknown): unknown {
+    const fault = storeError(err, this.secrets);
+    if (fault instanceof PgStorageFault) this.backends.attachSettle(fault, err);
+    return fault;
   }
 
   inTransaction(): boolean {
@@ -177,14 +190,32 @@ export class PgDb {
 
   async query(sql: string, params: readonly SqlParam[] = []): Promise<{ rows: unknown[]; rowCount: number }> {
     const joined = this.joined.getStore();
-    const client = joined?.open ? joined.client : undefined;
+    if (joined?.open) {
+      try {
+        const result = await joined.client.query(sql, params as SqlParam[]);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      } catch (err) {
+        this.backends.blame(err, joined.client);
+        throw this.thrown(err);
+      }
+    }
+    let client: pg.PoolClient;
     try {
-      const result = client
-        ? await client.query(sql, params as SqlParam[])
-        : await this.pool.query(sql, params as SqlParam[]);
+      client = await this.pool.connect();
+    } catch (err) {
+      throw this.thrown(err);
+    }
+    let broken: Error | undefined;
+    try {
+      const result = await client.query(sql, params as SqlParam[]);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (err) {
-      throw storeError(err, this.secrets);
+      this.backends.blame(err, client);
+      if (faultKindOf(err) !== undefined) broken = err instanceof Error ? err : new Error(String(err));
+      throw this.thrown(err);
+    } finally {
+      // A connection that met a fault is not handed to the next caller (as pool.query does).
+      client.release(broken);
     }
   }
 
@@ -222,9 +253,10 @@ export class PgDb {
           return this.joined.run(joined, fn).finally(() => (joined.open = false));
         },
         options,
+        (err, client) => this.backends.blame(err, client),
       );
     } catch (err) {
-      throw storeError(err, this.secrets);
+      throw this.thrown(err);
     }
     for (const callback of committed) callback();
     return value;

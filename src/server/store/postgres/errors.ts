@@ -27,6 +27,8 @@ export class PgStorageFault extends Error {
   /** The service's problem code, as the SQLite store's faults are answered: storage_busy, storage_unavailable, ... */
   readonly code: string;
   readonly retryAfterSeconds: number | undefined;
+  /** Set on a broken connection's fault: ends the write it may have carried (see SettlableFault). */
+  settleWrite?: () => Promise<boolean>;
 
   constructor(
     readonly kind: PgFaultKind,
