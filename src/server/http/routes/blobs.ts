@@ -15,7 +15,7 @@ import { assertOwnModel } from "../plugins/auth.js";
 import { HttpProblem, notFound } from "../problems.js";
 import { nowIso } from "../../domain/clock.js";
 import { toBlobRecord, type BlobContent, type BlobRow } from "../../domain/blobs.js";
-import { settleBlobCommit } from "./blob-commit.js";
+import { settleBlobCommit } from "../../blobs/commit-settling.js";
 import { readBlobForm, type BlobForm } from "./blob-form.js";
 
 /** Downloads read 1 MiB at a time: about a third faster than the 64 KiB default on loopback. */
