@@ -1,6 +1,7 @@
 /**
- * A third store is one new folder: the files that choose, open and find a store
- * (src/server/store/choice.ts, open.ts, adapters.ts, adapter.ts) name no adapter, neither
+ * A third store is one new folder: the files that choose, open and find a store and
+ * answer its faults (src/server/store/choice.ts, open.ts, adapters.ts, adapter.ts,
+ * storage-fault.ts) name no adapter, neither
  * by an import of its folder nor by its kind or folder in a string. They learn the
  * adapters at run time (adapters.ts reads the folders); test/server/store/ checks that.
  */
@@ -10,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { graph, ROOT } from "./import-graph.js";
 
 const STORE = "src/server/store";
-const CHOOSERS = ["choice.ts", "open.ts", "adapters.ts", "adapter.ts"].map((f) => `${STORE}/${f}`);
+const CHOOSERS = ["choice.ts", "open.ts", "adapters.ts", "adapter.ts", "storage-fault.ts"].map((f) => `${STORE}/${f}`);
 
 /** The adapter folders: every folder of src/server/store/. */
 function adapterFolders(): string[] {
@@ -44,6 +45,7 @@ describe("the store choice", () => {
     expect(namings([`${STORE}/sqlite/adapter.ts`], ["sqlite"])).toEqual([
       `${STORE}/sqlite/adapter.ts imports ${STORE}/sqlite/index.ts`,
       `${STORE}/sqlite/adapter.ts imports ${STORE}/sqlite/sqlite.ts`,
+      `${STORE}/sqlite/adapter.ts imports ${STORE}/sqlite/storage-faults.ts`,
       `${STORE}/sqlite/adapter.ts names "sqlite" in a string`,
     ]);
   });

@@ -4,6 +4,7 @@
  * it is shown without secrets. Each adapter folder has an `adapter.ts` exporting one
  * `storeAdapter`; nothing outside the folder names it.
  */
+import type { StorageFaultKind } from "../domain/storage-faults.js";
 import type { Stores } from "./port.js";
 
 /**
@@ -19,6 +20,17 @@ export interface StoreChoice {
 export interface AdapterSettings {
   /** The SQLite driver (`node-sqlite` or `better-sqlite3`); default MDPS_SQLITE_DRIVER, else the first that loads. */
   sqliteDriver?: string | undefined;
+}
+
+/** A storage fault an adapter's driver raised (see ../domain/storage-faults.ts). */
+export interface StoreFault {
+  kind: StorageFaultKind;
+  /**
+   * What the client is told, where the data dir's wording (store/storage-fault.ts) does not
+   * fit, as for a database server; the fault's own message stays in the log.
+   */
+  text?: string;
+  retryAfterSeconds?: number | undefined;
 }
 
 export interface StoreAdapter<C extends StoreChoice = StoreChoice> {
@@ -39,6 +51,8 @@ export interface StoreAdapter<C extends StoreChoice = StoreChoice> {
   describe(choice: C): string;
   /** Fields the "store opened" log line adds (a driver's name). */
   logFields?(choice: C): Record<string, unknown>;
+  /** The storage fault `err` is, if this adapter's driver raised it; undefined for any other error, another adapter's too. */
+  faultOf?(err: unknown): StoreFault | undefined;
   /** Opens (and migrates) the store; loads the driver here, so only a chosen store's driver loads. */
   open(options: { choice: C; dataDir: string; region: string }): Promise<Stores>;
 }

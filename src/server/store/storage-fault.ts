@@ -1,22 +1,34 @@
 /**
  * Storage faults (a full disk, a read-only data dir, a database another process keeps
  * locked) as the caller's answer: they fail the request that met them, name the cause,
- * and never end the process. Each adapter reads its driver's codes (sqlite/storage-faults.ts,
- * postgres/errors.ts); this is the one place that says what the client is told.
+ * and never end the process. Each adapter reads its driver's codes (its `faultOf`, see
+ * adapter.ts), worded by it where the data dir's words do not fit; this is the one place
+ * that says what the client is told.
  */
 import { HttpProblem } from "../http/problems.js";
-import { PgStorageFault } from "./postgres/errors.js";
 import type { StorageFaultKind } from "../domain/storage-faults.js";
-import { sqliteFaultOf } from "./sqlite/storage-faults.js";
+import type { StoreFault } from "./adapter.js";
+import { STORE_ADAPTERS } from "./adapters.js";
 
 /** What a client is told to wait before retrying a write that met a locked database. */
 const BUSY_RETRY_SECONDS = 5;
 /** What a client is told to wait before retrying a write that met a full disk: an operator must free space first. */
 const FULL_RETRY_SECONDS = 60;
 
-/** Whether `err` is a storage fault: of node:fs (the blob files), of SQLite or of PostgreSQL. */
+function adapterFaultOf(err: unknown): StoreFault | undefined {
+  for (const adapter of STORE_ADAPTERS) {
+    const fault = adapter.faultOf?.(err);
+    if (fault) return fault;
+  }
+  return undefined;
+}
+
+/** Whether `err` is a storage fault: of a store adapter's driver, or of node:fs (the blob files). */
 export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
-  if (err instanceof PgStorageFault) return err.kind;
+  return adapterFaultOf(err)?.kind ?? fileFaultOf(err);
+}
+
+function fileFaultOf(err: unknown): StorageFaultKind | undefined {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
   if (code === "ENOSPC" || code === "EDQUOT") return "full";
@@ -24,29 +36,21 @@ export function storageFaultOf(err: unknown): StorageFaultKind | undefined {
   const message = typeof e?.message === "string" ? e.message : "";
   if (/no space left on device/i.test(message)) return "full";
   if (/read-only file system/i.test(message)) return "read_only";
-  return sqliteFaultOf(err);
+  return undefined;
 }
-
-/** What a PostgreSQL store's fault tells the client; the fault's own message stays in the log. */
-const PG_FAULT_TEXT: Record<PgStorageFault["kind"], string> = {
-  busy: "The database kept the rows this request needs locked by another replica for longer than its lock timeout: nothing was stored.",
-  unavailable:
-    "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
-  full: "The database's disk is full: nothing was stored. Reads still work; retry once the operator has freed space.",
-  read_only: "The database is read-only (a standby, or made read-only by its operator): nothing was stored.",
-};
 
 /** 507 for a full disk, 503 for a read-only data dir or a locked or unreachable database; undefined for any other error. */
 export function storageProblem(err: unknown): HttpProblem | undefined {
-  if (err instanceof PgStorageFault) {
-    const retry = err.retryAfterSeconds ?? (err.kind === "full" ? FULL_RETRY_SECONDS : undefined);
-    const text = PG_FAULT_TEXT[err.kind] + (retry !== undefined ? ` Retry after ${retry} s.` : "");
-    return new HttpProblem(err.kind === "full" ? 507 : 503, text, {
+  const fault = adapterFaultOf(err);
+  if (fault?.text !== undefined) {
+    const retry = fault.retryAfterSeconds ?? (fault.kind === "full" ? FULL_RETRY_SECONDS : undefined);
+    const text = fault.text + (retry !== undefined ? ` Retry after ${retry} s.` : "");
+    return new HttpProblem(fault.kind === "full" ? 507 : 503, text, {
       ...(retry !== undefined ? { headers: { "retry-after": String(retry) } } : {}),
-      body: { code: err.code },
+      body: { code: `storage_${fault.kind}` },
     });
   }
-  const kind = storageFaultOf(err);
+  const kind = fault?.kind ?? fileFaultOf(err);
   if (kind === "full")
     return new HttpProblem(
       507,

@@ -3,12 +3,23 @@
  * a database several replicas share. `pg` loads only when it is opened.
  */
 import { defineStoreAdapter, type StoreChoice } from "../adapter.js";
+import type { StorageFaultKind } from "../../domain/storage-faults.js";
 import { redactedUrl } from "../store-url.js";
+import { PgStorageFault } from "./errors.js";
 
 interface PostgresChoice extends StoreChoice {
   readonly kind: "postgres";
   readonly url: string;
 }
+
+/** What a PostgreSQL store's fault tells the client. */
+const FAULT_TEXT: Record<StorageFaultKind, string> = {
+  busy: "The database kept the rows this request needs locked by another replica for longer than its lock timeout: nothing was stored.",
+  unavailable:
+    "The database cannot be reached (it refused or dropped the connection, or is restarting): nothing was stored.",
+  full: "The database's disk is full: nothing was stored. Reads still work; retry once the operator has freed space.",
+  read_only: "The database is read-only (a standby, or made read-only by its operator): nothing was stored.",
+};
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
 const EXAMPLE = "postgres://user:password@host:5432/database";
@@ -27,6 +38,10 @@ export const storeAdapter = defineStoreAdapter<PostgresChoice>({
     return { kind: "postgres", url: value };
   },
   describe: (choice) => redactedUrl(choice.url),
+  faultOf: (err) =>
+    err instanceof PgStorageFault
+      ? { kind: err.kind, text: FAULT_TEXT[err.kind], retryAfterSeconds: err.retryAfterSeconds }
+      : undefined,
   async open({ choice, region }) {
     const { openPgPort } = await import("./port.js");
     return openPgPort({ url: choice.url, region });
