@@ -1,8 +1,8 @@
 /**
  * What a store adapter tells the service about itself, so that the service finds it by
  * its folder alone (see ./adapters.ts): the `--store` values it takes, how it opens, how
- * it is shown without secrets. Each adapter folder has an `adapter.ts` exporting one
- * `storeAdapter`; nothing outside the folder names it.
+ * it is shown without secrets, which errors are its storage faults. Each adapter folder
+ * has an `adapter.ts` exporting one `storeAdapter`; nothing outside the folder names it.
  */
 import type { StorageFaultKind } from "../domain/storage-faults.js";
 import type { Stores } from "./port.js";
