@@ -1,18 +1,15 @@
-import { randomUUID } from "node:crypto";
 /**
- * Models, applications, tokens, blobs, damage, listings, portal nonces, usage and prune on
- * PostgreSQL: round trips, the guards the SQLite store keeps, and records that read the
- * same from both stores (the blob's record compared field by field with SQLite's).
+ * What only PostgreSQL's records need beyond the conformance suite every store passes
+ * (test/server/store/conformance/): a blob's record compared field by field with SQLite's,
+ * damage remembered outside the caller's transaction, and a form nonce two replicas race for.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { AdminError } from "../../src/server/domain/admin-error.js";
 import { consumeNonce } from "../../src/server/portal/one-time-forms.js";
 import { toBlobRecord, type BlobContent } from "../../src/server/domain/blobs.js";
 import { openSqliteStores } from "../../src/server/store/sqlite/index.js";
-import { decodeListCursor } from "../../src/server/domain/listing.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
@@ -32,69 +29,6 @@ const content = (over: Partial<BlobContent> = {}): BlobContent => ({
 
 describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
   const pgc = useCluster();
-
-  it("keeps models and applications; deleting an application revokes its tokens", async () => {
-    const store = await pgc.open(await pgc.fresh());
-    const { model_id } = await store.apps.createModel("m");
-    await expect(store.apps.addApp({ modelId: "nope", name: "a", scopes: ["shared.blob.read"] })).rejects.toThrow(
-      AdminError,
-    );
-    await expect(store.apps.addApp({ modelId: model_id, name: "a", scopes: ["no.such"] })).rejects.toThrow(
-      /unknown scope/,
-    );
-    const app = await store.apps.addApp({
-      modelId: model_id,
-      name: "a",
-      scopes: ["shared.blob.read shared.blob.read"],
-    });
-    const row = await store.apps.application(app.client_id);
-    expect(row).toMatchObject({ client_id: app.client_id, model_id, name: "a", scopes: "shared.blob.read" });
-    const listed = await store.apps.listModels();
-    expect(listed).toEqual([
-      {
-        model_id,
-        name: "m",
-        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
-        applications: [{ client_id: app.client_id, name: "a", scopes: ["shared.blob.read"] }],
-      },
-    ]);
-    const regenerated = await store.apps.regenerateSecret(app.client_id);
-    expect(regenerated.client_secret).not.toBe(app.client_secret);
-    expect((await store.apps.application(app.client_id))!.secret_hash).not.toBe(row!.secret_hash);
-
-    const token = await store.tokens.issue({
-      clientId: app.client_id,
-      modelId: model_id,
-      scopes: ["shared.blob.read"],
-      ttlSeconds: 60,
-    });
-    expect(await store.tokens.verify(token)).toMatchObject({
-      clientId: app.client_id,
-      modelId: model_id,
-      scopes: ["shared.blob.read"],
-    });
-    await store.apps.deleteApp(app.client_id);
-    expect(await store.tokens.verify(token)).toBeUndefined();
-    await expect(store.apps.deleteApp(app.client_id)).rejects.toThrow(AdminError);
-  });
-
-  it("accepts a token only in its region and only while it lives", async () => {
-    const url = await pgc.fresh();
-    const store = await pgc.open(url, "eu");
-    const elsewhere = await pgc.open(url, "us");
-    const { model_id } = await store.apps.createModel("m");
-    const app = await store.apps.addApp({ modelId: model_id, name: "a", scopes: ["shared.blob.read"] });
-    const grant = { clientId: app.client_id, modelId: model_id, scopes: ["shared.blob.read"] };
-    const live = await store.tokens.issue({ ...grant, ttlSeconds: 60 });
-    const verified = await store.tokens.verify(live);
-    expect(typeof verified!.expiresAt).toBe("number");
-    expect(verified!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(await elsewhere.tokens.verify(live)).toBeUndefined();
-    const dead = await store.tokens.issue({ ...grant, ttlSeconds: 0 });
-    expect(await store.tokens.verify(dead)).toBeUndefined();
-    expect(await store.tokens.purgeExpired()).toBe(1);
-    expect(await store.tokens.verify(live)).toBeDefined();
-  });
 
   it("reads a blob's record exactly as the SQLite store does, keeping '' and null descriptions apart", async () => {
     const store = await pgc.open(await pgc.fresh());
@@ -135,37 +69,6 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
     }
   });
 
-  it("replaces a blob only from its current revision, and answers its files", async () => {
-    const store = await pgc.open(await pgc.fresh());
-    // Blob ids are UUIDs: only such an id names a file (a tampered "../x" never does).
-    const b1 = randomUUID();
-    const { model_id } = await store.apps.createModel("m");
-    const first = await store.blobs.insert(b1, model_id, 1, content(), new Date().toISOString());
-    expect(await store.blobs.get("other-model", b1)).toBeUndefined();
-    const second = await store.blobs.replace(
-      first,
-      content({ name: "b.csv", tags: ["x", "y"] }),
-      new Date().toISOString(),
-    );
-    expect(second).toMatchObject({ revision: 2, name: "b.csv", tags: ["x", "y"] });
-    expect(await store.blobs.replace(first, content(), new Date().toISOString())).toBeUndefined();
-    expect(await store.blobs.revision(b1)).toBe(2);
-    expect(await store.blobs.isReferenced(`${b1}.2`)).toBe(true);
-    expect(await store.blobs.isReferenced(`${b1}.1`)).toBe(false);
-    expect(await store.blobs.isReferenced(`${b1}.99999999999999999999`)).toBe(false);
-    expect(await store.blobs.referencedFiles()).toEqual(new Set([`${b1}.2`]));
-    expect(await store.blobs.everyFile()).toEqual([
-      { id: b1, model_id, name: "b.csv", revision: 2, size_bytes: 3, sha256: "ab".repeat(32) },
-    ]);
-    await store.damage.record({ blobId: b1, revision: 2, reason: "sha256 differs" });
-    await store.damage.record({ blobId: b1, revision: 1, reason: "old revision" });
-    expect((await store.damage.list()).map((d) => [d.blob_id, d.reason])).toEqual([[b1, "sha256 differs"]]);
-    await store.damage.clear(b1, 2);
-    expect(await store.damage.list()).toEqual([]);
-    await store.blobs.delete(second!);
-    expect(await store.blobs.revision(b1)).toBeUndefined();
-  });
-
   it("never fails the caller's transaction when remembering damage fails", async () => {
     const store = await pgc.open(await pgc.fresh());
     const { model_id } = await store.apps.createModel("m");
@@ -178,53 +81,6 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
     expect(kept).toBe(1);
     expect(await store.blobs.revision("b1")).toBe(1);
     expect(await store.damage.list()).toEqual([]);
-  });
-
-  it("pages a model's blobs newest first, with cursors that neither repeat nor skip, and filters by tag", async () => {
-    const store = await pgc.open(await pgc.fresh());
-    const { model_id } = await store.apps.createModel("m");
-    const sameMoment = new Date().toISOString();
-    for (let i = 0; i < 5; i++)
-      await store.blobs.insert(`b${i}`, model_id, 1, content({ tags: i % 2 === 0 ? ["even"] : ["odd"] }), sameMoment);
-    const seen: string[] = [];
-    let cursor: ReturnType<typeof decodeListCursor>;
-    for (;;) {
-      const page = await store.listings.blobs(model_id, { limit: 2, cursor });
-      seen.push(...page.rows.map((r) => r.id));
-      if (!page.next_cursor) break;
-      cursor = decodeListCursor(page.next_cursor);
-    }
-    expect(seen).toEqual(["b4", "b3", "b2", "b1", "b0"]);
-    const even = await store.listings.blobs(model_id, { limit: 10, tag: "even" });
-    expect(even.rows.map((r) => r.id)).toEqual(["b4", "b2", "b0"]);
-    expect((await store.listings.blobs(model_id, { limit: 10, name: "nope" })).rows).toEqual([]);
-    expect(await store.usage("odd")).toMatchObject({
-      blobs: 5,
-      blobBytes: 15,
-      tagged: { tag: "odd", blobs: 2, bytes: 6 },
-    });
-  });
-
-  it("prunes old blobs and finished jobs but keeps the input of an unfinished job", async () => {
-    const store = await pgc.open(await pgc.fresh());
-    const { model_id } = await store.apps.createModel("m");
-    const old = "2020-01-01T00:00:00.000Z";
-    await store.blobs.insert("pinned", model_id, 1, content(), old);
-    await store.blobs.insert("free", model_id, 1, content(), old);
-    await store.jobs.create({
-      id: "j1",
-      modelId: model_id,
-      jobType: "preprocessing",
-      request: { input_blob_id: "pinned" },
-      digest: "d",
-      keyHolder: null,
-    });
-    const dry = await store.prune({ before: new Date().toISOString(), dryRun: true });
-    expect(dry).toMatchObject({ blobs: [{ id: "free", revision: 1 }], pinned: 1, jobs: 0 });
-    expect(await store.blobs.revision("free")).toBe(1);
-    await store.prune({ before: new Date().toISOString() });
-    expect(await store.blobs.revision("free")).toBeUndefined();
-    expect(await store.blobs.revision("pinned")).toBe(1);
   });
 
   it("lets exactly one of two replicas consume a form nonce, and none when the action throws", async () => {
@@ -251,20 +107,5 @@ describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
       outcome: "regenerated",
     });
     expect(await a.portal.nonceState(nonce, "other", "client-1")).toEqual({ kind: "unknown" });
-  });
-
-  it("keeps portal login tokens one-time and sessions until they end", async () => {
-    const store = await pgc.open(await pgc.fresh());
-    const login = await store.portal.createLoginToken();
-    expect(await store.portal.consumeLoginToken(login)).toBe(true);
-    expect(await store.portal.consumeLoginToken(login)).toBe(false);
-    const session = await store.portal.createSession();
-    expect(await store.portal.sessionIsLive(session)).toBe(true);
-    await store.portal.endSession(session);
-    expect(await store.portal.sessionIsLive(session)).toBe(false);
-    await store.portal.recordUrl("http://a");
-    await store.portal.recordUrl("http://b");
-    await store.portal.forgetUrl("http://a");
-    expect(await store.portal.lastUrl()).toBe("http://b");
   });
 });

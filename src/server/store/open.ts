@@ -1,18 +1,15 @@
-import type { StoreChoice } from "./choice.js";
-import { openStores } from "./sqlite/index.js";
-import { type Stores } from "./port.js";
+import type { StoreChoice } from "./adapter.js";
+import { adapterOf } from "./adapters.js";
+import type { Stores } from "./port.js";
 
 /**
- * Opens (and migrates) the chosen store: the data dir's SQLite, or PostgreSQL, whose
- * driver (`pg`) is loaded only when it is chosen.
+ * Opens (and migrates) the chosen store through its adapter, which loads its driver
+ * only now (the data dir's SQLite, or `pg` for a PostgreSQL URL).
  */
 export async function openChosenStores(options: {
   choice: StoreChoice;
   dataDir: string;
   region: string;
 }): Promise<Stores> {
-  const { choice, dataDir, region } = options;
-  if (choice.kind === "sqlite") return openStores({ dataDir, driver: choice.driver, region });
-  const { openPgPort } = await import("./postgres/port.js");
-  return openPgPort({ url: choice.url, region });
+  return adapterOf(options.choice).open(options);
 }

@@ -8,7 +8,7 @@ import { BlobFiles } from "../../blob-bytes/blob-files.js";
 import { UnsettledCommits } from "../../commit-outcome.js";
 import { KeyedLock } from "../../blob-bytes/keyed-lock.js";
 import type { ResolvedOptions } from "../../options.js";
-import { describeStore } from "../../store/choice.js";
+import { describeStore, storeLogFields } from "../../store/choice.js";
 import type { Stores } from "../../store/port.js";
 import { openChosenStores } from "../../store/open.js";
 import type { ProcessIdentity } from "../../domain/processes.js";
@@ -55,8 +55,7 @@ export const storePlugin = fp(
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const stores = await openChosenStores({ choice: store, dataDir, region });
     const { processes, blobs, tokens } = stores;
-    const driver = store.kind === "sqlite" ? { sqliteDriver: store.driver } : {};
-    app.log.info({ dataDir, store: describeStore(store), ...driver }, "store opened");
+    app.log.info({ dataDir, store: describeStore(store), ...storeLogFields(store) }, "store opened");
     warnIfShared(dataDir, app.log);
     if (stores.storeId) {
       const { id, created } = await stores.storeId();

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { tokenDigest } from "../../domain/secrets.js";
 import type { ApplicationListing, ModelRow } from "../../domain/portal.js";
 import { readableTime } from "../components.js";
 import { addressesOf, frameFor, type PortalContext } from "../context.js";
 import { addApplicationForm, applicationParams, confirmForm, parseForm, rawField } from "../forms.js";
-import { consumeNonce, openOneTimeForm, pendingSecret } from "../one-time-forms.js";
+import { openOneTimeForm, pendingSecret } from "../one-time-forms.js";
+import {
+  addApplicationOnce,
+  deleteApplicationOnce,
+  regenerateSecretOnce,
+  takeSecretReveal,
+} from "../application-actions.js";
 import { DeleteConfirmPage, RegenerateConfirmPage } from "../pages/application-confirm.js";
 import { ApplicationNewPage } from "../pages/application-new.js";
 import { ApplicationSecretPage } from "../pages/application-secret.js";
@@ -87,24 +92,7 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
       );
     }
     const { name, scopes, nonce } = form.data;
-    const result = await consumeNonce(
-      ctx.portal,
-      { nonce: nonce, action: "add-application", target: model.model_id },
-      async () => {
-        const created = await ctx.apps.addApp({ modelId: model.model_id, name, scopes });
-        const revealId = ctx.reveals.put(
-          {
-            kind: "created",
-            modelId: model.model_id,
-            appName: name,
-            clientId: created.client_id,
-            clientSecret: created.client_secret,
-          },
-          tokenDigest(nonce),
-        );
-        return { value: revealId, outcome: created.client_id };
-      },
-    );
+    const result = await addApplicationOnce(ctx, { model, name, scopes, nonce });
     switch (result.kind) {
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
@@ -140,24 +128,7 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     const form = parseForm(confirmForm, request.body);
     if (!form.ok) throw staleForm(`${appPath(model.model_id, application.client_id)}/regenerate`);
     const { nonce } = form.data;
-    const result = await consumeNonce(
-      ctx.portal,
-      { nonce: nonce, action: "regenerate-secret", target: application.client_id },
-      async () => {
-        const { client_secret } = await ctx.apps.regenerateSecret(application.client_id);
-        const revealId = ctx.reveals.put(
-          {
-            kind: "regenerated",
-            modelId: model.model_id,
-            appName: application.name,
-            clientId: application.client_id,
-            clientSecret: client_secret,
-          },
-          tokenDigest(nonce),
-        );
-        return { value: revealId, outcome: application.client_id };
-      },
-    );
+    const result = await regenerateSecretOnce(ctx, { model, application, nonce });
     switch (result.kind) {
       case "done":
         return reply.redirect(`/secrets/${result.value}`, 303);
@@ -190,16 +161,7 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
     const form = parseForm(confirmForm, request.body);
     if (!form.ok) throw staleForm(`${appPath(model.model_id, clientId)}/delete`);
     // No existence check first: a resubmission after the delete must find its nonce used.
-    const result = await consumeNonce(
-      ctx.portal,
-      { nonce: form.data.nonce, action: "delete-application", target: clientId },
-      async () => {
-        if (!(await ctx.portal.application(model.model_id, clientId)))
-          throw noSuchApplication(model.model_id, clientId);
-        await ctx.apps.deleteApp(clientId);
-        return { value: clientId, outcome: clientId };
-      },
-    );
+    const result = await deleteApplicationOnce(ctx, { model, clientId, nonce: form.data.nonce });
     switch (result.kind) {
       case "done":
         return reply.redirect(`/models/${model.model_id}?notice=app-deleted`, 303);
@@ -213,10 +175,8 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
   app.get<{ Params: { revealId: string } }>("/secrets/:revealId", async (request, reply) => {
     // Never stored, whatever comes next: the secret, or the page saying it is gone.
     reply.header("cache-control", "no-store");
-    const reveal = ctx.reveals.take(request.params.revealId);
-    const model = reveal ? await ctx.portal.model(reveal.modelId) : undefined;
-    const application = reveal && model ? await ctx.portal.application(model.model_id, reveal.clientId) : undefined;
-    if (!reveal || !model || !application) {
+    const shown = await takeSecretReveal(ctx, request.params.revealId);
+    if (!shown) {
       throw new PortalError(
         410,
         "This secret is no longer shown",
@@ -228,9 +188,9 @@ export function applicationRoutes(app: FastifyInstance, ctx: PortalContext): voi
       reply,
       <ApplicationSecretPage
         frame={frameFor(ctx, reply)}
-        reveal={reveal}
-        modelName={model.name}
-        scopes={application.scopes}
+        reveal={shown.reveal}
+        modelName={shown.modelName}
+        scopes={shown.scopes}
         addresses={addressesOf(request)}
       />,
       { secret: true },

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Store } from "../plugins/store.js";
-import { mayHaveCommitted, resolveCommit } from "../../commit-outcome.js";
-import { settleBrokenWrite } from "../../domain/storage-faults.js";
-import { HttpProblem } from "../problems.js";
+import type { Store } from "../http/plugins/store.js";
+import { mayHaveCommitted, resolveCommit } from "../commit-outcome.js";
+import { settleBrokenWrite } from "../domain/storage-faults.js";
+import { HttpProblem } from "../http/problems.js";
 
 /** What a client is told to wait before checking a commit whose outcome was unknown. */
 const UNKNOWN_RETRY_SECONDS = 5;
