@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { RerunSender } from "./job-rerun.js";
+import type { RerunSender } from "./job/rerun.js";
 import { visible } from "../core/text/visible-text.js";
 import { inspect } from "node:util";
 import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../core/contract/blob.js";
@@ -79,7 +79,7 @@ export interface SessionContext {
   readonly forget?: ((blob: Blob) => void) | undefined;
   /** The service's job status words read by meaning; default the built-in synonyms. */
   readonly statuses?: JobStatusVocabulary | undefined;
-  /** The Session that made the handles, for `job.rerun()` (./job-rerun.ts). */
+  /** The Session that made the handles, for `job.rerun()` (./job/rerun.ts). */
   readonly sender?: RerunSender | undefined;
 }
 

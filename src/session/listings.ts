@@ -6,8 +6,8 @@ import { blobRecord, type BlobRecord } from "../core/contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../core/contract/listing.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob, type SessionContext } from "./blob.js";
-import { Job } from "./job.js";
-import { journaledJob, resolveJobId } from "./job-lookup.js";
+import { Job } from "./job/job.js";
+import { journaledJob, resolveJobId } from "./job/lookup.js";
 import type { Journal } from "./journal.js";
 
 /** The largest page asked for. */

@@ -10,7 +10,7 @@ import { mergeServiceSettings } from "../client/vendor/service-settings.js";
 import { ConfigError } from "../client/errors.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob, type SessionContext, type UploadOptions } from "./blob.js";
-import { Job } from "./job.js";
+import { Job } from "./job/job.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
@@ -322,7 +322,7 @@ export class Session extends RichValue {
   /**
    * A handle on an existing job (e.g. from an earlier run), by id or by a unique prefix of
    * at least 4 characters of the id of a job this session sent or its journal remembers
-   * (./job-lookup.ts). Not reported to `onJob` listeners. Its reads go to the job family
+   * (./job/lookup.ts). Not reported to `onJob` listeners. Its reads go to the job family
    * the journal says it was sent to; a job the journal does not know is read through
    * /api/job, and on a 404 through the other family.
    */

@@ -43,11 +43,11 @@ describe("the import graph", () => {
     expect(found).toEqual([
       [
         "src/session/blob.ts",
-        "src/session/columnar-output.ts",
-        "src/session/job-record.ts",
-        "src/session/job-rerun.ts",
-        "src/session/job-wait.ts",
-        "src/session/job.ts",
+        "src/session/job/columnar-output.ts",
+        "src/session/job/job.ts",
+        "src/session/job/record.ts",
+        "src/session/job/rerun.ts",
+        "src/session/job/wait.ts",
         "src/session/preprocess/options.ts",
       ],
     ]);

@@ -6,7 +6,7 @@
 import { DataFrame } from "danfojs-node";
 import { describe, expect, it } from "vitest";
 import { MdpsError, type Job } from "../../src/index.js";
-import { resolveJobId } from "../../src/session/job-lookup.js";
+import { resolveJobId } from "../../src/session/job/lookup.js";
 import { useLocalSession } from "./session-fixture.js";
 
 const session = useLocalSession();

@@ -5,29 +5,29 @@ import type {
   JobResult,
   JobWarning,
   FittedStateJson,
-} from "../core/contract/job.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../client/errors.js";
-import type { RecordType } from "../core/contract/blob.js";
-import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
-import type { JobFamily, ListOptions } from "../client/jobs.js";
-import { JobAddress } from "./job-address.js";
-import { noFittedState, withFittedState } from "./fitted-reader.js";
-import type { CallOptions } from "../client/transport.js";
-import type { Secret } from "../client/secret.js";
-import { Blob, type SessionContext } from "./blob.js";
-import { followLogMessages, type FollowOptions, type WaitOptions } from "./job-polling.js";
-import { followToEnd } from "./job-wait.js";
-import type { RequestOptions } from "./request-options.js";
-import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
-import { Transformer } from "./transformer.js";
-import { rerunJob, type RerunOptions } from "./job-rerun.js";
+} from "../../core/contract/job.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../../client/errors.js";
+import type { RecordType } from "../../core/contract/blob.js";
+import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./record.js";
+import type { JobFamily, ListOptions } from "../../client/jobs.js";
+import { JobAddress } from "./address.js";
+import { noFittedState, withFittedState } from "../fitted-reader.js";
+import type { CallOptions } from "../../client/transport.js";
+import type { Secret } from "../../client/secret.js";
+import { Blob, type SessionContext } from "../blob.js";
+import { followLogMessages, type FollowOptions, type WaitOptions } from "./polling.js";
+import { followToEnd } from "./wait.js";
+import type { RequestOptions } from "../request-options.js";
+import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "../table-io.js";
+import { Transformer } from "../transformer.js";
+import { rerunJob, type RerunOptions } from "./rerun.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
-import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
+import { assertFrameFits, jobOutputInstead } from "../frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { RichValue } from "./presentation/rich-value.js";
-import { presentation } from "./presentation/registry.js";
-import type { ComparisonChart, ComparisonOptions } from "./presentation/views.js";
+import { RichValue } from "../presentation/rich-value.js";
+import { presentation } from "../presentation/registry.js";
+import type { ComparisonChart, ComparisonOptions } from "../presentation/views.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
 export type JobOutputOptions = WaitOptions &
@@ -234,7 +234,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
     return presentation().compareJob(this, options);
   }
 
-  /** The same input, transform and columns sent again with `params` changed (./job-rerun.ts). */
+  /** The same input, transform and columns sent again with `params` changed (./rerun.ts). */
   async rerun(options: RerunOptions<T> = {}): Promise<Job<T>> {
     return rerunJob(this.#ctx, { job: this, params: this.#params, featureColumns: this.#featureColumns }, options);
   }

@@ -4,11 +4,11 @@
  * matched by prefix (the service looks jobs up by full id); a prefix that matches none
  * or several is refused here, with the candidates, instead of going out as a bad path id.
  */
-import { MdpsError } from "../client/errors.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import type { SessionContext } from "./blob.js";
+import { MdpsError } from "../../client/errors.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import type { SessionContext } from "../blob.js";
 import { Job } from "./job.js";
-import type { JournalJob } from "./journal.js";
+import type { JournalJob } from "../journal.js";
 
 /** Shorter prefixes match too much to be worth guessing at. */
 export const MIN_JOB_PREFIX = 4;

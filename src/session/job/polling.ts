@@ -8,11 +8,11 @@
  * both are given.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../core/contract/job.js";
-import { isTerminalStatus } from "../core/contract/job-status.js";
-import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
-import { isTransient } from "../client/transient.js";
-import type { ProgressMode, ProgressSink } from "./presentation/views.js";
+import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../../core/contract/job.js";
+import { isTerminalStatus } from "../../core/contract/job-status.js";
+import { AbortError, APIError, ConnectionError, TimeoutError } from "../../client/errors.js";
+import { isTransient } from "../../client/transient.js";
+import type { ProgressMode, ProgressSink } from "../presentation/views.js";
 
 export interface WaitOptions {
   /**

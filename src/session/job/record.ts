@@ -2,10 +2,10 @@
  * A job record as the Session shows it: the service's status word read by meaning
  * (`Succeeded` is succeeded), the word itself kept as `service_status` when it differs.
  */
-import { JobStatusVocabulary } from "../core/contract/job-status.js";
-import type { JobRecord } from "../core/contract/job.js";
-import { isPreprocessingType, type PreprocessingType } from "../core/contract/transform-types.js";
-import type { SessionContext } from "./blob.js";
+import { JobStatusVocabulary } from "../../core/contract/job-status.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import { isPreprocessingType, type PreprocessingType } from "../../core/contract/transform-types.js";
+import type { SessionContext } from "../blob.js";
 
 const builtIn = new JobStatusVocabulary();
 

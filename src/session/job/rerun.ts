@@ -4,12 +4,12 @@
  * 10, 90 instead of 25, 75). It goes through `session.preprocess`, so the parameters are
  * checked before anything is sent and the new job is reported to `onJob` like any other.
  */
-import { MdpsError } from "../client/errors.js";
-import type { ParamsInput } from "../core/contract/params.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import type { Blob, SessionContext } from "./blob.js";
+import { MdpsError } from "../../client/errors.js";
+import type { ParamsInput } from "../../core/contract/params.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import type { Blob, SessionContext } from "../blob.js";
 import type { Job } from "./job.js";
-import type { PreprocessOptions } from "./preprocess/options.js";
+import type { PreprocessOptions } from "../preprocess/options.js";
 
 /** What a rerun may change; everything else is the original job's. */
 export type RerunOptions<T extends PreprocessingType> = Omit<

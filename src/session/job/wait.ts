@@ -4,12 +4,12 @@
  * kernel's interrupt stops the wait (not the job). Job.wait adds the live status and
  * turns an unsuccessful end into its error.
  */
-import type { JobRecord } from "../core/contract/job.js";
-import type { SessionContext } from "./blob.js";
-import type { JobAddress } from "./job-address.js";
-import { pollUntilTerminal, waitDurations, type WaitOptions } from "./job-polling.js";
-import { readRecord, vocabularyOf } from "./job-record.js";
-import { stoppableByKernel } from "./kernel-stoppable.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import type { SessionContext } from "../blob.js";
+import type { JobAddress } from "./address.js";
+import { pollUntilTerminal, waitDurations, type WaitOptions } from "./polling.js";
+import { readRecord, vocabularyOf } from "./record.js";
+import { stoppableByKernel } from "../kernel-stoppable.js";
 
 export interface FollowToEnd {
   ctx: SessionContext;

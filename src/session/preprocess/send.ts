@@ -13,7 +13,7 @@ import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from
 import type { CallOptions } from "../../client/transport.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
-import { Job } from "../job.js";
+import { Job } from "../job/job.js";
 import type { SentJob } from "../journal.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
 import { PreflightError } from "../preflight/preflight-error.js";
