@@ -6,8 +6,8 @@
  */
 import { MdpsError } from "../../client/errors.js";
 import type { PreprocessingType } from "../../core/contract/transform-types.js";
-import type { SessionContext } from "../blob.js";
-import { Job } from "./job.js";
+import type { SessionContext } from "../session-context.js";
+import { Job, type JobReach } from "./job.js";
 import type { JournalJob } from "../journal.js";
 
 /** Shorter prefixes match too much to be worth guessing at. */
@@ -60,7 +60,7 @@ export function resolveJobId(text: string, known: readonly KnownJob[]): string {
 }
 
 /** A handle on job `id`, with what the journal remembers of it (its type, parameters and job family). */
-export function journaledJob(ctx: SessionContext, id: string, entry: JournalJob | undefined): Job {
+export function journaledJob(ctx: SessionContext<JobReach>, id: string, entry: JournalJob | undefined): Job {
   return new Job(
     ctx,
     id,

@@ -5,10 +5,10 @@
  * turns an unsuccessful end into its error.
  */
 import type { JobRecord } from "../../core/contract/job.js";
-import type { SessionContext } from "../blob.js";
+import type { SessionContext } from "../session-context.js";
 import type { JobAddress } from "./address.js";
 import { pollUntilTerminal, waitDurations, type WaitOptions } from "./polling.js";
-import { readRecord, vocabularyOf } from "./record.js";
+import { readRecord } from "./record.js";
 import { stoppableByKernel } from "../kernel-stoppable.js";
 
 export interface FollowToEnd {
@@ -34,7 +34,7 @@ export async function followToEnd({
   onRead,
   onUpdate,
 }: FollowToEnd): Promise<JobRecord> {
-  const vocabulary = vocabularyOf(ctx);
+  const vocabulary = ctx.statuses;
   return stoppableByKernel(
     {
       doing: `waiting for job ${id}`,
@@ -42,7 +42,7 @@ export async function followToEnd({
     },
     options.signal,
     async (signal) => {
-      const changeWait = (await ctx.profile?.offers("wait")) === true;
+      const changeWait = await ctx.profile.offers("wait");
       return pollUntilTerminal(
         id,
         async (callSignal, change) => {
