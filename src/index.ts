@@ -33,7 +33,8 @@ export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./
 export { PipelineStepError } from "./session/pipeline/errors.js";
 export type { PipelineStep, AnyPipelineStep } from "./session/pipeline/steps.js";
 export type { PipelineStepView } from "./session/presentation/views.js";
-export type { WaitOptions, FollowOptions } from "./session/job/polling.js";
+export type { WaitOptions } from "./session/job/polling.js";
+export type { FollowOptions } from "./session/job/logs.js";
 export { PreflightError, type PreflightProblem } from "./session/preflight/preflight-error.js";
 export {
   ServiceProfile,

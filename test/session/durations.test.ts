@@ -10,7 +10,8 @@ import { watch, type WatchWaitOptions } from "../../src/display/notebook/job-pro
 import type { SessionContext } from "../../src/session/session-context.js";
 import { Job, type JobReach } from "../../src/session/job/job.js";
 import { JobStatusVocabulary } from "../../src/core/contract/job-status.js";
-import { followLogMessages, pollUntilTerminal, waitDurations } from "../../src/session/job/polling.js";
+import { followLogMessages } from "../../src/session/job/logs.js";
+import { pollUntilTerminal, waitDurations } from "../../src/session/job/polling.js";
 import { requestTimeoutOf, type PreprocessOptions } from "../../src/session/preprocess/options.js";
 import { planPreprocess, requestFor } from "../../src/session/preprocess/plan.js";
 import { ServiceProfile } from "../../src/client/vendor/service-profile.js";

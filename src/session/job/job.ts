@@ -18,12 +18,14 @@ import type { Secret } from "../../client/secret.js";
 import { Blob } from "../blob.js";
 import type { SessionContext } from "../session-context.js";
 import type { PreprocessOptions } from "../preprocess/options.js";
-import { followLogMessages, type FollowOptions, type WaitOptions } from "./polling.js";
+import { followLogMessages, type FollowOptions } from "./logs.js";
+import type { WaitOptions } from "./polling.js";
 import { followToEnd } from "./wait.js";
 import type { RequestOptions } from "../request-options.js";
 import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "../table-io.js";
 import { Transformer } from "../transformer.js";
 import { rerunRequest, type RerunOptions } from "./rerun.js";
+import type { JobInit } from "./init.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
 import { assertFrameFits, jobOutputInstead } from "../frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
@@ -38,29 +40,6 @@ export type JobOutputOptions = WaitOptions &
     /** Overall limit of the download, ms; default two minutes plus a second per 256 KiB of the output. */
     readonly downloadDeadlineMs?: number | undefined;
   };
-
-export interface JobInit<T extends PreprocessingType> {
-  readonly type?: T | undefined;
-  readonly record?: JobRecord | undefined;
-  /** Keys to decrypt each output with, in output order. */
-  readonly outputKeys?: ReadonlyArray<Secret | undefined> | undefined;
-  /** Column order and dtypes of the input DataFrame, restored by `dataframe()`. */
-  readonly inputShape?: FrameShape | undefined;
-  readonly input?: Blob | undefined;
-  /** The format of each output as requested, for a result that names only blob ids or URLs. */
-  readonly outputRecordTypes?: readonly RecordType[] | undefined;
-  /** The feature columns asked for (read as numbers when the result does not list them). */
-  readonly featureColumns?: readonly string[] | undefined;
-  /** The parameters it was sent with: a fitted state in the service's own shape is completed with them. */
-  readonly params?: Readonly<Record<string, unknown>> | undefined;
-  /**
-   * The API the job was sent on: `job` (/api/job) or `preprocessing`; every read and
-   * cancel go there. Absent (a handle on a bare id): /api/job, then, on a 404, the other.
-   */
-  readonly endpoint?: JobFamily | undefined;
-  /** The reads base the send's `Location` named, when it gave one: reads go there. */
-  readonly readBase?: string | undefined;
-}
 
 /** What a Job calls back into of the Session that made it (its context's `session`). */
 export interface JobReach {
