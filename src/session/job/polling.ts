@@ -13,6 +13,7 @@ import { isTerminalStatus } from "../../core/contract/job-status.js";
 import { AbortError, APIError, ConnectionError, TimeoutError } from "../../client/errors.js";
 import { isTransient } from "../../client/transient.js";
 import type { ProgressMode, ProgressSink } from "../presentation/views.js";
+import { combine } from "../abort-signals.js";
 
 export interface WaitOptions {
   /**
@@ -261,12 +262,6 @@ export function stopped(
     );
   }
   return error;
-}
-
-/** One signal that aborts with any of them; undefined when there is none. */
-export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  return present.length <= 1 ? present[0] : AbortSignal.any(present);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { PipelineStepView } from "../presentation/views.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type UploadOptions } from "../blob.js";
 import type { Job } from "../job/job.js";
-import { combine } from "../job/polling.js";
+import { combine } from "../abort-signals.js";
 import { PipelineStepError } from "./errors.js";
 import { describeStep, preflightSteps, type PipelineStep } from "./steps.js";
 import { prepareUpload } from "../prepared-input.js";
