@@ -19,10 +19,10 @@ export {
 export type { CredentialsReload } from "./session/credentials-reload.js";
 export { Blob, type UploadOptions, type BlobMetadataOptions } from "./session/blob.js";
 export type { RequestOptions } from "./session/request-options.js";
-export { Job, type JobOutputOptions } from "./session/job.js";
-export type { RerunOptions } from "./session/job-rerun.js";
+export { Job, type JobOutputOptions } from "./session/job/job.js";
+export type { RerunOptions } from "./session/job/rerun.js";
 export { FrameTooLargeError } from "./session/frame-size.js";
-export type { DownloadedFile } from "./session/columnar-output.js";
+export type { DownloadedFile } from "./session/job/columnar-output.js";
 // danfo's frame types, so a notebook cell can name what job.dataframe() returns: tslab
 // refuses an inferred type it can reach only through mdps's own node_modules (TS2742).
 export type { DataFrame, Series } from "danfojs-node";
@@ -33,7 +33,8 @@ export { PipelineRun, type PipelineRunOptions, type PipelineRunResult } from "./
 export { PipelineStepError } from "./session/pipeline/errors.js";
 export type { PipelineStep, AnyPipelineStep } from "./session/pipeline/steps.js";
 export type { PipelineStepView } from "./session/presentation/views.js";
-export type { WaitOptions, FollowOptions } from "./session/job-polling.js";
+export type { WaitOptions } from "./session/job/polling.js";
+export type { FollowOptions } from "./session/job/logs.js";
 export { PreflightError, type PreflightProblem } from "./session/preflight/preflight-error.js";
 export {
   ServiceProfile,
@@ -167,7 +168,7 @@ export {
   type RangeRow,
   type TableHtmlOptions,
 } from "./display/notebook/index.js";
-export { jobLabel } from "./session/job-label.js";
+export { jobLabel } from "./session/job/label.js";
 
 // The engine itself, for applying a fitted state without a Session (Job.transformer() wraps it),
 // and the errors data can raise. The format readers and writers stay internal: they load

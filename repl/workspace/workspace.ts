@@ -4,7 +4,7 @@
  * work on this object; components never touch it.
  */
 import { shownUrl } from "../../src/core/errors/shown-url.js";
-import { jobLabel } from "../../src/session/job-label.js";
+import { jobLabel } from "../../src/session/job/label.js";
 import { inspect } from "node:util";
 import * as dfd from "danfojs-node";
 import type { DataFrame, Series } from "danfojs-node";

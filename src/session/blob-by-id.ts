@@ -9,24 +9,30 @@ import { recordTypeOfPath } from "./table-io.js";
 import { blobRecord, type BlobRecord } from "../core/contract/blob.js";
 import type { CallOptions } from "../client/transport.js";
 import { Blob } from "./blob.js";
-import { knownBlobs, type Known } from "./listings.js";
+import { knownBlobs } from "./listings.js";
+import type { SessionContext } from "./session-context.js";
+import type { SessionReach } from "./session-reach.js";
 
-export async function blobById(known: Known, id: string, options: CallOptions = {}): Promise<Blob> {
+export async function blobById(
+  ctx: SessionContext<SessionReach>,
+  id: string,
+  options: CallOptions = {},
+): Promise<Blob> {
   const key = id.trim();
-  const mine = knownBlobs(known).find((b) => b.id === key);
+  const mine = knownBlobs(ctx).find((b) => b.id === key);
   if (mine !== undefined) return mine;
-  const { client, profile } = known.ctx;
-  const record = profile?.declares("blob-list")
+  const { client, profile } = ctx;
+  const record = profile.declares("blob-list")
     ? await client.blobs.get(key, options)
-    : await recordFromHeaders(known, key, options);
-  const blob = new Blob(known.ctx, record);
-  known.earlierBlobs.set(key, blob);
+    : await recordFromHeaders(ctx, key, options);
+  const blob = new Blob(ctx, record);
+  ctx.session.earlierBlobs.set(key, blob);
   return blob;
 }
 
 /** What a ranged download's headers say: the name, the size, the format (a 404 is the service's NotFoundError). */
-async function recordFromHeaders(known: Known, id: string, options: CallOptions): Promise<BlobRecord> {
-  const res = await known.ctx.client.blobs.download(id, { ...options, range: "bytes=0-0" });
+async function recordFromHeaders(ctx: SessionContext, id: string, options: CallOptions): Promise<BlobRecord> {
+  const res = await ctx.client.blobs.download(id, { ...options, range: "bytes=0-0" });
   res.body.destroy();
   const name = fileNameOf(res.headers["content-disposition"]);
   const total = /\/(\d+)$/.exec(res.headers["content-range"] ?? "")?.[1];

@@ -1,10 +1,7 @@
 import { Readable } from "node:stream";
-import type { RerunSender } from "./job-rerun.js";
 import { visible } from "../core/text/visible-text.js";
 import { inspect } from "node:util";
 import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../core/contract/blob.js";
-import type { JobStatusVocabulary } from "../core/contract/job-status.js";
-import type { MdpsClient } from "../client/client.js";
 import { ConfigError } from "../client/errors.js";
 import { Secret } from "../client/secret.js";
 import type { CallOptions } from "../client/transport.js";
@@ -29,6 +26,7 @@ import { stoppableByKernel } from "./kernel-stoppable.js";
 import { readOutputTable } from "./output-encoding.js";
 import { PreparedUpload, type ReadOptions } from "./prepared-input.js";
 import type { ServiceProfile } from "../client/vendor/service-profile.js";
+import type { SessionContext } from "./session-context.js";
 
 /**
  * The metadata of a blob the session stores: an upload, an update, a job output.
@@ -64,24 +62,6 @@ export interface BlobMetadataOptions {
  * session's wire format for a DataFrame; not encrypted (an update keeps the blob's key).
  */
 export interface UploadOptions extends BlobMetadataOptions, CallOptions, ReadOptions {}
-
-/** What a Blob handle needs from its Session. */
-export interface SessionContext {
-  readonly client: MdpsClient;
-  readonly wireFormat: RecordType;
-  /** The service's words for record types and access tiers (and what else the session assumes); default mdps's own. */
-  readonly profile?: ServiceProfile | undefined;
-  /** Longest pause between job polls unless the caller says: short for a local service. */
-  readonly pollIntervalMs: number;
-  /** Remembers a blob made in the session (uploads and job outputs) for `session.blobs()`. */
-  readonly track: (blob: Blob) => void;
-  /** Hears that a blob was deleted (the session's journal forgets it). */
-  readonly forget?: ((blob: Blob) => void) | undefined;
-  /** The service's job status words read by meaning; default the built-in synonyms. */
-  readonly statuses?: JobStatusVocabulary | undefined;
-  /** The Session that made the handles, for `job.rerun()` (./job-rerun.ts). */
-  readonly sender?: RerunSender | undefined;
-}
 
 /** Where a Blob handle's bytes come from when not the blob download endpoint. */
 export interface BlobSource {
@@ -163,7 +143,7 @@ export class Blob extends RichValue {
   }
   #knownRecordType(): RecordType | undefined {
     const sent = this.#record.record_type;
-    const mapped = sent === undefined ? undefined : this.#ctx.profile?.recordTypeOf(sent);
+    const mapped = sent === undefined ? undefined : this.#ctx.profile.recordTypeOf(sent);
     if (mapped !== undefined) return mapped;
     const word = sent?.toLowerCase();
     if (word !== undefined && (RECORD_TYPES as readonly string[]).includes(word)) return word as RecordType;
@@ -309,7 +289,7 @@ export class Blob extends RichValue {
   async delete(options: CallOptions = {}): Promise<void> {
     await this.#ctx.client.blobs.delete(this.id, options);
     this.#deleted = true;
-    this.#ctx.forget?.(this);
+    this.#ctx.forget(this.id);
   }
 
   toJSON(): Record<string, unknown> {

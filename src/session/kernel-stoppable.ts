@@ -8,7 +8,7 @@
  */
 import { AbortError } from "../client/errors.js";
 import { presentation } from "./presentation/registry.js";
-import { combine } from "./job-polling.js";
+import { combine } from "./abort-signals.js";
 
 export interface StopNotice {
   /** What was going on, e.g. `uploading "train.csv"`. */

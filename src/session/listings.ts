@@ -5,10 +5,11 @@
 import { blobRecord, type BlobRecord } from "../core/contract/blob.js";
 import type { BlobListOptions, JobListOptions } from "../core/contract/listing.js";
 import type { CallOptions } from "../client/transport.js";
-import { Blob, type SessionContext } from "./blob.js";
-import { Job } from "./job.js";
-import { journaledJob, resolveJobId } from "./job-lookup.js";
-import type { Journal } from "./journal.js";
+import { Blob } from "./blob.js";
+import type { Job } from "./job/job.js";
+import { journaledJob, resolveJobId } from "./job/lookup.js";
+import type { SessionContext } from "./session-context.js";
+import type { SessionReach } from "./session-reach.js";
 
 /** The largest page asked for. */
 const PAGE_LIMIT = 1000;
@@ -37,30 +38,19 @@ export async function allPages<T>(
   return out;
 }
 
-/** What the listings read of their Session. */
-export interface Known {
-  readonly ctx: SessionContext;
-  /** Blobs made in this session, oldest first. */
-  readonly blobs: readonly Blob[];
-  /** Jobs this session sent, oldest first. */
-  readonly jobs: readonly Job[];
-  readonly journal: Journal | undefined;
-  /** Handles on blobs the journal remembers from earlier sessions, made when first listed. */
-  readonly earlierBlobs: Map<string, Blob>;
-}
-
 /** Blobs made in this session and, from the journal, earlier ones: oldest first, deleted ones left out. */
-export function knownBlobs(known: Known): Blob[] {
-  const own = known.blobs.filter((b) => !b.deleted);
-  const ownIds = new Set(known.blobs.map((b) => b.id));
-  const earlier = (known.journal?.blobs() ?? [])
+export function knownBlobs(ctx: SessionContext<SessionReach>): Blob[] {
+  const { ownBlobs, journal, earlierBlobs } = ctx.session;
+  const own = ownBlobs.filter((b) => !b.deleted);
+  const ownIds = new Set(ownBlobs.map((b) => b.id));
+  const earlier = (journal?.blobs() ?? [])
     .filter((r) => !ownIds.has(r.id))
     .reverse()
     .map((entry) => {
-      let blob = known.earlierBlobs.get(entry.id);
+      let blob = earlierBlobs.get(entry.id);
       if (blob === undefined) {
-        blob = new Blob(known.ctx, blobRecord.parse(entry));
-        known.earlierBlobs.set(entry.id, blob);
+        blob = new Blob(ctx, blobRecord.parse(entry));
+        earlierBlobs.set(entry.id, blob);
       }
       return blob;
     })
@@ -69,8 +59,8 @@ export function knownBlobs(known: Known): Blob[] {
 }
 
 /** The records of `knownBlobs`, newest first, filtered as the service's list filters (`name`, `tag` exactly). */
-export function knownBlobRecords(known: Known, options: BlobListOptions): BlobRecord[] {
-  return knownBlobs(known)
+export function knownBlobRecords(ctx: SessionContext<SessionReach>, options: BlobListOptions): BlobRecord[] {
+  return knownBlobs(ctx)
     .map((b) => b.record)
     .filter(
       (r) =>
@@ -85,19 +75,23 @@ export function knownBlobRecords(known: Known, options: BlobListOptions): BlobRe
  * The jobs this session sent and, from the journal, those earlier sessions sent, newest
  * first, each with its status read once; `status` filters exactly.
  */
-export async function knownJobs(known: Known, options: JobListOptions & CallOptions): Promise<Job[]> {
-  const own = [...known.jobs].reverse();
+export async function knownJobs(
+  ctx: SessionContext<SessionReach>,
+  options: JobListOptions & CallOptions,
+): Promise<Job[]> {
+  const { ownJobs, journal } = ctx.session;
+  const own = [...ownJobs].reverse();
   const ownIds = new Set(own.map((j) => j.id));
   // Without a status filter, only the jobs within `limit` need their status read.
   const wanted = options.status === undefined && options.limit !== undefined ? options.limit - own.length : undefined;
-  const earlier = (known.journal?.jobs() ?? [])
+  const earlier = (journal?.jobs() ?? [])
     .filter((entry) => !ownIds.has(entry.id))
     .slice(0, wanted === undefined ? undefined : Math.max(0, wanted))
-    .map((entry) => journaledJob(known.ctx, entry.id, entry));
+    .map((entry) => journaledJob(ctx, entry.id, entry));
   const { signal, timeoutMs } = options;
   // Earlier jobs' status is read once; one the service no longer knows keeps no record. This
   // session's jobs not seen to end are read again: the record of their send is not their status now.
-  const unended = own.filter((job) => !(job.record && known.ctx.statuses?.isTerminal(job.record.status)));
+  const unended = own.filter((job) => !(job.record && ctx.statuses.isTerminal(job.record.status)));
   await Promise.all([...unended, ...earlier].map((job) => job.status({ signal, timeoutMs }).catch(() => undefined)));
   const jobs = [...own, ...earlier].filter(
     (job) => options.status === undefined || job.record?.status === options.status,
@@ -106,11 +100,11 @@ export async function knownJobs(known: Known, options: JobListOptions & CallOpti
 }
 
 /** A handle on a job by id or by a unique prefix of one this session sent or its journal remembers. */
-export function knownJob(known: Known, idOrPrefix: string): Job {
-  const journaled = known.journal?.jobs() ?? [];
-  const id = resolveJobId(idOrPrefix, [...known.jobs, ...journaled]);
+export function knownJob(ctx: SessionContext<SessionReach>, idOrPrefix: string): Job {
+  const journaled = ctx.session.journal?.jobs() ?? [];
+  const id = resolveJobId(idOrPrefix, [...ctx.session.ownJobs, ...journaled]);
   return journaledJob(
-    known.ctx,
+    ctx,
     id,
     journaled.find((j) => j.id === id),
   );

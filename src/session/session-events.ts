@@ -1,6 +1,6 @@
 /** The Session's two kinds of event: a job it sent, a one-line notice. */
 import { presentation } from "./presentation/registry.js";
-import type { Job } from "./job.js";
+import type { Job } from "./job/job.js";
 
 /** Hears the Session's one-line notices (a normalised upload, an id-like column transformed). */
 export type SessionNoticeListener = (message: string) => void;

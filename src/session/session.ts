@@ -9,8 +9,8 @@ import type { MdpsClient } from "../client/client.js";
 import { mergeServiceSettings } from "../client/vendor/service-settings.js";
 import { ConfigError } from "../client/errors.js";
 import type { CallOptions } from "../client/transport.js";
-import { Blob, type SessionContext, type UploadOptions } from "./blob.js";
-import { Job } from "./job.js";
+import { Blob, type UploadOptions } from "./blob.js";
+import { Job } from "./job/job.js";
 import { reloadCredentials, type CredentialsReload } from "./credentials-reload.js";
 import type { DoctorReport, WhoAmI } from "../client/diagnostics.js";
 import { sessionDoctor, sessionWhoami, type Rendered } from "./diagnostics.js";
@@ -19,7 +19,7 @@ import { presentation } from "./presentation/registry.js";
 import { PortalLink } from "./portal-link.js";
 import type { PreprocessOptions } from "./preprocess/options.js";
 import { assertEnvelope } from "./preprocess/plan.js";
-import { sendJob, sendPreprocessing, type Sender, type SendJobOptions } from "./preprocess/send.js";
+import { sendJob, sendPreprocessing, type SendJobOptions } from "./preprocess/send.js";
 import type { Uploadable } from "./table-io.js";
 import { CheckReport } from "./preflight/check-report.js";
 import { preflight, type PreflightOptions } from "./preflight/preflight.js";
@@ -30,7 +30,9 @@ import { ServiceProfile } from "../client/vendor/service-profile.js";
 import type { Journal, SentJob } from "./journal.js";
 import { SessionEvents, type SessionJobListener, type SessionNoticeListener } from "./session-events.js";
 import { blobById } from "./blob-by-id.js";
-import { allPages, knownBlobRecords, knownBlobs, knownJob, knownJobs, type Known } from "./listings.js";
+import { allPages, knownBlobRecords, knownBlobs, knownJob, knownJobs } from "./listings.js";
+import type { SessionContext } from "./session-context.js";
+import type { SessionReach } from "./session-reach.js";
 import { openConnected, openLocal, type ConnectOptions, type LocalOptions, type SessionParts } from "./session-open.js";
 
 export type { ConnectOptions, LocalOptions, SessionOptions } from "./session-open.js";
@@ -60,17 +62,14 @@ export class Session extends RichValue {
   readonly #blobs: Blob[] = [];
   /** Jobs this session sent, oldest first (for `jobs()` on a service without `job-list`). */
   readonly #jobs: Job[] = [];
-  readonly #ctx: SessionContext;
+  /** What this session hands the handles and helpers it makes. */
+  readonly #ctx: SessionContext<SessionReach>;
   readonly #events = new SessionEvents();
   #closed = false;
   /** Where this session records its jobs and blobs; none for a local session (its service lists them). */
   readonly #journal: Journal | undefined;
   /** What `connect` resolved its settings from, to resolve them again (`reloadCredentials`). */
   readonly #connectOptions: ConnectOptions | undefined;
-  /** What the listings read of this session. */
-  readonly #known: Known;
-  /** What sending jobs needs of this session. */
-  readonly #sender: Sender;
 
   private constructor({ client, options, profile, region, local, journal, connectOptions }: SessionParts) {
     super();
@@ -87,22 +86,25 @@ export class Session extends RichValue {
       wireFormat: this.wireFormat,
       profile: this.profile,
       pollIntervalMs: local ? 200 : 1000,
-      track: (blob) => {
-        if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
-        this.#journal?.recordBlob(blob.record);
-      },
-      forget: (blob) => this.#journal?.recordBlobDeleted(blob.id),
       statuses: new JobStatusVocabulary(options),
-      sender: this,
-    };
-    this.#known = { ctx: this.#ctx, blobs: this.#blobs, jobs: this.#jobs, journal, earlierBlobs: new Map() };
-    this.#sender = {
-      ctx: this.#ctx,
-      profile: this.profile,
-      reads: this.#reads,
-      upload: (data, uploadOptions) => this.upload(data, uploadOptions),
+      // Parquet only where the service declares it; other files are sent as they are.
+      reads: (recordType) => readsAsIs(recordType, (c) => this.profile.declares(c)),
       notify: (message) => this.#events.notify(message),
-      sent: (job, sent) => this.#sent(job, sent),
+      forget: (blobId) => this.#journal?.recordBlobDeleted(blobId),
+      session: {
+        track: (blob) => {
+          if (!this.#blobs.some((b) => b.id === blob.id)) this.#blobs.push(blob);
+          this.#journal?.recordBlob(blob.record);
+        },
+        blobs: () => this.blobs(),
+        preprocess: (input, preprocessOptions) => this.preprocess(input, preprocessOptions),
+        upload: (data, uploadOptions) => this.upload(data, uploadOptions),
+        sent: (job, sent) => this.#sent(job, sent),
+        ownBlobs: this.#blobs,
+        ownJobs: this.#jobs,
+        earlierBlobs: new Map(),
+        journal,
+      },
     };
   }
 
@@ -197,21 +199,21 @@ export class Session extends RichValue {
     const prepared =
       data instanceof Uint8Array
         ? data
-        : await prepareUpload(data, options.recordType, this.wireFormat, options, this.#reads);
+        : await prepareUpload(data, options.recordType, this.wireFormat, options, this.#ctx.reads);
     if (prepared instanceof PreparedUpload && prepared.notice !== undefined) this.#events.notify(prepared.notice);
     const blob = await Blob.upload(this.#ctx, prepared, options);
-    this.#ctx.track(blob);
+    this.#ctx.session.track(blob);
     return blob;
   }
 
   /** A handle on blob `id` on the service, uploaded here or by other means (./blob-by-id.ts). */
   async blob(id: string, options: CallOptions = {}): Promise<Blob> {
-    return blobById(this.#known, id, options);
+    return blobById(this.#ctx, id, options);
   }
 
   /** Blobs made in this session, oldest first: uploads, and job outputs once read (deleted ones left out). */
   blobs(): Blob[] {
-    return knownBlobs(this.#known);
+    return knownBlobs(this.#ctx);
   }
 
   /**
@@ -221,7 +223,7 @@ export class Session extends RichValue {
    * exactly.
    */
   async modelBlobs(options: BlobListOptions & CallOptions = {}): Promise<BlobRecord[]> {
-    if (!this.profile.declares("blob-list")) return knownBlobRecords(this.#known, options);
+    if (!this.profile.declares("blob-list")) return knownBlobRecords(this.#ctx, options);
     const { limit, cursor, ...filters } = options;
     return allPages((page) => this.client.blobs.list({ ...filters, ...page }), { limit, cursor });
   }
@@ -233,7 +235,7 @@ export class Session extends RichValue {
    * status read once. `status` filters exactly. The records carry no events.
    */
   async jobs(options: JobListOptions & CallOptions = {}): Promise<Job[]> {
-    if (!this.profile.declares("job-list")) return knownJobs(this.#known, options);
+    if (!this.profile.declares("job-list")) return knownJobs(this.#ctx, options);
     const { limit, cursor, ...filters } = options;
     const records = await allPages((page) => this.client.jobs.list({ ...filters, ...page }), { limit, cursor });
     return records.map((record) => new Job(this.#ctx, record.id, { record }));
@@ -258,9 +260,6 @@ export class Session extends RichValue {
     return new PortalLink(this.portalUrl());
   }
 
-  /** Whether the service reads files of a record type as they are: Parquet only where it declares `parquet`. */
-  readonly #reads = (recordType: RecordType): boolean => readsAsIs(recordType, (c) => this.profile.declares(c));
-
   /**
    * Uploads `input` if needed and sends a preprocessing job. Resolves once the job
    * is accepted (queued), with its handle: `await job.wait()` or `await job.dataframe()`.
@@ -270,7 +269,7 @@ export class Session extends RichValue {
     input: Uploadable | Blob,
     options: PreprocessOptions<T>,
   ): Promise<Job<T>> {
-    return sendPreprocessing(this.#sender, input, options);
+    return sendPreprocessing(this.#ctx, input, options);
   }
 
   /**
@@ -281,21 +280,12 @@ export class Session extends RichValue {
    * const fitted = await session.pipeline([{ type: "PowerTransformer" }, { type: "StandardScaler" }]).fit(df);
    */
   pipeline(steps: readonly AnyPipelineStep[]): Pipeline {
-    return new Pipeline(
-      {
-        wireFormat: this.wireFormat,
-        reads: this.#reads,
-        upload: (data, options) => this.upload(data, options),
-        preprocess: (input, options) => this.preprocess(input, options),
-        notify: (message) => this.#events.notify(message),
-      },
-      steps,
-    );
+    return new Pipeline(this.#ctx, steps);
   }
 
   /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
   async sendJob(options: SendJobOptions): Promise<Job> {
-    return sendJob(this.#sender, options);
+    return sendJob(this.#ctx, options);
   }
 
   /** Records a sent job in the journal and announces it. */
@@ -322,12 +312,12 @@ export class Session extends RichValue {
   /**
    * A handle on an existing job (e.g. from an earlier run), by id or by a unique prefix of
    * at least 4 characters of the id of a job this session sent or its journal remembers
-   * (./job-lookup.ts). Not reported to `onJob` listeners. Its reads go to the job family
+   * (./job/lookup.ts). Not reported to `onJob` listeners. Its reads go to the job family
    * the journal says it was sent to; a job the journal does not know is read through
    * /api/job, and on a 404 through the other family.
    */
   job(idOrPrefix: string): Job {
-    return knownJob(this.#known, idOrPrefix);
+    return knownJob(this.#ctx, idOrPrefix);
   }
 
   /**
@@ -343,7 +333,7 @@ export class Session extends RichValue {
     input: Uploadable,
     options: PreflightOptions & ReadOptions & { readonly recordType?: RecordType | undefined } = {},
   ): Promise<CheckReport> {
-    const prepared = await prepareUpload(input, options.recordType, this.wireFormat, options, this.#reads);
+    const prepared = await prepareUpload(input, options.recordType, this.wireFormat, options, this.#ctx.reads);
     return new CheckReport(preflight(await prepared.table(), options));
   }
 

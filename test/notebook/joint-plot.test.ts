@@ -6,7 +6,7 @@ import {
   plotDistributions,
   histogram,
 } from "../../src/display/notebook/index.js";
-import { jobLabel } from "../../src/session/job-label.js";
+import { jobLabel } from "../../src/session/job/label.js";
 import { percentiles, sampleRows } from "../../src/display/render/plot-data.js";
 import { chartMarks } from "./chart-marks.js";
 import { chartLabels } from "./chart-labels.js";

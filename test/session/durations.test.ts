@@ -7,9 +7,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { TimeoutError, ValidationError, type JobExecutionLogDetails, type JobRecord } from "../../src/index.js";
 import { watch, type WatchWaitOptions } from "../../src/display/notebook/job-progress.js";
-import type { SessionContext } from "../../src/session/blob.js";
-import { Job } from "../../src/session/job.js";
-import { followLogMessages, pollUntilTerminal, waitDurations } from "../../src/session/job-polling.js";
+import type { SessionContext } from "../../src/session/session-context.js";
+import { Job, type JobReach } from "../../src/session/job/job.js";
+import { JobStatusVocabulary } from "../../src/core/contract/job-status.js";
+import { followLogMessages } from "../../src/session/job/logs.js";
+import { pollUntilTerminal, waitDurations } from "../../src/session/job/polling.js";
 import { requestTimeoutOf, type PreprocessOptions } from "../../src/session/preprocess/options.js";
 import { planPreprocess, requestFor } from "../../src/session/preprocess/plan.js";
 import { ServiceProfile } from "../../src/client/vendor/service-profile.js";
@@ -151,7 +153,14 @@ function fakeJob(status: string) {
       },
     },
   };
-  const ctx = { client, wireFormat: "csv", pollIntervalMs: 1000, track: () => undefined } as unknown as SessionContext;
+  const ctx = {
+    client,
+    wireFormat: "csv",
+    pollIntervalMs: 1000,
+    statuses: new JobStatusVocabulary(),
+    profile: new ServiceProfile({ declared: [], settings: {} }),
+    session: { track: () => undefined },
+  } as unknown as SessionContext<JobReach>;
   return { job: new Job(ctx, JOB_ID), gets, downloads };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, TimeoutError, type JobRecord } from "../../src/index.js";
-import { newStart, pollDelayMs, pollUntilTerminal, type ChangeWait } from "../../src/session/job-polling.js";
+import { newStart, pollDelayMs, pollUntilTerminal, type ChangeWait } from "../../src/session/job/polling.js";
 
 function record(status: string, progress: number, phase: string | null): JobRecord {
   return {

@@ -1,12 +1,16 @@
 /**
  * session.job(prefix) and job.rerun({ params }) against the real local service: a
  * unique id prefix names a job, an ambiguous or unknown one is refused here saying why,
- * and a rerun sends the same input and columns with one parameter changed.
+ * and a rerun sends the same input and columns with one parameter changed; what a rerun
+ * sends, and what it refuses, read from the original job alone (rerunRequest).
  */
 import { DataFrame } from "danfojs-node";
 import { describe, expect, it } from "vitest";
-import { MdpsError, type Job } from "../../src/index.js";
-import { resolveJobId } from "../../src/session/job-lookup.js";
+import { Blob, MdpsError, type Job, type JobRecord } from "../../src/index.js";
+import { blobRecord } from "../../src/core/contract/blob.js";
+import { resolveJobId } from "../../src/session/job/lookup.js";
+import { rerunRequest, type RerunOrigin } from "../../src/session/job/rerun.js";
+import type { SessionContext } from "../../src/session/session-context.js";
 import { useLocalSession } from "./session-fixture.js";
 
 const session = useLocalSession();
@@ -108,5 +112,53 @@ describe("session.job(prefix) and job.rerun", () => {
     // std of [1, 2, 3, 100] (population) is 42.29..., mean kept.
     const std = Math.sqrt([1, 2, 3, 100].reduce((sum, x) => sum + (x - 26.5) ** 2, 0) / 4);
     expect(a[3]).toBeCloseTo(100 / std, 12);
+  });
+});
+
+describe("rerunRequest: what a rerun sends, read from the original job", () => {
+  /** A handle on a blob as the session's list holds it; its record is all a rerun reads. */
+  const blob = (id: string, encrypted = false) =>
+    new Blob({} as SessionContext, blobRecord.parse({ id, name: `${id}.csv`, encrypted }));
+  const record = (request: Record<string, unknown>) =>
+    ({ id: "j-1", status: "succeeded", request }) as unknown as JobRecord;
+  const origin = (request: Record<string, unknown>, type?: "RobustScaler"): RerunOrigin<"RobustScaler"> => ({
+    job: {
+      id: "j-1",
+      type,
+      input: undefined,
+      record: record(request),
+      status: () => Promise.reject(new Error("the record is known: not read again")),
+    },
+    params: {},
+    featureColumns: [],
+  });
+  const codeOf = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => (error instanceof MdpsError ? error.code : String(error)),
+    );
+
+  it("finds the input among the session's blobs and keeps the sent parameters and columns", async () => {
+    const sent = { input_blob_id: "b-2", preprocessing_type: "RobustScaler", feature_columns: ["a"] };
+    const again = await rerunRequest(
+      origin({ ...sent, preprocessing_params: { quantile_range: [10, 90], with_scaling: false } }),
+      { params: { quantile_range: [25, 75] } },
+      () => [blob("b-1"), blob("b-2")],
+    );
+    expect(again.input.id).toBe("b-2");
+    expect(again.options).toMatchObject({
+      type: "RobustScaler",
+      params: { quantile_range: [25, 75], with_scaling: false },
+      columns: ["a"],
+    });
+  });
+
+  it("refuses an input the session does not know, a job of no known transform, and an input without its key", async () => {
+    const known = () => [blob("b-1"), blob("sealed", true)];
+    const unknownInput = origin({ input_blob_id: "elsewhere", preprocessing_type: "RobustScaler" });
+    expect(await codeOf(rerunRequest(unknownInput, {}, known))).toBe("rerun_unknown_input");
+    expect(await codeOf(rerunRequest(origin({ input_blob_id: "b-1" }), {}, known))).toBe("rerun_unknown_type");
+    const sealed = origin({ input_blob_id: "sealed" }, "RobustScaler");
+    expect(await codeOf(rerunRequest(sealed, {}, known))).toBe("rerun_needs_key");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * job.wait() against the real service, which declares `wait` in health: the client reads
- * changes with job get's `wait`/`since` instead of polling (src/session/job-polling.ts).
+ * changes with job get's `wait`/`since` instead of polling (src/session/job/polling.ts).
  */
 import { Agent, type Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@ import type { ColumnSource } from "../render/histogram.js";
 import { jointSpec, type JointOptions } from "../render/joint-spec.js";
 import { SvgChart } from "./svg-chart.js";
 import { renderVegaLiteSvg } from "../render/vega-svg.js";
-import { jobLabel } from "../../session/job-label.js";
+import { jobLabel } from "../../session/job/label.js";
 
 /** A job's fitted state as the plots read it: its transform, parameters and attributes (`lambdas_`...). */
 export interface FittedSummary {

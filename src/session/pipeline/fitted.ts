@@ -23,7 +23,7 @@ import { describeStep } from "./steps.js";
 import { frameShape, toDataFrame, type DanfoModule, type DataFrame } from "../table-io.js";
 import { Transformer } from "../transformer.js";
 import type { Blob } from "../blob.js";
-import type { Job } from "../job.js";
+import type { Job } from "../job/job.js";
 
 export const PIPELINE_FORMAT = "mdps-pipeline";
 export const PIPELINE_VERSION = 1;

@@ -12,7 +12,9 @@ import { presentation } from "../presentation/registry.js";
 import type { ProgressMode } from "../presentation/views.js";
 import type { Blob } from "../blob.js";
 import { FittedPipeline, parseFittedPipeline } from "./fitted.js";
-import { PipelineRun, type PipelineHost, type PipelineRunOptions } from "./run.js";
+import { PipelineRun, type PipelineRunOptions } from "./run.js";
+import type { SessionContext } from "../session-context.js";
+import type { SessionReach } from "../session-reach.js";
 import { checkSteps, describeColumns, describeStep, type AnyPipelineStep, type PipelineStep } from "./steps.js";
 import { loadDanfo, type DataFrame, type Uploadable } from "../table-io.js";
 
@@ -41,13 +43,13 @@ export interface PipelineFitOptions extends PipelineRunOptions {
  */
 export class Pipeline extends RichValue {
   readonly steps: readonly PipelineStep[];
-  readonly #host: PipelineHost;
+  readonly #ctx: SessionContext<SessionReach>;
 
   /** Made by `session.pipeline(steps)`. */
-  constructor(host: PipelineHost, steps: readonly AnyPipelineStep[]) {
+  constructor(ctx: SessionContext<SessionReach>, steps: readonly AnyPipelineStep[]) {
     super();
     checkSteps(steps);
-    this.#host = host;
+    this.#ctx = ctx;
     this.steps = steps.map((s) => ({
       type: s.type,
       ...(s.params !== undefined ? { params: { ...s.params } } : {}),
@@ -61,7 +63,7 @@ export class Pipeline extends RichValue {
    * `cancel()` and `done`. `fit` is this plus a live card and the fitted pipeline.
    */
   start(input: Uploadable | Blob, options: PipelineRunOptions = {}): PipelineRun {
-    return new PipelineRun(this.#host, this.steps, input, options);
+    return new PipelineRun(this.#ctx, this.steps, input, options);
   }
 
   /**

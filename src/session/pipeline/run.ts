@@ -12,27 +12,17 @@ import type { Secret } from "../../client/secret.js";
 import type { PipelineStepView } from "../presentation/views.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type UploadOptions } from "../blob.js";
-import type { Job } from "../job.js";
-import { combine } from "../job-polling.js";
+import type { Job } from "../job/job.js";
+import { combine } from "../abort-signals.js";
 import { PipelineStepError } from "./errors.js";
 import { describeStep, preflightSteps, type PipelineStep } from "./steps.js";
-import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
-import type { PreprocessOptions } from "../preprocess/options.js";
+import { prepareUpload } from "../prepared-input.js";
 import type { RequestOptions } from "../request-options.js";
 import { loadDanfo, type Uploadable } from "../table-io.js";
 import { FittedPipeline, PIPELINE_FORMAT, PIPELINE_VERSION } from "./fitted.js";
 import { outputFormat } from "../preprocess/output-format.js";
-
-/** What a pipeline needs of its Session. */
-export interface PipelineHost {
-  readonly wireFormat: RecordType;
-  /** Whether the service reads a record type as uploaded (else a file of it is converted here). */
-  readonly reads: (recordType: RecordType) => boolean;
-  upload(data: PreparedUpload, options: UploadOptions): Promise<Blob>;
-  preprocess(input: Blob, options: PreprocessOptions): Promise<Job>;
-  /** The Session's one-line notices (pre-flight warnings). */
-  notify(message: string): void;
-}
+import type { SessionContext } from "../session-context.js";
+import type { SessionReach } from "../session-reach.js";
 
 export interface PipelineRunOptions extends RequestOptions {
   /** Each job's time limit on the service, ms (whole seconds, 1 s to 24 h). Default 1 h. */
@@ -64,7 +54,7 @@ export class PipelineRun {
   readonly steps: readonly PipelineStep[];
   /** Settles when the run ends: the result, or the first step's error (a PipelineStepError when a job did not succeed). */
   readonly done: Promise<PipelineRunResult>;
-  readonly #host: PipelineHost;
+  readonly #ctx: SessionContext<SessionReach>;
   readonly #stop = new AbortController();
   readonly #listeners = new Set<PipelineRunListener>();
   readonly #jobs: Job[] = [];
@@ -72,12 +62,12 @@ export class PipelineRun {
   readonly #startedAt: number[] = [];
 
   constructor(
-    host: PipelineHost,
+    ctx: SessionContext<SessionReach>,
     steps: readonly PipelineStep[],
     input: Uploadable | Blob,
     options: PipelineRunOptions,
   ) {
-    this.#host = host;
+    this.#ctx = ctx;
     this.steps = steps;
     this.#views = steps.map((s) => ({ type: s.type, columns: s.columns ?? [], status: "pending" }));
     this.done = this.#run(input, options);
@@ -146,7 +136,7 @@ export class PipelineRun {
       if (signal?.aborted) throw this.#stoppedBetween(i);
       this.#startedAt[i] = Date.now();
       const sent = step.columns !== undefined && step.columns.length > 0 ? step.columns : first.numeric;
-      const job = await this.#host.preprocess(current, {
+      const job = await this.#ctx.session.preprocess(current, {
         type: step.type,
         params: step.params,
         // "Every numeric column" named: the input's numeric columns are every step's (a job
@@ -203,24 +193,24 @@ export class PipelineRun {
     const prepared = await prepareUpload(
       input,
       options.upload?.recordType,
-      this.#host.wireFormat,
+      this.#ctx.wireFormat,
       options.upload ?? {},
-      this.#host.reads,
+      this.#ctx.reads,
     );
     const table = await prepared.table();
-    for (const warning of preflightSteps(table, this.steps)) this.#host.notify(warning.message);
+    for (const warning of preflightSteps(table, this.steps)) this.#ctx.notify(warning.message);
     // Every step's output is read again (by the next step, or as the fit's frame): in the faster format.
     const format = outputFormat({
       inputRecordType: prepared.source.recordType,
-      wireFormat: this.#host.wireFormat,
+      wireFormat: this.#ctx.wireFormat,
       chosen: options.upload?.recordType,
       rows: table.rowCount,
       columns: table.columns.length,
       name: prepared.source.suggestedName ?? "The input",
     });
-    if (format.notice !== undefined) this.#host.notify(format.notice);
+    if (format.notice !== undefined) this.#ctx.notify(format.notice);
     signal?.throwIfAborted();
-    const blob = await this.#host.upload(prepared, {
+    const blob = await this.#ctx.session.upload(prepared, {
       ...options.upload,
       // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
       tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],

@@ -1,7 +1,7 @@
 /**
  * `session.preprocess` and `session.sendJob`: plan, read and check the input, upload it,
  * send the job, and hand back its handle. The Session supplies what it owns (uploads,
- * notices, the journal and `onJob`) through `Sender`.
+ * notices, the journal and `onJob`) through its context's `session`.
  */
 import { randomUUID } from "node:crypto";
 import { ACCESS_TIERS, DEFAULT_ACCESS_TIER, RECORD_TYPES } from "../../core/contract/blob.js";
@@ -12,31 +12,18 @@ import { neverSent } from "../../client/retry-timing.js";
 import { APIError, ConnectionError, SendOutcomeUnknownError, TimeoutError } from "../../client/errors.js";
 import type { CallOptions } from "../../client/transport.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
-import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
-import { Job } from "../job.js";
-import type { SentJob } from "../journal.js";
+import { Blob } from "../blob.js";
+import { Job } from "../job/job.js";
+import type { SessionContext } from "../session-context.js";
+import type { SessionReach } from "../session-reach.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
 import { PreflightError } from "../preflight/preflight-error.js";
-import { prepareUpload, type PreparedUpload } from "../prepared-input.js";
+import { prepareUpload } from "../prepared-input.js";
 import type { ServiceProfile } from "../../client/vendor/service-profile.js";
 import type { FrameShape, Uploadable } from "../table-io.js";
 import type { PreprocessOptions } from "./options.js";
 import { preprocessOutputFormat, type OutputFormat } from "./output-format.js";
 import { planPreprocess, requestFor, type PreprocessPlan } from "./plan.js";
-
-/** What sending needs from its Session. */
-export interface Sender {
-  /** The context the jobs' handles get. */
-  readonly ctx: SessionContext;
-  /** What the session assumes of its service (also its context's). */
-  readonly profile: ServiceProfile;
-  /** Whether the service reads files of a record type as they are. */
-  readonly reads: (recordType: Blob["recordType"]) => boolean;
-  readonly upload: (data: PreparedUpload, options: UploadOptions) => Promise<Blob>;
-  readonly notify: (message: string) => void;
-  /** Records and announces an accepted job; returns it. */
-  readonly sent: <J extends Job>(job: J, sent: SentJob) => J;
-}
 
 /** The body of `POST /api/job/send`: its type and payload; the job id is generated when absent. */
 export interface SendJobOptions extends CallOptions {
@@ -56,24 +43,24 @@ export type GenericPayload = Readonly<Record<string, unknown>> & { readonly mode
 
 /** Uploads `input` if needed and sends a preprocessing job planned from `options`. */
 export async function sendPreprocessing<T extends PreprocessingType>(
-  sender: Sender,
+  ctx: SessionContext<SessionReach>,
   input: Uploadable | Blob,
   options: PreprocessOptions<T>,
 ): Promise<Job<T>> {
-  const { ctx, profile } = sender;
+  const { profile } = ctx;
   const plan = planPreprocess(options, {
-    modelId: modelIdOf(sender),
+    modelId: modelIdOf(ctx),
     profile,
-    baseUrl: baseUrlOf(sender),
+    baseUrl: baseUrlOf(ctx),
     blobKey: input instanceof Blob ? { key: input.encryptionKey } : undefined,
   });
   const timeoutMs = plan.requestTimeoutMs;
   const { blob, features, format } =
     input instanceof Blob
       ? { blob: input, features: undefined, format: undefined }
-      : await uploadChecked(sender, input, plan);
+      : await uploadChecked(ctx, input, plan);
   const built = requestFor(
-    { ...plan, columns: featureColumns(sender, { given: plan.columns, read: features, input: blob }) },
+    { ...plan, columns: featureColumns(ctx, { given: plan.columns, read: features, input: blob }) },
     { blobId: blob.id, name: blob.name, recordType: blob.recordType, outputRecordType: format?.recordType },
     profile,
   );
@@ -93,14 +80,14 @@ export async function sendPreprocessing<T extends PreprocessingType>(
     ? await ctx.client.jobs.send(
         {
           job_id: plan.jobId ?? randomUUID(),
-          model_id: modelIdOf(sender),
+          model_id: modelIdOf(ctx),
           job_type: profile.jobTypeWord("preprocessing"),
           payload: built.request,
         },
         sendOptions,
       )
-    : await sendOnce(sender, () => ctx.client.preprocessing.send(built.request, sendOptions));
-  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
+    : await sendOnce(ctx, () => ctx.client.preprocessing.send(built.request, sendOptions));
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(ctx));
   const job = new Job<T>(ctx, record.id, {
     type: plan.type,
     record,
@@ -113,12 +100,12 @@ export async function sendPreprocessing<T extends PreprocessingType>(
     endpoint,
     readBase,
   });
-  return sender.sent(job, { record, request: built.request, endpoint, readBase });
+  return ctx.session.sent(job, { record, request: built.request, endpoint, readBase });
 }
 
 /** Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and uploads it. */
 async function uploadChecked(
-  sender: Sender,
+  ctx: SessionContext<SessionReach>,
   input: Uploadable,
   plan: PreprocessPlan,
 ): Promise<{ blob: Blob; features: readonly string[]; format: OutputFormat }> {
@@ -126,20 +113,20 @@ async function uploadChecked(
   const prepared = await prepareUpload(
     input,
     options.upload?.recordType,
-    sender.ctx.wireFormat,
+    ctx.wireFormat,
     options.upload ?? {},
-    sender.reads,
+    ctx.reads,
   );
   const report = assertPreflight(checkColumns(await prepared.table(), plan));
-  for (const warning of report.warnings) sender.notify(warning.message);
+  for (const warning of report.warnings) ctx.notify(warning.message);
   const format = preprocessOutputFormat({
     source: prepared.source,
     report,
     chosen: plan.chosenRecordType,
-    wireFormat: sender.ctx.wireFormat,
+    wireFormat: ctx.wireFormat,
   });
-  if (format.notice !== undefined) sender.notify(format.notice);
-  const blob = await sender.upload(prepared, {
+  if (format.notice !== undefined) ctx.notify(format.notice);
+  const blob = await ctx.session.upload(prepared, {
     ...options.upload,
     // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
     tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
@@ -151,20 +138,19 @@ async function uploadChecked(
 }
 
 /** POST /api/job/send with a caller-chosen id (generated when absent): idempotent. */
-export async function sendJob(sender: Sender, options: SendJobOptions): Promise<Job> {
-  const { ctx } = sender;
-  const modelId = modelIdOf(sender);
+export async function sendJob(ctx: SessionContext<SessionReach>, options: SendJobOptions): Promise<Job> {
+  const modelId = modelIdOf(ctx);
   const jobId = options.jobId ?? randomUUID();
   const payload: Partial<CreatePreprocessingRequest> = { model_id: modelId, ...options.payload };
-  const wire = options.type === "preprocessing" ? preprocessingOnWire(sender.profile, payload) : payload;
+  const wire = options.type === "preprocessing" ? preprocessingOnWire(ctx.profile, payload) : payload;
   let location: string | undefined;
   const record = await ctx.client.jobs.send(
-    { job_id: jobId, model_id: modelId, job_type: sender.profile.jobTypeWord(options.type), payload: wire },
+    { job_id: jobId, model_id: modelId, job_type: ctx.profile.jobTypeWord(options.type), payload: wire },
     { signal: options.signal, timeoutMs: options.timeoutMs, onLocation: (url) => (location = url) },
   );
-  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(sender));
+  const readBase = location === undefined ? undefined : readBaseOf(location, record.id, baseUrlOf(ctx));
   const job = new Job(ctx, record.id, { type: payload.preprocessing_type, record, endpoint: "job", readBase });
-  return sender.sent(job, { record, request: payload, jobType: options.type, endpoint: "job", readBase });
+  return ctx.session.sent(job, { record, request: payload, jobType: options.type, endpoint: "job", readBase });
 }
 
 /** A preprocessing payload in the service's spelling: its parameters, and its outputs' words where they are mdps's. */
@@ -193,7 +179,7 @@ function preprocessingOnWire(
  * A send that is not idempotent there is made once: when its answer is lost the job
  * may exist, and a second send could start a duplicate, so the caller is told instead.
  */
-async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
+async function sendOnce<R>(ctx: SessionContext<SessionReach>, send: () => Promise<R>): Promise<R> {
   try {
     return await send();
   } catch (error) {
@@ -202,9 +188,9 @@ async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
       (error instanceof ConnectionError && !neverSent((error.cause as { code?: string } | undefined)?.code)) ||
       error instanceof TimeoutError;
     if (!lost) throw error;
-    const where = sender.profile.declares("job-list") ? "session.jobs()" : "the service's portal";
+    const where = ctx.profile.declares("job-list") ? "session.jobs()" : "the service's portal";
     throw new SendOutcomeUnknownError(
-      `The job send to ${baseUrlOf(sender)} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
+      `The job send to ${baseUrlOf(ctx)} failed after it left this machine (${error.message.replace(/\.$/, "")}), ` +
         `so the service may have made the job. mdps did not send it again: this service does not declare an ` +
         `idempotent send, and a second send could start a duplicate. Look for the job in ${where} before sending again.`,
       { cause: error },
@@ -217,17 +203,17 @@ async function sendOnce<R>(sender: Sender, send: () => Promise<R>): Promise<R> {
  * an empty list means every numeric column) the numeric columns read from the input.
  */
 function featureColumns(
-  sender: Sender,
+  ctx: SessionContext<SessionReach>,
   from: { readonly given: readonly string[]; readonly read: readonly string[] | undefined; readonly input: Blob },
 ): readonly string[] {
-  if (from.given.length > 0 || sender.profile.emptyFeatureColumnsMeanAll) return from.given;
+  if (from.given.length > 0 || ctx.profile.emptyFeatureColumnsMeanAll) return from.given;
   const known = from.read ?? numericColumnsOf(from.input.shape);
   if (known !== undefined) return known;
   throw new PreflightError([
     {
       field: "columns",
       message:
-        `name the feature columns (columns: [...]): the service at ${baseUrlOf(sender)} does not declare that an empty ` +
+        `name the feature columns (columns: [...]): the service at ${baseUrlOf(ctx)} does not declare that an empty ` +
         `list means every numeric column, and this session has not read blob ${from.input.id} to find them`,
     },
   ]);
@@ -239,11 +225,11 @@ function numericColumnsOf(shape: FrameShape | undefined): string[] | undefined {
 }
 
 /** The session's model, as its client has it. */
-function modelIdOf(sender: Sender): string {
-  return sender.ctx.client.modelId;
+function modelIdOf(ctx: SessionContext<SessionReach>): string {
+  return ctx.client.modelId;
 }
 
 /** The service's address, as the session's client has it. */
-function baseUrlOf(sender: Sender): string {
-  return sender.ctx.client.config.baseUrl;
+function baseUrlOf(ctx: SessionContext<SessionReach>): string {
+  return ctx.client.config.baseUrl;
 }

@@ -2,17 +2,9 @@
  * A job record as the Session shows it: the service's status word read by meaning
  * (`Succeeded` is succeeded), the word itself kept as `service_status` when it differs.
  */
-import { JobStatusVocabulary } from "../core/contract/job-status.js";
-import type { JobRecord } from "../core/contract/job.js";
-import { isPreprocessingType, type PreprocessingType } from "../core/contract/transform-types.js";
-import type { SessionContext } from "./blob.js";
-
-const builtIn = new JobStatusVocabulary();
-
-/** The session's vocabulary, else the built-in synonyms. */
-export function vocabularyOf(ctx: SessionContext): JobStatusVocabulary {
-  return ctx.statuses ?? builtIn;
-}
+import type { JobStatusVocabulary } from "../../core/contract/job-status.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import { isPreprocessingType, type PreprocessingType } from "../../core/contract/transform-types.js";
 
 /** The record with canonical statuses (its own and its events'); unknown words stay as they are. */
 export function readRecord(record: JobRecord, vocabulary: JobStatusVocabulary): JobRecord {

@@ -4,12 +4,12 @@
  * kernel's interrupt stops the wait (not the job). Job.wait adds the live status and
  * turns an unsuccessful end into its error.
  */
-import type { JobRecord } from "../core/contract/job.js";
-import type { SessionContext } from "./blob.js";
-import type { JobAddress } from "./job-address.js";
-import { pollUntilTerminal, waitDurations, type WaitOptions } from "./job-polling.js";
-import { readRecord, vocabularyOf } from "./job-record.js";
-import { stoppableByKernel } from "./kernel-stoppable.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import type { SessionContext } from "../session-context.js";
+import type { JobAddress } from "./address.js";
+import { pollUntilTerminal, waitDurations, type WaitOptions } from "./polling.js";
+import { readRecord } from "./record.js";
+import { stoppableByKernel } from "../kernel-stoppable.js";
 
 export interface FollowToEnd {
   ctx: SessionContext;
@@ -34,7 +34,7 @@ export async function followToEnd({
   onRead,
   onUpdate,
 }: FollowToEnd): Promise<JobRecord> {
-  const vocabulary = vocabularyOf(ctx);
+  const vocabulary = ctx.statuses;
   return stoppableByKernel(
     {
       doing: `waiting for job ${id}`,
@@ -42,7 +42,7 @@ export async function followToEnd({
     },
     options.signal,
     async (signal) => {
-      const changeWait = (await ctx.profile?.offers("wait")) === true;
+      const changeWait = await ctx.profile.offers("wait");
       return pollUntilTerminal(
         id,
         async (callSignal, change) => {

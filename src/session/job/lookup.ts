@@ -4,11 +4,11 @@
  * matched by prefix (the service looks jobs up by full id); a prefix that matches none
  * or several is refused here, with the candidates, instead of going out as a bad path id.
  */
-import { MdpsError } from "../client/errors.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import type { SessionContext } from "./blob.js";
-import { Job } from "./job.js";
-import type { JournalJob } from "./journal.js";
+import { MdpsError } from "../../client/errors.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import type { SessionContext } from "../session-context.js";
+import { Job, type JobReach } from "./job.js";
+import type { JournalJob } from "../journal.js";
 
 /** Shorter prefixes match too much to be worth guessing at. */
 export const MIN_JOB_PREFIX = 4;
@@ -60,7 +60,7 @@ export function resolveJobId(text: string, known: readonly KnownJob[]): string {
 }
 
 /** A handle on job `id`, with what the journal remembers of it (its type, parameters and job family). */
-export function journaledJob(ctx: SessionContext, id: string, entry: JournalJob | undefined): Job {
+export function journaledJob(ctx: SessionContext<JobReach>, id: string, entry: JournalJob | undefined): Job {
   return new Job(
     ctx,
     id,

@@ -1,5 +1,5 @@
 /**
- * Waiting on a job and following its logs: asks the service to answer when the job
+ * Waiting on a job: asks the service to answer when the job
  * changes (job get's `wait`/`since`, where the service declares `wait`), else polls with
  * a growing interval; reports every change, and stops on a terminal status, the
  * caller's signal or a timeout.
@@ -8,11 +8,12 @@
  * both are given.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JobExecutionLogDetails, JobExecutionLogMessage, JobRecord } from "../core/contract/job.js";
-import { isTerminalStatus } from "../core/contract/job-status.js";
-import { AbortError, APIError, ConnectionError, TimeoutError } from "../client/errors.js";
-import { isTransient } from "../client/transient.js";
-import type { ProgressMode, ProgressSink } from "./presentation/views.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import { isTerminalStatus } from "../../core/contract/job-status.js";
+import { AbortError, APIError, ConnectionError, TimeoutError } from "../../client/errors.js";
+import { isTransient } from "../../client/transient.js";
+import type { ProgressMode, ProgressSink } from "../presentation/views.js";
+import { combine } from "../abort-signals.js";
 
 export interface WaitOptions {
   /**
@@ -235,7 +236,8 @@ function shortReason(error: Error): string {
   return first.length > 120 ? `${first.slice(0, 119)}…` : first;
 }
 
-function stopped(
+/** The error a wait or a log follow ends with: the caller's abort and the timeout say so, with what to do next. */
+export function stopped(
   error: unknown,
   jobId: string,
   callerSignal: AbortSignal | undefined,
@@ -260,60 +262,6 @@ function stopped(
     );
   }
   return error;
-}
-
-/** One signal that aborts with any of them; undefined when there is none. */
-export function combine(...signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => s !== undefined);
-  return present.length <= 1 ? present[0] : AbortSignal.any(present);
-}
-
-export interface FollowOptions {
-  readonly signal?: AbortSignal | undefined;
-  /** Whether a status ends the job; default the canonical terminal statuses. */
-  readonly isTerminal?: ((status: string) => boolean) | undefined;
-  /** Pause between polls, ms. Default 250. */
-  readonly pollIntervalMs?: number | undefined;
-  /** @deprecated Use `pollIntervalMs` (the same value, ms). Still accepted for one more minor version. */
-  readonly pollInterval?: number | undefined;
-}
-
-/**
- * Yields each log message once, oldest first, until the job is finished and its
- * last messages were read. Messages are append-only, so new ones are those after
- * the last one seen.
- */
-export async function* followLogMessages(
-  jobId: string,
-  fetch: (signal: AbortSignal | undefined) => Promise<JobExecutionLogDetails>,
-  options: FollowOptions = {},
-): AsyncGenerator<JobExecutionLogMessage> {
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias keeps working
-  const pauseMs = options.pollIntervalMs ?? options.pollInterval ?? 250;
-  let seen: string[] = [];
-  for (;;) {
-    let details: JobExecutionLogDetails;
-    try {
-      details = await fetch(options.signal);
-    } catch (error) {
-      throw stopped(error, jobId, options.signal, undefined, undefined);
-    }
-    const keys = details.messages.map(messageKey);
-    const start = newStart(seen, keys);
-    for (let i = start; i < details.messages.length; i++) yield details.messages[i]!;
-    seen = keys;
-    // Logs without a status (a service may send a bare list) need the caller's fetch to add it.
-    if (details.status !== undefined && (options.isTerminal ?? isTerminalStatus)(details.status)) return;
-    try {
-      await sleep(pauseMs, undefined, options.signal ? { signal: options.signal } : undefined);
-    } catch (error) {
-      throw stopped(error, jobId, options.signal, undefined, undefined);
-    }
-  }
-}
-
-function messageKey(m: JobExecutionLogMessage): string {
-  return `${m.timestamp ?? ""}\u0000${m.level}\u0000${m.message}`;
 }
 
 /**

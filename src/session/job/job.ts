@@ -5,29 +5,33 @@ import type {
   JobResult,
   JobWarning,
   FittedStateJson,
-} from "../core/contract/job.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../client/errors.js";
-import type { RecordType } from "../core/contract/blob.js";
-import { endingMessage, idFromUrl, readRecord, typeOfRecord, vocabularyOf } from "./job-record.js";
-import type { JobFamily, ListOptions } from "../client/jobs.js";
-import { JobAddress } from "./job-address.js";
-import { noFittedState, withFittedState } from "./fitted-reader.js";
-import type { CallOptions } from "../client/transport.js";
-import type { Secret } from "../client/secret.js";
-import { Blob, type SessionContext } from "./blob.js";
-import { followLogMessages, type FollowOptions, type WaitOptions } from "./job-polling.js";
-import { followToEnd } from "./job-wait.js";
-import type { RequestOptions } from "./request-options.js";
-import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "./table-io.js";
-import { Transformer } from "./transformer.js";
-import { rerunJob, type RerunOptions } from "./job-rerun.js";
+} from "../../core/contract/job.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import { jobEndedError, MdpsError, UnsupportedExtensionError } from "../../client/errors.js";
+import type { RecordType } from "../../core/contract/blob.js";
+import { endingMessage, idFromUrl, readRecord, typeOfRecord } from "./record.js";
+import type { JobFamily, ListOptions } from "../../client/jobs.js";
+import { JobAddress } from "./address.js";
+import { noFittedState, withFittedState } from "../fitted-reader.js";
+import type { CallOptions } from "../../client/transport.js";
+import type { Secret } from "../../client/secret.js";
+import { Blob } from "../blob.js";
+import type { SessionContext } from "../session-context.js";
+import type { PreprocessOptions } from "../preprocess/options.js";
+import { followLogMessages, type FollowOptions } from "./logs.js";
+import type { WaitOptions } from "./polling.js";
+import { followToEnd } from "./wait.js";
+import type { RequestOptions } from "../request-options.js";
+import { loadDanfo, outputShape, type DataFrame, type DecodeOptions, type FrameShape } from "../table-io.js";
+import { Transformer } from "../transformer.js";
+import { rerunRequest, type RerunOptions } from "./rerun.js";
+import type { JobInit } from "./init.js";
 import { arrowTableOf, writeBlobFile, type DownloadedFile } from "./columnar-output.js";
-import { assertFrameFits, jobOutputInstead } from "./frame-size.js";
+import { assertFrameFits, jobOutputInstead } from "../frame-size.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import { RichValue } from "./presentation/rich-value.js";
-import { presentation } from "./presentation/registry.js";
-import type { ComparisonChart, ComparisonOptions } from "./presentation/views.js";
+import { RichValue } from "../presentation/rich-value.js";
+import { presentation } from "../presentation/registry.js";
+import type { ComparisonChart, ComparisonOptions } from "../presentation/views.js";
 
 /** Which output, how long to wait for the job (`timeoutMs`) and for each download attempt (`requestTimeoutMs`). */
 export type JobOutputOptions = WaitOptions &
@@ -37,27 +41,14 @@ export type JobOutputOptions = WaitOptions &
     readonly downloadDeadlineMs?: number | undefined;
   };
 
-export interface JobInit<T extends PreprocessingType> {
-  readonly type?: T | undefined;
-  readonly record?: JobRecord | undefined;
-  /** Keys to decrypt each output with, in output order. */
-  readonly outputKeys?: ReadonlyArray<Secret | undefined> | undefined;
-  /** Column order and dtypes of the input DataFrame, restored by `dataframe()`. */
-  readonly inputShape?: FrameShape | undefined;
-  readonly input?: Blob | undefined;
-  /** The format of each output as requested, for a result that names only blob ids or URLs. */
-  readonly outputRecordTypes?: readonly RecordType[] | undefined;
-  /** The feature columns asked for (read as numbers when the result does not list them). */
-  readonly featureColumns?: readonly string[] | undefined;
-  /** The parameters it was sent with: a fitted state in the service's own shape is completed with them. */
-  readonly params?: Readonly<Record<string, unknown>> | undefined;
-  /**
-   * The API the job was sent on: `job` (/api/job) or `preprocessing`; every read and
-   * cancel go there. Absent (a handle on a bare id): /api/job, then, on a 404, the other.
-   */
-  readonly endpoint?: JobFamily | undefined;
-  /** The reads base the send's `Location` named, when it gave one: reads go there. */
-  readonly readBase?: string | undefined;
+/** What a Job calls back into of the Session that made it (its context's `session`). */
+export interface JobReach {
+  /** Remembers a blob made in the session (a job's outputs, once read) for `session.blobs()` and the journal. */
+  readonly track: (blob: Blob) => void;
+  /** `session.blobs()`: where a rerun finds an input its handle does not hold. */
+  readonly blobs: () => Blob[];
+  /** `session.preprocess`: how a rerun is sent. */
+  readonly preprocess: <T extends PreprocessingType>(input: Blob, options: PreprocessOptions<T>) => Promise<Job<T>>;
 }
 
 /**
@@ -75,7 +66,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
   readonly type: T | undefined;
   /** The input blob, when the job was sent from this session. */
   readonly input: Blob | undefined;
-  readonly #ctx: SessionContext;
+  readonly #ctx: SessionContext<JobReach>;
   readonly #outputKeys: ReadonlyArray<Secret | undefined>;
   readonly #inputShape: FrameShape | undefined;
   readonly #outputRecordTypes: readonly RecordType[];
@@ -88,14 +79,14 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
   #result: JobResult | undefined;
   #outputs: Blob[] | undefined;
 
-  constructor(ctx: SessionContext, id: string, init: JobInit<T> = {}) {
+  constructor(ctx: SessionContext<JobReach>, id: string, init: JobInit<T> = {}) {
     super();
     this.#ctx = ctx;
     this.id = id;
     // A job listed by session.jobs() knows its transform from the record's request.
     this.type = init.type ?? (typeOfRecord(init.record) as T | undefined);
     this.input = init.input;
-    this.#record = init.record && readRecord(init.record, vocabularyOf(ctx));
+    this.#record = init.record && readRecord(init.record, ctx.statuses);
     this.#outputKeys = init.outputKeys ?? [];
     this.#inputShape = init.inputShape;
     this.#outputRecordTypes = init.outputRecordTypes ?? [];
@@ -129,7 +120,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
 
   /** Reads the job record now (GET .../{id}/get, on the job family it was sent to). */
   async status(options: ListOptions = {}): Promise<JobRecord> {
-    this.#record = readRecord(await this.#address.call((r) => r.get(this.id, options)), vocabularyOf(this.#ctx));
+    this.#record = readRecord(await this.#address.call((r) => r.get(this.id, options)), this.#ctx.statuses);
     return this.#record;
   }
 
@@ -140,7 +131,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
 
   /** Each log message once, as it appears, until the job has finished. */
   followLogs(options: FollowOptions = {}): AsyncIterable<JobExecutionLogMessage> {
-    const vocabulary = vocabularyOf(this.#ctx);
+    const vocabulary = this.#ctx.statuses;
     return followLogMessages(
       this.id,
       async (signal) => {
@@ -171,7 +162,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
       if (!(error instanceof UnsupportedExtensionError)) throw error;
       // Without cancel, say whether there is anything to stop: a finished job does not "go on running".
       const status = (await this.status({ signal: options.signal }).catch(() => undefined))?.status;
-      if (status === undefined || !vocabularyOf(this.#ctx).isTerminal(status)) throw error;
+      if (status === undefined || !this.#ctx.statuses.isTerminal(status)) throw error;
       throw new UnsupportedExtensionError(
         "cancel",
         `${error.message.replace(/, so job \S+ goes on running\.$/, ";")} job ${this.id} already ended as ${status}, so there is nothing to stop.`,
@@ -216,7 +207,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
       this.#withFitted(
         await this.#address.call((r) =>
           // A service that returns the fitted state only on request is asked for it (`fittedQuery`).
-          r.result(this.id, { signal: options.signal, query: this.#ctx.profile?.fittedQuery }),
+          r.result(this.id, { signal: options.signal, query: this.#ctx.profile.fittedQuery }),
         ),
       ),
     );
@@ -234,9 +225,12 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
     return presentation().compareJob(this, options);
   }
 
-  /** The same input, transform and columns sent again with `params` changed (./job-rerun.ts). */
+  /** The same input, transform and columns sent again with `params` changed (./rerun.ts). */
   async rerun(options: RerunOptions<T> = {}): Promise<Job<T>> {
-    return rerunJob(this.#ctx, { job: this, params: this.#params, featureColumns: this.#featureColumns }, options);
+    const { session } = this.#ctx;
+    const origin = { job: this, params: this.#params, featureColumns: this.#featureColumns };
+    const again = await rerunRequest(origin, options, () => session.blobs());
+    return session.preprocess(again.input, again.options);
   }
 
   /** Compact HTML for notebooks: transform, status, progress, timing; never a key. */
@@ -273,7 +267,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
       result.download_urls?.map((url, i) => handle({ id: idFromUrl(url, i) }, i, url)) ??
       []
     ).map((blob) => {
-      this.#ctx.track(blob);
+      this.#ctx.session.track(blob);
       return blob;
     });
     return [...this.#outputs];
@@ -352,7 +346,7 @@ export class Job<T extends PreprocessingType = PreprocessingType> extends RichVa
   /** The result with its fitted state read from the service's own shape, when it has one in no other. */
   #withFitted(result: JobResult): JobResult {
     const features = result.feature_columns ?? this.#featureColumns;
-    const names = this.#ctx.profile?.fittedNames;
+    const names = this.#ctx.profile.fittedNames;
     const read = withFittedState(result, { type: this.type, params: this.#params, featureColumns: features, names });
     this.#fittedProblem = read.problem;
     return read.result;

@@ -4,13 +4,13 @@
  * extension names. When the output is already in that format its bytes go to the file
  * as they arrive, never decoded.
  */
-import { decompressed } from "./output-encoding.js";
+import { decompressed } from "../output-encoding.js";
 import type { Table as ArrowTable } from "apache-arrow";
-import type { CallOptions } from "../client/transport.js";
-import type { Blob } from "./blob.js";
-import { extensionChoices } from "../core/formats/registry.js";
-import { validationBeforeSending } from "./validation-before-sending.js";
-import { loadFormats, recordTypeOfPath, writeFileAtomically, type DecodeOptions } from "./table-io.js";
+import type { CallOptions } from "../../client/transport.js";
+import type { Blob } from "../blob.js";
+import { extensionChoices } from "../../core/formats/registry.js";
+import { validationBeforeSending } from "../validation-before-sending.js";
+import { loadFormats, recordTypeOfPath, writeFileAtomically, type DecodeOptions } from "../table-io.js";
 
 /** What `job.download(path)` wrote. */
 export interface DownloadedFile {

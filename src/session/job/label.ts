@@ -3,8 +3,8 @@
  * from scikit-learn's defaults, so two PowerTransformers (yeo-johnson and box-cox) read
  * differently in a plot's rows and in the REPL's /jobs.
  */
-import { paramsSchemas } from "../core/contract/params.js";
-import { PREPROCESSING_TYPES, type PreprocessingType } from "../core/contract/transform-types.js";
+import { paramsSchemas } from "../../core/contract/params.js";
+import { PREPROCESSING_TYPES, type PreprocessingType } from "../../core/contract/transform-types.js";
 
 function isType(type: string): type is PreprocessingType {
   return (PREPROCESSING_TYPES as readonly string[]).includes(type);

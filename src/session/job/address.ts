@@ -7,10 +7,10 @@
  * then only after the generic family answered 404 and the service does not declare
  * `shared-job-reads`.
  */
-import { NotFoundError } from "../client/errors.js";
-import type { JobFamily, JobReads } from "../client/jobs.js";
-import type { ServiceProfile } from "../client/vendor/service-profile.js";
-import type { MdpsClient } from "../client/client.js";
+import { NotFoundError } from "../../client/errors.js";
+import type { JobFamily, JobReads } from "../../client/jobs.js";
+import type { ServiceProfile } from "../../client/vendor/service-profile.js";
+import type { MdpsClient } from "../../client/client.js";
 
 export interface JobPlace {
   /** The family the job was sent to; undefined when not known (a handle on a bare id). */

@@ -4,12 +4,13 @@
  * 10, 90 instead of 25, 75). It goes through `session.preprocess`, so the parameters are
  * checked before anything is sent and the new job is reported to `onJob` like any other.
  */
-import { MdpsError } from "../client/errors.js";
-import type { ParamsInput } from "../core/contract/params.js";
-import type { PreprocessingType } from "../core/contract/transform-types.js";
-import type { Blob, SessionContext } from "./blob.js";
-import type { Job } from "./job.js";
-import type { PreprocessOptions } from "./preprocess/options.js";
+import { MdpsError } from "../../client/errors.js";
+import type { ListOptions } from "../../client/jobs.js";
+import type { JobRecord } from "../../core/contract/job.js";
+import type { ParamsInput } from "../../core/contract/params.js";
+import type { PreprocessingType } from "../../core/contract/transform-types.js";
+import type { Blob } from "../blob.js";
+import type { PreprocessOptions } from "../preprocess/options.js";
 
 /** What a rerun may change; everything else is the original job's. */
 export type RerunOptions<T extends PreprocessingType> = Omit<
@@ -22,32 +23,26 @@ export type RerunOptions<T extends PreprocessingType> = Omit<
   readonly columns?: readonly string[] | undefined;
 };
 
-/** The Session calls a rerun needs (the SessionContext carries them where a Session made the job). */
-export interface RerunSender {
-  preprocess<T extends PreprocessingType>(input: Blob, options: PreprocessOptions<T>): Promise<Job<T>>;
-  blobs(): Blob[];
-}
-
-/** What the original job knows about itself (its handle's private state, passed by Job.rerun). */
+/** What a rerun reads of the original job (its handle, and the private state Job.rerun passes). */
 export interface RerunOrigin<T extends PreprocessingType> {
-  readonly job: Job<T>;
+  readonly job: {
+    readonly id: string;
+    readonly type: T | undefined;
+    readonly input: Blob | undefined;
+    readonly record: JobRecord | undefined;
+    status(options: ListOptions): Promise<JobRecord>;
+  };
   readonly params: Readonly<Record<string, unknown>>;
   readonly featureColumns: readonly string[];
 }
 
-export async function rerunJob<T extends PreprocessingType>(
-  ctx: SessionContext,
+/** The input and options to send again; `blobs` (the session's) are searched for an input the handle does not hold. */
+export async function rerunRequest<T extends PreprocessingType>(
   origin: RerunOrigin<T>,
-  options: RerunOptions<T> = {},
-): Promise<Job<T>> {
+  options: RerunOptions<T>,
+  blobs: () => readonly Blob[],
+): Promise<{ input: Blob; options: PreprocessOptions<T> }> {
   const { job } = origin;
-  const sender = ctx.sender;
-  if (sender === undefined) {
-    throw new MdpsError(
-      "rerun_unavailable",
-      `Job ${job.id} was not read through a Session, so it cannot be sent again.`,
-    );
-  }
   // A handle on a bare id knows its request only from the record.
   const record = job.record ?? (await job.status({ signal: options.signal }));
   const request = (record.request ?? {}) as {
@@ -60,7 +55,7 @@ export async function rerunJob<T extends PreprocessingType>(
   if (type === undefined) {
     throw new MdpsError("rerun_unknown_type", `Job ${job.id}: its record does not say which transform it ran.`);
   }
-  const input = job.input ?? findInput(sender, request.input_blob_id, job.id);
+  const input = job.input ?? findInput(blobs(), request.input_blob_id, job.id);
   if (input.encrypted && input.encryptionKey === undefined) {
     throw new MdpsError(
       "rerun_needs_key",
@@ -74,17 +69,20 @@ export async function rerunJob<T extends PreprocessingType>(
   const original = Object.keys(origin.params).length > 0 ? origin.params : sentParams;
   const featureColumns = origin.featureColumns.length > 0 ? origin.featureColumns : sentColumns;
   const { params: changed, columns, ...rest } = options;
-  return sender.preprocess(input, {
-    ...rest,
-    type,
-    params: { ...original, ...(changed ?? {}) } as ParamsInput<T>,
-    // Empty: every numeric column, as the original was sent.
-    columns: columns ?? (featureColumns.length > 0 ? featureColumns : undefined),
-  });
+  return {
+    input,
+    options: {
+      ...rest,
+      type,
+      params: { ...original, ...(changed ?? {}) } as ParamsInput<T>,
+      // Empty: every numeric column, as the original was sent.
+      columns: columns ?? (featureColumns.length > 0 ? featureColumns : undefined),
+    },
+  };
 }
 
-function findInput(sender: RerunSender, id: unknown, jobId: string): Blob {
-  const blob = typeof id === "string" ? sender.blobs().find((b) => b.id === id) : undefined;
+function findInput(blobs: readonly Blob[], id: unknown, jobId: string): Blob {
+  const blob = typeof id === "string" ? blobs.find((b) => b.id === id) : undefined;
   if (blob === undefined) {
     throw new MdpsError(
       "rerun_unknown_input",
