@@ -5,7 +5,9 @@ Usage: interrupt_wait.py --kernel tslab|deno --cwd DIR --data-dir DIR
 Runs a setup cell (Session.local() on DATA_DIR, a PowerTransformer job on 1,000,000 rows:
 about a second of work, so it still runs when the button is pressed), then a cell that
 waits on the job while counting its updates, interrupts the kernel the way Jupyter does
-(SIGINT) once the wait has reported the job running, and reads back what happened.
+(SIGINT) once the wait has reported the job running, and reads back what happened. Then
+the same for `await watch(job)`, the cells that follow a stopped watch, and (tslab) a stop
+while `session.preprocess` reads and uploads the 1,000,000-row frame.
 Prints one line of JSON. Run with the Python that has Jupyter (Debian: /usr/bin/python3)
 and JUPYTER_PATH pointing at the kernel's spec. Cells print with console.log, which both
 kernels send as stdout (a bare last expression is console.log'd text in tslab but an
@@ -32,6 +34,8 @@ const df = new dfd.DataFrame({
 });
 let outcome = "pending";
 let updates = 0;
+let sentJobs = 0;
+session.onJob(() => { sentJobs++; });
 const job = await session.preprocess(df, { type: "PowerTransformer" });
 console.log("ready");
 """
@@ -122,6 +126,57 @@ def main() -> None:
                     break
             return {"running": running, "printed": "".join(texts), "alive": km.is_alive()}
 
+        def cells_after_stop() -> dict:
+            """What the cells after a stopped one get: one sent at once (as Run All would), one a moment later."""
+            at_once = kc.execute("console.log(1);")
+            while True:
+                reply = kc.get_shell_msg(timeout=60)
+                if reply["parent_header"].get("msg_id") == at_once:
+                    break
+            at_once_output = collect(at_once)
+            # Past tslab's 200 ms of refusing requests after a failed cell (tslab/dist/jupyter.js).
+            time.sleep(0.5)
+            later = kc.execute("console.log(2);")
+            return {"at_once": reply["content"]["status"], "at_once_output": at_once_output, "later": collect(later)}
+
+        def collect(msg_id: str) -> list:
+            """Every output of one request until its kernel is idle, as [kind, text] pairs."""
+            outputs = []
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                kind, content = msg["msg_type"], msg["content"]
+                if kind == "stream":
+                    outputs.append([kind, content["text"]])
+                elif kind in ("display_data", "update_display_data", "execute_result", "error"):
+                    outputs.append([kind, json.dumps(content.get("data") or content.get("evalue"))])
+                elif kind == "status" and content["execution_state"] == "idle":
+                    return outputs
+
+        def interrupt_send() -> dict:
+            """A stop while `session.preprocess` reads, checks and uploads the frame: the cell's end, what it printed, what was sent."""
+            sent_before = run("console.log(sentJobs);")
+            send_id = kc.execute('console.log("sending"); const stopped = await session.preprocess(df, { type: "PowerTransformer" }); console.log("sent");')
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == send_id and "sending" in msg["content"].get("text", ""):
+                    break
+            # Past the cell's synchronous part (a stop there is the script's own, see docs/notebooks.md).
+            time.sleep(0.05)
+            km.interrupt_kernel()
+            started = time.time()
+            outputs = collect(send_id)
+            ended = round(time.time() - started, 3)
+            # Anything still on its way would have reached the service by now.
+            time.sleep(2)
+            return {
+                "cell_ended_s": ended,
+                "printed": "".join(text for kind, text in outputs if kind == "stream"),
+                "jobs": [sent_before, run("console.log(sentJobs);")],
+                "alive": km.is_alive(),
+            }
+
         report = {"setup": run(SETUP % json.dumps(args.data_dir))}
         wait_id = kc.execute(WAIT)
         # Interrupt once the live status shows the job running (its first updates are in).
@@ -161,10 +216,11 @@ def main() -> None:
                 "const before = updates; await new Promise((r) => setTimeout(r, 1500)); console.log([before, updates].join(' '));"
             )
             report["status_after"] = run("console.log((await job.wait({ progress: false })).status);")
+            if args.kernel == "tslab":
+                report["send"] = interrupt_send()
             report["closed"] = run('await session.close(); console.log("closed");')
             report["watch"] = interrupt_watch()
-            # (On tslab the next cell's output is lost after an interrupted watch: not asserted yet.)
-            run("console.log(1);")
+            report["after_watch"] = cells_after_stop()
             run('await other.close(); console.log("closed");')
         print(json.dumps(report))
     finally:

@@ -194,6 +194,13 @@ export interface InterruptReport {
   status_after?: string;
   /** `await watch(job)` stopped the same way: what the cell printed (streams, an error and its traceback). */
   watch?: { running: boolean; printed: string; alive: boolean };
+  /**
+   * The cells after the stopped watch: one sent at once (its reply's status and outputs as
+   * [msg_type, text] pairs) and one sent half a second later (its outputs).
+   */
+  after_watch?: { at_once: string; at_once_output: [string, string][]; later: [string, string][] };
+  /** tslab: a stop 50 ms after `session.preprocess` of the 1,000,000-row frame began. */
+  send?: { cell_ended_s: number; printed: string; jobs: [string, string]; alive: boolean };
   closed?: string;
 }
 

@@ -14,6 +14,7 @@ import type { CallOptions } from "../../client/transport.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob, type SessionContext, type UploadOptions } from "../blob.js";
 import { Job } from "../job.js";
+import { stopHeard, stoppableByKernel } from "../kernel-stoppable.js";
 import type { SentJob } from "../journal.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
 import { PreflightError } from "../preflight/preflight-error.js";
@@ -71,7 +72,14 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   const { blob, features, format } =
     input instanceof Blob
       ? { blob: input, features: undefined, format: undefined }
-      : await uploadChecked(sender, input, plan);
+      : await stoppableByKernel(
+          {
+            doing: `sending the ${plan.type} job`,
+            then: "Nothing was sent: no job was made, and the service keeps nothing of an upload it did not receive whole. Run the cell again to send it.",
+          },
+          options.signal,
+          (signal) => uploadChecked(sender, input, plan, signal),
+        );
   const built = requestFor(
     { ...plan, columns: featureColumns(sender, { given: plan.columns, read: features, input: blob }) },
     { blobId: blob.id, name: blob.name, recordType: blob.recordType, outputRecordType: format?.recordType },
@@ -116,13 +124,19 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   return sender.sent(job, { record, request: built.request, endpoint, readBase });
 }
 
-/** Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and uploads it. */
+/**
+ * Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and
+ * uploads it. Between the steps the kernel's stop is heard, so a stop while a large frame
+ * is read and checked ends the call before anything leaves this machine.
+ */
 async function uploadChecked(
   sender: Sender,
   input: Uploadable,
   plan: PreprocessPlan,
+  signal: AbortSignal | undefined,
 ): Promise<{ blob: Blob; features: readonly string[]; format: OutputFormat }> {
   const { options } = plan;
+  await stopHeard(signal);
   const prepared = await prepareUpload(
     input,
     options.upload?.recordType,
@@ -130,7 +144,9 @@ async function uploadChecked(
     options.upload ?? {},
     sender.reads,
   );
+  await stopHeard(signal);
   const report = assertPreflight(checkColumns(await prepared.table(), plan));
+  await stopHeard(signal);
   for (const warning of report.warnings) sender.notify(warning.message);
   const format = preprocessOutputFormat({
     source: prepared.source,
@@ -144,7 +160,7 @@ async function uploadChecked(
     // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
     tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
     encrypt: plan.inputKey,
-    signal: options.signal,
+    signal,
     timeoutMs: plan.requestTimeoutMs,
   });
   return { blob, features: report.features, format };
