@@ -117,15 +117,22 @@ for (const { kernel, tools } of KERNELS) {
       });
 
       if (kernel === "tslab") {
+        const stopped = "Stopped sending the PowerTransformer job: the kernel was interrupted. Nothing was sent: no job was made, and the service keeps nothing of an upload it did not receive whole. Run the cell again to send it.\n";
         it("a stop while session.preprocess reads and uploads a 1,000,000-row frame ends the cell at once, sends nothing, says so once", () => {
           const send = report.send!;
           expect(send.alive).toBe(true);
           expect(send.cell_ended_s).toBeLessThan(0.5);
-          expect(send.printed).toBe(
-            "Stopped sending the PowerTransformer job: the kernel was interrupted. Nothing was sent: no job was made, " +
-              "and the service keeps nothing of an upload it did not receive whole. Run the cell again to send it.\n",
-          );
-          // No job reached the service, two seconds on.
+          expect(send.printed).toBe(stopped);
+          // No job reached the service, three seconds on.
+          expect(send.jobs[1]).toBe(send.jobs[0]);
+        });
+
+        it("a stop while session.preprocess reads a 1,000,000-row CSV ends the cell at once, sends nothing, says so once", () => {
+          expect(report.csv_written).toBe("written");
+          const send = report.send_csv!;
+          expect(send.alive).toBe(true);
+          expect(send.cell_ended_s).toBeLessThan(0.5);
+          expect(send.printed).toBe(stopped);
           expect(send.jobs[1]).toBe(send.jobs[0]);
         });
       }

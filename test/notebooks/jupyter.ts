@@ -200,8 +200,20 @@ export interface InterruptReport {
    */
   after_watch?: { at_once: string; at_once_output: [string, string][]; later: [string, string][] };
   /** tslab: a stop 50 ms after `session.preprocess` of the 1,000,000-row frame began. */
-  send?: { cell_ended_s: number; printed: string; jobs: [string, string]; alive: boolean };
+  send?: StoppedSend;
+  /** tslab: what the cell writing a 1,000,000-row CSV printed. */
+  csv_written?: string;
+  /** tslab: a stop 100 ms after `session.preprocess` of that CSV began (while it is read). */
+  send_csv?: StoppedSend;
   closed?: string;
+}
+
+/** A cell sending a job, stopped: how long it took to end, what it printed, the jobs sent before and after. */
+export interface StoppedSend {
+  cell_ended_s: number;
+  printed: string;
+  jobs: [string, string];
+  alive: boolean;
 }
 
 /** Runs interrupt_wait.py: a cell waiting on a job, stopped with the kernel's interrupt. */

@@ -141,7 +141,7 @@ async function uploadChecked(
     input,
     options.upload?.recordType,
     sender.ctx.wireFormat,
-    options.upload ?? {},
+    { ...options.upload, signal },
     sender.reads,
   );
   await stopHeard(signal);
