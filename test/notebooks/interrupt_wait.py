@@ -133,17 +133,24 @@ def main() -> None:
                 reply = kc.get_shell_msg(timeout=60)
                 if reply["parent_header"].get("msg_id") == at_once:
                     break
-            at_once_output = collect(at_once)
+            at_once_output = collect(at_once)[0]
             # Past tslab's 200 ms of refusing requests after a failed cell (tslab/dist/jupyter.js).
             time.sleep(0.5)
             later = kc.execute("console.log(2);")
-            return {"at_once": reply["content"]["status"], "at_once_output": at_once_output, "later": collect(later)}
+            return {"at_once": reply["content"]["status"], "at_once_output": at_once_output, "later": collect(later)[0]}
 
-        def collect(msg_id: str) -> list:
-            """Every output of one request until its kernel is idle, as [kind, text] pairs."""
+        def collect(msg_id: str) -> tuple:
+            """Every output of one request until its kernel is idle (and half a second on, as run does), as [kind, text]
+            pairs, and when the kernel said it was idle."""
             outputs = []
+            idle = None
             while True:
-                msg = kc.get_iopub_msg(timeout=60)
+                try:
+                    msg = kc.get_iopub_msg(timeout=0.5 if idle else 60)
+                except queue.Empty:
+                    if idle:
+                        return outputs, idle
+                    raise
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 kind, content = msg["msg_type"], msg["content"]
@@ -152,7 +159,7 @@ def main() -> None:
                 elif kind in ("display_data", "update_display_data", "execute_result", "error"):
                     outputs.append([kind, json.dumps(content.get("data") or content.get("evalue"))])
                 elif kind == "status" and content["execution_state"] == "idle":
-                    return outputs
+                    idle = time.time()
 
         def interrupt_send(name: str, what: str, after_s: float) -> dict:
             """A stop `after_s` into `session.preprocess(WHAT)`: the cell's end, what it printed, what was sent."""
@@ -169,8 +176,8 @@ def main() -> None:
             time.sleep(after_s)
             km.interrupt_kernel()
             started = time.time()
-            outputs = collect(send_id)
-            ended = round(time.time() - started, 3)
+            outputs, idle = collect(send_id)
+            ended = round(idle - started, 3)
             # Anything still on its way would have reached the service by now.
             time.sleep(3)
             return {
