@@ -23,6 +23,8 @@ import { frameOriginName } from "./frame-origin.js";
 export interface ReadOptions {
   /** CSV field separator; default detected among `,` `;` tab `|`. */
   readonly delimiter?: CsvDelimiter | "auto" | undefined;
+  /** Stops reading a file at its next chunk (the kernel's stop during a preprocess's read). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** An input read and ready to send: `session.upload` and `session.preprocess` take it as they take a path. */
@@ -86,21 +88,23 @@ export async function prepareUpload(
     return new PreparedUpload(source, undefined, table);
   }
   const base = await uploadSource(data, recordType, wireFormat);
+  // What is read here stops with the signal; what is uploaded is opened afresh by the upload.
+  const read = () => untilAborted(base.open(), options.signal);
   // Not told what the service reads: such a file is converted, which every service can take.
   const needs = formatOf(base.recordType).capability;
   if (needs !== undefined && reads?.(base.recordType) !== true && wireFormat !== base.recordType) {
-    return convertedForService(base, wireFormat, reads !== undefined);
+    return convertedForService(base, { wireFormat, undeclared: reads !== undefined, read });
   }
   if (base.recordType !== "csv") {
     return new PreparedUpload(base, undefined, async () => {
       const { readTable } = await loadFormats();
-      return readTable(base.recordType, base.open());
+      return readTable(base.recordType, read());
     });
   }
   const [{ readCsv, writeCsv, PANDAS_CSV }, { emptyCsvReadReport, isContractClean, describeReport }] =
     await Promise.all([loadCsv(), loadDialect()]);
   const report = emptyCsvReadReport();
-  const table = await readCsv(base.open(), {
+  const table = await readCsv(read(), {
     ...PANDAS_CSV,
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     report,
@@ -113,15 +117,33 @@ export async function prepareUpload(
   return new PreparedUpload({ ...base, open: () => writeCsv(table) }, notice, table);
 }
 
+/** The chunks of a file being read, until `signal` aborts: a large file's read stops at its next chunk. */
+function untilAborted(
+  source: AsyncIterable<Uint8Array> | Uint8Array,
+  signal: AbortSignal | undefined,
+): AsyncIterable<Uint8Array> | Uint8Array {
+  if (signal === undefined || source instanceof Uint8Array) return source;
+  return (async function* () {
+    for await (const chunk of source) {
+      signal.throwIfAborted();
+      yield chunk;
+    }
+  })();
+}
+
 /** A file of a type the service does not declare it reads (Parquet): read here, sent in the wire format. */
 async function convertedForService(
   base: UploadSource,
-  wireFormat: RecordType,
-  undeclared: boolean,
+  how: {
+    readonly wireFormat: RecordType;
+    readonly undeclared: boolean;
+    readonly read: () => AsyncIterable<Uint8Array> | Uint8Array;
+  },
 ): Promise<PreparedUpload> {
+  const { wireFormat, undeclared } = how;
   const { readTable, writeTable } = await loadFormats();
   const format = formatOf(base.recordType);
-  const table = await readTable(base.recordType, base.open());
+  const table = await readTable(base.recordType, how.read());
   const what = base.suggestedName ?? `The ${format.label} bytes`;
   const lower = base.suggestedName?.toLowerCase();
   const ending = format.extensions.find((e) => lower?.endsWith(e) === true);

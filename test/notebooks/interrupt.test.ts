@@ -99,6 +99,43 @@ for (const { kernel, tools } of KERNELS) {
         // tslab printed its own error's stack trace here; Deno shows the AbortError as a cell error, as any.
         if (kernel === "tslab") expect(printed).not.toMatch(/^\s+at /m);
       });
+
+      it("the cells after a stopped watch(job) get their output; nothing of the stopped watch lands in them", () => {
+        const after = report.after_watch!;
+        // A cell sent at once after a failed one (as Run All does) is refused by tslab for
+        // 200 ms, as ipykernel stops on an error: its reply says "abort", and it has no output.
+        if (kernel === "tslab") {
+          expect(after.at_once).toBe("abort");
+          expect(after.at_once_output).toEqual([]);
+        } else {
+          expect(after.at_once).toBe("ok");
+          expect(after.at_once_output).toEqual([["stream", "1\n"]]);
+        }
+        // The next cell run after that prints its own output and nothing else (no late
+        // redraw of the stopped watch's card, no message of it).
+        expect(after.later).toEqual([["stream", "2\n"]]);
+      });
+
+      if (kernel === "tslab") {
+        const stopped = "Stopped sending the PowerTransformer job: the kernel was interrupted. Nothing was sent: no job was made, and the service keeps nothing of an upload it did not receive whole. Run the cell again to send it.\n";
+        it("a stop while session.preprocess reads and uploads a 1,000,000-row frame ends the cell at once, sends nothing, says so once", () => {
+          const send = report.send!;
+          expect(send.alive).toBe(true);
+          expect(send.cell_ended_s).toBeLessThan(0.5);
+          expect(send.printed).toBe(stopped);
+          // No job reached the service, three seconds on.
+          expect(send.jobs[1]).toBe(send.jobs[0]);
+        });
+
+        it("a stop while session.preprocess reads a 1,000,000-row CSV ends the cell at once, sends nothing, says so once", () => {
+          expect(report.csv_written).toBe("written");
+          const send = report.send_csv!;
+          expect(send.alive).toBe(true);
+          expect(send.cell_ended_s).toBeLessThan(0.5);
+          expect(send.printed).toBe(stopped);
+          expect(send.jobs[1]).toBe(send.jobs[0]);
+        });
+      }
     },
   );
 }

@@ -194,7 +194,26 @@ export interface InterruptReport {
   status_after?: string;
   /** `await watch(job)` stopped the same way: what the cell printed (streams, an error and its traceback). */
   watch?: { running: boolean; printed: string; alive: boolean };
+  /**
+   * The cells after the stopped watch: one sent at once (its reply's status and outputs as
+   * [msg_type, text] pairs) and one sent half a second later (its outputs).
+   */
+  after_watch?: { at_once: string; at_once_output: [string, string][]; later: [string, string][] };
+  /** tslab: a stop 50 ms after `session.preprocess` of the 1,000,000-row frame began. */
+  send?: StoppedSend;
+  /** tslab: what the cell writing a 1,000,000-row CSV printed. */
+  csv_written?: string;
+  /** tslab: a stop 100 ms after `session.preprocess` of that CSV began (while it is read). */
+  send_csv?: StoppedSend;
   closed?: string;
+}
+
+/** A cell sending a job, stopped: how long it took to end, what it printed, the jobs sent before and after. */
+export interface StoppedSend {
+  cell_ended_s: number;
+  printed: string;
+  jobs: [string, string];
+  alive: boolean;
 }
 
 /** Runs interrupt_wait.py: a cell waiting on a job, stopped with the kernel's interrupt. */

@@ -14,6 +14,7 @@ import type { CallOptions } from "../../client/transport.js";
 import { AUTO_INPUT_TAG } from "../auto-input-tag.js";
 import { Blob } from "../blob.js";
 import { Job } from "../job/job.js";
+import { stopHeard, stoppableByKernel } from "../kernel-stoppable.js";
 import type { SessionContext } from "../session-context.js";
 import type { SessionReach } from "../session-reach.js";
 import { assertPreflight, checkColumns } from "../preflight/preflight.js";
@@ -58,7 +59,14 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   const { blob, features, format } =
     input instanceof Blob
       ? { blob: input, features: undefined, format: undefined }
-      : await uploadChecked(ctx, input, plan);
+      : await stoppableByKernel(
+          {
+            doing: `sending the ${plan.type} job`,
+            then: "Nothing was sent: no job was made, and the service keeps nothing of an upload it did not receive whole. Run the cell again to send it.",
+          },
+          options.signal,
+          (signal) => uploadChecked(ctx, input, plan, signal),
+        );
   const built = requestFor(
     { ...plan, columns: featureColumns(ctx, { given: plan.columns, read: features, input: blob }) },
     { blobId: blob.id, name: blob.name, recordType: blob.recordType, outputRecordType: format?.recordType },
@@ -103,21 +111,29 @@ export async function sendPreprocessing<T extends PreprocessingType>(
   return ctx.session.sent(job, { record, request: built.request, endpoint, readBase });
 }
 
-/** Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and uploads it. */
+/**
+ * Reads the input once, checks it before any byte is sent (../preflight/preflight.ts), and
+ * uploads it. Between the steps the kernel's stop is heard, so a stop while a large frame
+ * is read and checked ends the call before anything leaves this machine.
+ */
 async function uploadChecked(
   ctx: SessionContext<SessionReach>,
   input: Uploadable,
   plan: PreprocessPlan,
+  signal: AbortSignal | undefined,
 ): Promise<{ blob: Blob; features: readonly string[]; format: OutputFormat }> {
   const { options } = plan;
+  await stopHeard(signal);
   const prepared = await prepareUpload(
     input,
     options.upload?.recordType,
     ctx.wireFormat,
-    options.upload ?? {},
+    { ...options.upload, signal },
     ctx.reads,
   );
+  await stopHeard(signal);
   const report = assertPreflight(checkColumns(await prepared.table(), plan));
+  await stopHeard(signal);
   for (const warning of report.warnings) ctx.notify(warning.message);
   const format = preprocessOutputFormat({
     source: prepared.source,
@@ -131,7 +147,7 @@ async function uploadChecked(
     // Uploaded on its own: kept for a while, then pruned (../../local/auto-inputs.ts).
     tags: [...(options.upload?.tags ?? []), AUTO_INPUT_TAG],
     encrypt: plan.inputKey,
-    signal: options.signal,
+    signal,
     timeoutMs: plan.requestTimeoutMs,
   });
   return { blob, features: report.features, format };
