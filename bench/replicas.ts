@@ -31,7 +31,7 @@ if (!options.store) throw new Error("usage: node dist/bench/replicas.js --store 
 const STORE = options.store;
 const JOBS = Number(options.jobs);
 const CLIENTS = Number(options.clients);
-const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
 const TICKS_PER_SECOND = 100;
 
 interface Replica {
