@@ -10,7 +10,7 @@
  *
  * tsc's dist/src stays: its declarations type the package, and tests import its modules.
  *
- *   node scripts/bundle.mjs [dist]
+ *   node scripts/bundle.mjs [dist] [--meta]   # --meta: print esbuild's metafile (what each file holds)
  */
 import { build } from "esbuild";
 import { chmodSync, rmSync } from "node:fs";
@@ -47,6 +47,7 @@ const EXTERNAL = [
   "tslab",
   "@duckdb/node-api",
   "playwright-core",
+  // Ink's devtools connection, imported only when DEV=true and not installed.
   "react-devtools-core",
   // One React for Ink's renderer and the portal's, which requires react-dom's server
   // renderer from node_modules at its first page.
