@@ -18,7 +18,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = resolve(root, process.argv[2] ?? "dist");
+const dist = resolve(root, process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "dist");
 const outdir = join(dist, "bundle");
 
 /** Output name -> compiled entry. The names are what package.json's bin, main and exports point at. */
