@@ -203,4 +203,26 @@ describe("what the bundles (dist/bundle) load at start", () => {
     expect(holding(bundleFiles, INK)).toEqual([]);
     expect(bundleFiles.map((f) => f.split("/").pop())).not.toContain("service.js");
   });
+
+  it("Session.local() starts the service without react-dom's renderer or Ink, and still serves a portal page", () => {
+    const script = `
+      import { readFileSync } from "node:fs";
+      const { Session } = await import("mdps");
+      const session = await Session.local({ dataDir: ${JSON.stringify(join(dir, "local-data"))} });
+      const loadedNow = () => readFileSync(process.env.MDPS_TEST_LOADED, "utf8");
+      const atStart = /node_modules\\/react-dom\\//.test(loadedNow());
+      const page = await fetch(new URL("/login", session.baseUrl));
+      const html = await page.text();
+      const afterPage = /node_modules\\/react-dom\\//.test(loadedNow());
+      await session.close();
+      console.log(JSON.stringify({ atStart, afterPage, status: page.status, html: html.startsWith("<!DOCTYPE html>") }));`;
+    const { bundleFiles, stdout } = loaded("bundle-local", ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
+      atStart: false,
+      afterPage: true,
+      status: 200,
+      html: true,
+    });
+    expect(holding(bundleFiles, INK)).toEqual([]);
+  });
 });
