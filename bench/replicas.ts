@@ -83,7 +83,14 @@ async function run(
   const { model_id } = await admin.createModel(`bench ${label} ${Date.now()}`);
   const app = await admin.addApp({ modelId: model_id, name: "bench", scopes: [...SCOPES] });
   await admin.close();
-  const replicas = await Promise.all(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  const refused = started.find((r) => r.status === "rejected");
+  const replicas = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  if (refused) {
+    // Stop the replicas that did start, so none outlives the run.
+    for (const r of replicas) r.child.kill("SIGTERM");
+    throw refused.reason;
+  }
   try {
     const bearer = `Bearer ${await token(replicas[0]!.url, app)}`;
     const form = new FormData();
