@@ -10,7 +10,10 @@
  * process.cpuUsage() around the work.
  *
  *   npm run bench -- --cpu
- *   npm run build --silent && node dist/bench/cpu.js [--rows 1000000] [--jobs 20] [--runs 3] [--no-python]
+ *   npm run build --silent && node dist/bench/cpu.js [--rows 1000000] [--jobs 20] [--runs 3] [--no-python] [--entry src]
+ *
+ * `--entry bundle` (the default) measures what users run, the bundles in dist/bundle
+ * (scripts/bundle.mjs); `--entry src` the same code as tsc compiled it, one module a file.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,6 +31,7 @@ const { values: options } = parseArgs({
     jobs: { type: "string", default: "20" },
     runs: { type: "string", default: "3" },
     "no-python": { type: "boolean", default: false },
+    entry: { type: "string", default: "bundle" },
     /** Internal: be the fresh process of one row ("first-job", "steady" or "big") on this data dir. */
     child: { type: "string" },
     "data-dir": { type: "string" },
@@ -38,7 +42,10 @@ const JOBS = Number(options.jobs);
 const RUNS = Number(options.runs);
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const MAIN = here("../src/cli/main.js");
+if (options.entry !== "bundle" && options.entry !== "src") throw new Error("--entry is bundle or src");
+const BUNDLED = options.entry === "bundle";
+const MAIN = here(BUNDLED ? "../bundle/main.js" : "../src/cli/main.js");
+const INDEX = new URL(BUNDLED ? "../bundle/index.js" : "../src/index.js", import.meta.url).href;
 const PROBE = here("./cpu-probe.js");
 const cpuMs = () => {
   const c = process.cpuUsage();
@@ -56,7 +63,7 @@ async function makeFrame(rows: number): Promise<DataFrame> {
 
 async function child(kind: string, dataDir: string): Promise<void> {
   const marks: Record<string, number> = {};
-  const { Session } = await import("../src/index.js");
+  const { Session } = (await import(INDEX)) as typeof import("../src/index.js");
   marks.importMdps = cpuMs();
   const small = await makeFrame(1000);
   marks.importDanfo = cpuMs();
@@ -96,6 +103,8 @@ function runChild(kind: string, dataDir: string): Record<string, number> {
       String(ROWS),
       "--jobs",
       String(JOBS),
+      "--entry",
+      options.entry,
     ],
     { encoding: "utf8", maxBuffer: 64 << 20 },
   );

@@ -35,7 +35,12 @@ interface ChildTimes {
 
 async function child(dataDir: string): Promise<void> {
   const t0 = performance.now();
-  const [{ Session }, { DataFrame }] = await Promise.all([import("../src/index.js"), import("danfojs-node")]);
+  // The bundle, as a user's `import "mdps"` loads it.
+  const bundle = new URL("../bundle/index.js", import.meta.url).href;
+  const [{ Session }, { DataFrame }] = await Promise.all([
+    import(bundle) as Promise<typeof import("../src/index.js")>,
+    import("danfojs-node"),
+  ]);
   const t1 = performance.now();
   const session = await Session.local({ dataDir });
   const t2 = performance.now();

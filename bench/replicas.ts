@@ -31,7 +31,7 @@ if (!options.store) throw new Error("usage: node dist/bench/replicas.js --store 
 const STORE = options.store;
 const JOBS = Number(options.jobs);
 const CLIENTS = Number(options.clients);
-const MAIN = fileURLToPath(new URL("../src/cli/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
 const TICKS_PER_SECOND = 100;
 
 interface Replica {
@@ -68,18 +68,29 @@ async function token(url: string, app: { client_id: string; client_secret: strin
   return ((await reply.json()) as { access_token: string }).access_token;
 }
 
-/** `JOBS` small jobs from `CLIENTS` clients over the replicas in turn; jobs a second and CPU ms a job. */
+/**
+ * `JOBS` small jobs from `CLIENTS` clients over the replicas in turn; jobs a second and CPU
+ * ms a job. A database is served from one data dir only (its mdps-store-id), so every
+ * PostgreSQL run uses the same one.
+ */
 async function run(
   label: string,
   count: number,
   store: string | undefined,
+  dataDir: string,
 ): Promise<{ perSecond: number; cpuMs: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "mdps-bench-replicas-"));
   const admin = await openStoreAdmin({ dataDir, store: store ?? "sqlite" });
   const { model_id } = await admin.createModel(`bench ${label} ${Date.now()}`);
   const app = await admin.addApp({ modelId: model_id, name: "bench", scopes: [...SCOPES] });
   await admin.close();
-  const replicas = await Promise.all(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  const refused = started.find((r) => r.status === "rejected");
+  const replicas = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  if (refused) {
+    // Stop the replicas that did start, so none outlives the run.
+    for (const r of replicas) r.child.kill("SIGTERM");
+    throw refused.reason;
+  }
   try {
     const bearer = `Bearer ${await token(replicas[0]!.url, app)}`;
     const form = new FormData();
@@ -126,22 +137,29 @@ async function run(
   } finally {
     for (const r of replicas) r.child.kill("SIGTERM");
     await Promise.all(replicas.map((r) => new Promise((resolve) => r.child.once("exit", resolve))));
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+const newDataDir = () => mkdtempSync(join(tmpdir(), "mdps-bench-replicas-"));
+const sqliteDir = newDataDir();
+const pgDir = newDataDir();
 
 const fmt = (r: { perSecond: number; cpuMs: number }) =>
   `${r.perSecond.toFixed(1)} jobs/s, ${r.cpuMs.toFixed(1)} ms CPU a job`;
 console.log(`${JOBS} small jobs from ${CLIENTS} clients; store ${redactedUrl(STORE)}`);
-const sqlite = await run("sqlite", 1, undefined);
-console.log(`1 mdps serve on SQLite (baseline): ${fmt(sqlite)}`);
-for (const count of [1, 2, 3]) {
-  const result = await run(`pg x${count}`, count, STORE);
-  console.log(`${count} replica(s) on PostgreSQL: ${fmt(result)}`);
-  summaryRow({
-    what: `${count} replica(s) on PostgreSQL, ${CLIENTS} clients, small jobs`,
-    mdps: fmt(result),
-    baseline: `1 mdps serve on SQLite: ${fmt(sqlite)}`,
-    target: "correctness first; throughput reported",
-  });
+try {
+  const sqlite = await run("sqlite", 1, undefined, sqliteDir);
+  console.log(`1 mdps serve on SQLite (baseline): ${fmt(sqlite)}`);
+  for (const count of [1, 2, 3]) {
+    const result = await run(`pg x${count}`, count, STORE, pgDir);
+    console.log(`${count} replica(s) on PostgreSQL: ${fmt(result)}`);
+    summaryRow({
+      what: `${count} replica(s) on PostgreSQL, ${CLIENTS} clients, small jobs`,
+      mdps: fmt(result),
+      baseline: `1 mdps serve on SQLite: ${fmt(sqlite)}`,
+      target: "correctness first; throughput reported",
+    });
+  }
+} finally {
+  for (const dir of [sqliteDir, pgDir]) rmSync(dir, { recursive: true, force: true });
 }

@@ -18,7 +18,13 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const STAMP = join(root, "dist", ".build-stamp");
 /** What `npm run build` reads: the compiled folders, the compiler settings, the scripts it runs. */
 const INPUT_DIRS = ["src", "repl", "bench"];
-const INPUT_FILES = ["package.json", "tsconfig.base.json", "tsconfig.build.json", "scripts/declarations-for-ts50.mjs"];
+const INPUT_FILES = [
+  "package.json",
+  "tsconfig.base.json",
+  "tsconfig.build.json",
+  "scripts/declarations-for-ts50.mjs",
+  "scripts/bundle.mjs",
+];
 
 /** The newest input file: [mtimeMs, path]. */
 function newestInput() {
@@ -41,7 +47,7 @@ function newestInput() {
 
 const stampTime = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
 const [newestTime, newestPath] = newestInput();
-const missing = !existsSync(join(root, "dist", "src", "cli", "main.js"));
+const missing = !existsSync(join(root, "dist", "bundle", "main.js"));
 if (!missing && stampTime >= newestTime) process.exit(0);
 
 if (process.argv.includes("--why")) {

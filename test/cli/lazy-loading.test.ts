@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, MAIN, ROOT } from "./built-cli.js";
 
@@ -48,8 +48,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs node with `args` and returns the packages (and mdps's own dist folders) it loaded, with its stdout. */
-function loaded(name: string, args: string[]): { packages: Set<string>; stdout: string } {
+/**
+ * Runs node with `args` and returns the packages (and mdps's own dist folders) it loaded,
+ * the files of the bundles (dist/bundle) it loaded, and its stdout.
+ */
+function loaded(name: string, args: string[]): { packages: Set<string>; bundleFiles: string[]; stdout: string } {
   const file = join(dir, `${name}.txt`);
   writeFileSync(file, "");
   const stdout = execFileSync(process.execPath, ["--import", pathToFileURL(register).href, ...args], {
@@ -58,18 +61,28 @@ function loaded(name: string, args: string[]): { packages: Set<string>; stdout: 
     encoding: "utf8",
   });
   const packages = new Set<string>();
+  const bundleFiles = new Set<string>();
   for (const line of readFileSync(file, "utf8").split("\n")) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line) ?? /dist\/(src\/[^/]+)\//.exec(line);
     if (m?.[1]) packages.add(m[1]);
+    if (line.includes("/dist/bundle/")) bundleFiles.add(line.startsWith("file:") ? fileURLToPath(line) : line);
   }
-  return { packages, stdout };
+  return { packages, bundleFiles: [...bundleFiles], stdout };
 }
 
 const HEAVY = ["mathjs", "@tensorflow/tfjs", "xlsx", "request"];
 
+/** Bundled files holding `marker` (text only one package's code has). */
+const holding = (files: string[], marker: string) => files.filter((f) => readFileSync(f, "utf8").includes(marker));
+const ZOD = "ZodError";
+const FASTIFY = "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+const INK = "react-reconciler";
+
 describe("what loads at start", () => {
+  // The modules as tsc compiled them, one file each, show what each import pulls in;
+  // the bundles split at the same dynamic imports (checked below).
   it("mdps --help loads commander and the command definitions, not zod or the contract", () => {
-    const { packages, stdout } = loaded("help", [MAIN, "--help"]);
+    const { packages, stdout } = loaded("help", [join(ROOT, "dist/src/cli/main.js"), "--help"]);
     expect(stdout).toContain("demo");
     expect(packages.has("commander")).toBe(true);
     // (src/server's version and admin-error modules are small; Fastify and SQLite are not.)
@@ -167,5 +180,49 @@ describe("what loads at start", () => {
       [1, 2],
       [3, 4],
     ]);
+  });
+});
+
+describe("what the bundles (dist/bundle) load at start", () => {
+  it("the mdps command's --help loads a few of its files, no package, zod or Fastify", () => {
+    const { packages, bundleFiles, stdout } = loaded("bundle-help", [MAIN, "--help"]);
+    expect(stdout).toContain("demo");
+    expect(MAIN).toContain("/dist/bundle/");
+    expect([...packages]).toEqual([]);
+    expect(bundleFiles.length).toBeGreaterThan(0);
+    expect(bundleFiles.length).toBeLessThanOrEqual(12);
+    expect(holding(bundleFiles, ZOD)).toEqual([]);
+    expect(holding(bundleFiles, FASTIFY)).toEqual([]);
+  });
+
+  it('import "mdps" loads no package, and neither the service nor Ink', () => {
+    const { packages, bundleFiles } = loaded("bundle-index", ["--input-type=module", "-e", `await import("mdps")`]);
+    expect([...packages]).toEqual([]);
+    expect(holding(bundleFiles, ZOD).length).toBeGreaterThan(0);
+    expect(holding(bundleFiles, FASTIFY)).toEqual([]);
+    expect(holding(bundleFiles, INK)).toEqual([]);
+    expect(bundleFiles.map((f) => f.split("/").pop())).not.toContain("service.js");
+  });
+
+  it("Session.local() starts the service without react-dom's renderer or Ink, and still serves a portal page", () => {
+    const script = `
+      import { readFileSync } from "node:fs";
+      const { Session } = await import("mdps");
+      const session = await Session.local({ dataDir: ${JSON.stringify(join(dir, "local-data"))} });
+      const loadedNow = () => readFileSync(process.env.MDPS_TEST_LOADED, "utf8");
+      const atStart = /node_modules\\/react-dom\\//.test(loadedNow());
+      const page = await fetch(new URL("/login", session.baseUrl));
+      const html = await page.text();
+      const afterPage = /node_modules\\/react-dom\\//.test(loadedNow());
+      await session.close();
+      console.log(JSON.stringify({ atStart, afterPage, status: page.status, html: html.startsWith("<!DOCTYPE html>") }));`;
+    const { bundleFiles, stdout } = loaded("bundle-local", ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
+      atStart: false,
+      afterPage: true,
+      status: 200,
+      html: true,
+    });
+    expect(holding(bundleFiles, INK)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * it can SIGKILL, and talks to them over raw sockets as well as fetch. Everything
  * started here is stopped and removed by `cleanup()`.
  *
- * MDPS_HARDENING_MAIN=<path to another build's dist/src/cli/main.js> runs the same
+ * MDPS_HARDENING_MAIN=<path to another build's dist/bundle/main.js> runs the same
  * tests against that build (how the defect tests were seen failing before their fixes).
  */
 import { existsSync, readdirSync, readlinkSync } from "node:fs";

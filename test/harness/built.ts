@@ -1,9 +1,9 @@
 /**
- * The compiled `mdps` (dist/src/cli/main.js) that child-process tests run, as users do.
+ * The built `mdps` (dist/bundle/main.js, the package's bin) that child-process tests run, as users do.
  * `npm test` builds before vitest; run alone (`npx vitest run test/cli`), the first test
  * file builds dist when it is missing or older than src/ (one build at a time).
  *
- * MDPS_HARDENING_MAIN=<path to another build's dist/src/cli/main.js> makes `hardeningMain()`
+ * MDPS_HARDENING_MAIN=<path to another build's dist/bundle/main.js> makes `hardeningMain()`
  * that build (how the hardening defect tests were seen failing before their fixes).
  */
 import { execFileSync } from "node:child_process";
@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-export const MAIN = join(ROOT, "dist", "src", "cli", "main.js");
+export const MAIN = join(ROOT, "dist", "bundle", "main.js");
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -49,6 +49,7 @@ export function ensureBuilt(): void {
           cwd: ROOT,
           stdio: "pipe",
         });
+        execFileSync(process.execPath, [join(ROOT, "scripts", "bundle.mjs"), "dist"], { cwd: ROOT, stdio: "pipe" });
         execFileSync(process.execPath, [join(ROOT, "scripts", "notebook-package.mjs")], { cwd: ROOT, stdio: "pipe" });
       } catch (err) {
         // tsc still emits on type errors; those fail `npm run typecheck`, not these tests.

@@ -6,7 +6,7 @@
  *
  * `node --import tsx serve-driver.ts <main> <dataDir> <leaseMs> <workers> [log]`
  *
- * where <main> is a build's dist/src/cli/main.js. It prints `listening on <url> pid
+ * where <main> is a build's dist/bundle/main.js (or an older build's dist/src/cli/main.js). It prints `listening on <url> pid
  * <pid>` when ready: the pid is the node process's own, which differs from the child's
  * when a wrapper such as faketime forks it. With `log`, pino's lines go to stderr.
  */
@@ -15,7 +15,11 @@ import { pathToFileURL } from "node:url";
 
 const [main, dataDir, leaseMs = "10000", workers = "1", log] = process.argv.slice(2);
 if (!main || !dataDir) throw new Error("usage: serve-driver.ts <main> <dataDir> [leaseMs] [workers] [log]");
-const built = pathToFileURL(join(dirname(dirname(main)), "server", "index.js")).href;
+// A bundled build's service is bundle/service.js next to its main; an unbundled one's is src/server/index.js.
+const serviceModule = main.endsWith(join("bundle", "main.js"))
+  ? join(dirname(main), "service.js")
+  : join(dirname(dirname(main)), "server", "index.js");
+const built = pathToFileURL(serviceModule).href;
 const { startService } = (await import(built)) as typeof import("../../src/server/index.js");
 const service = await startService({
   dataDir,

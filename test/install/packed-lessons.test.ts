@@ -51,7 +51,7 @@ afterAll(() => {
 });
 
 const mdps = (args: string[]) =>
-  run(process.execPath, [join(project, "node_modules/mdps/dist/src/cli/main.js"), ...args], {
+  run(process.execPath, [join(project, "node_modules/mdps/dist/bundle/main.js"), ...args], {
     cwd: project,
     env: { ...process.env, MDPS_HOME: join(work, "home"), MDPS_BASE_URL: "", MDPS_PROFILE: "", CI: "1" },
     timeoutMs: 3 * MINUTE,

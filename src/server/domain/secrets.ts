@@ -32,8 +32,18 @@ export function hashSecretSync(secret: string): string {
   return ["scrypt", N, R, P, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
-/** A stored hash of no secret: checked against for unknown client ids, so both take as long. */
-export const DECOY_HASH = hashSecretSync(randomBytes(32).toString("base64url"));
+let decoy: string | undefined;
+
+/**
+ * A stored hash of no secret: checked against for unknown client ids, so both take as
+ * long. Made at the first token request, not at start: hashing costs ~50 ms of CPU that
+ * a service whose clients keep their tokens never needs. Every token request calls this,
+ * so the first one costs the same whether its client id is known or not.
+ */
+export function decoyHash(): string {
+  decoy ??= hashSecretSync(randomBytes(32).toString("base64url"));
+  return decoy;
+}
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split("$");

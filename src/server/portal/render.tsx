@@ -1,6 +1,18 @@
 import type { FastifyReply } from "fastify";
+import { createRequire } from "node:module";
 import type { ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
+
+// react-dom's server renderer is a megabyte of code that a service which never shows a
+// portal page (a notebook's `Session.local()`, a job) need not compile: it is required
+// at the first page. (A require, not an import, keeps sendPage synchronous.)
+const requireLazily = createRequire(import.meta.url);
+let renderer: typeof import("react-dom/server") | undefined;
+
+/** React elements to static HTML: every value escaped, no client runtime. */
+export function renderToStaticMarkup(element: ReactElement): string {
+  renderer ??= requireLazily("react-dom/server") as typeof import("react-dom/server");
+  return renderer.renderToStaticMarkup(element);
+}
 
 export interface SendOptions {
   status?: number;
@@ -9,8 +21,7 @@ export interface SendOptions {
 }
 
 /**
- * Renders a page (React elements to static HTML: every value escaped, no client
- * runtime) and sends it. Ordinary pages may be kept in the history, so the back
+ * Renders a page (`renderToStaticMarkup`) and sends it. Ordinary pages may be kept in the history, so the back
  * button shows the form as it was, with its already-used nonce; a secret page is
  * `no-store`, so back or refresh asks the server again and finds nothing.
  */

@@ -4,7 +4,7 @@ import { isScope, SCOPES, TOKEN_PATH, type OAuthError } from "../../../core/cont
 import { sendProblem } from "../plugins/errors.js";
 import { rateLimitHook } from "../plugins/rate-limit.js";
 import { HttpProblem } from "../problems.js";
-import { DECOY_HASH, verifySecret } from "../../domain/secrets.js";
+import { decoyHash, verifySecret } from "../../domain/secrets.js";
 import { parseScopes } from "../../domain/applications.js";
 
 /** An RFC 6749 section 5.2 error, answered as JSON (not problem+json) as OAuth clients expect. */
@@ -141,8 +141,9 @@ function registerTokenRoutes(app: FastifyInstance): Promise<void> {
       );
 
     // Unknown ids are checked against a decoy hash so both failures take as long and read the same.
+    const decoy = decoyHash();
     const application = await app.store.apps.application(clientId);
-    const valid = await verifySecret(secret, application?.secret_hash ?? DECOY_HASH);
+    const valid = await verifySecret(secret, application?.secret_hash ?? decoy);
     if (!application || !valid) {
       throw new OAuthProblem(
         401,

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ReactElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
 import { uuid } from "../../../core/contract/index.js";
 import { frameFor, type PortalContext } from "../context.js";
 import { readBlobTable, storedResult, unreadable } from "../model-data.js";
@@ -8,7 +7,7 @@ import { JobPage, JobStatusPanel, type JobPageProps } from "../pages/job.js";
 import { JobRows, JobsPage } from "../pages/jobs.js";
 import { summarizeJob } from "../pages/job-summary.js";
 import { PortalError } from "../portal-error.js";
-import { sendPage } from "../render.js";
+import { renderToStaticMarkup, sendPage } from "../render.js";
 import { modelFromParams } from "./models.js";
 
 type JobParams = { Params: { modelId: string; jobId: string } };

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * Bundles the compiled entry points (dist/src, from tsc) into dist/bundle with esbuild: a
+ * process then resolves, reads and compiles a few files instead of some 2,800 modules,
+ * which was about half of mdps's start-up CPU. The entries share chunks (code splitting),
+ * so `mdps`, `mdps/danfo` and `mdps/service` imported together load each class once (an
+ * `instanceof` across them holds), and what an entry imports lazily stays a chunk loaded
+ * when first needed. The job worker thread is an entry of its own, next to the chunk that
+ * starts it (`new URL("./job-worker.js", import.meta.url)`).
+ *
+ * tsc's dist/src stays: its declarations type the package, and tests import its modules.
+ *
+ *   node scripts/bundle.mjs [dist] [--meta]   # --meta: print esbuild's metafile (what each file holds)
+ */
+import { build } from "esbuild";
+import { chmodSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = resolve(root, process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "dist");
+const outdir = join(dist, "bundle");
+
+/** Output name -> compiled entry. The names are what package.json's bin, main and exports point at. */
+const ENTRIES = {
+  index: "src/index.js",
+  danfo: "src/danfo/index.js",
+  service: "src/server/index.js",
+  main: "src/cli/main.js",
+  "job-worker": "src/server/jobs/job-worker.js",
+};
+
+/**
+ * Packages left to Node: native addons (better-sqlite3; pg's optional pg-native), danfo
+ * (shipped patched inside mdps's package, with TensorFlow.js and its other heavy parts
+ * loaded on first use) and the optional or development-only packages that mdps only
+ * ever loads on a user's request.
+ */
+const EXTERNAL = [
+  "better-sqlite3",
+  "pg",
+  "pg-native",
+  "danfojs-node",
+  "@tensorflow/tfjs-node",
+  "@tensorflow/tfjs",
+  "tsx",
+  "tslab",
+  "@duckdb/node-api",
+  "playwright-core",
+  // Ink's devtools connection, imported only when DEV=true and not installed.
+  "react-devtools-core",
+  // One React for Ink's renderer and the portal's, which requires react-dom's server
+  // renderer from node_modules at its first page.
+  "react",
+  "react-dom",
+];
+
+// Bundled CommonJS packages call require() for Node's built-ins; ESM output has no
+// require of its own, so each chunk gets one.
+const banner = `import { createRequire as __mdpsCreateRequire } from "node:module";
+const require = __mdpsCreateRequire(import.meta.url);`;
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(dist, path)])),
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL,
+  banner: { js: banner },
+  chunkNames: "[name]-[hash]",
+  legalComments: "linked",
+  metafile: true,
+  logLevel: "warning",
+});
+chmodSync(join(outdir, "main.js"), 0o755);
+if (process.argv.includes("--meta")) console.log(JSON.stringify(result.metafile));
