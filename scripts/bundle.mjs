@@ -13,8 +13,8 @@
  *   node scripts/bundle.mjs [dist] [--meta]   # --meta: print esbuild's metafile (what each file holds)
  */
 import { build } from "esbuild";
-import { chmodSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -60,6 +60,33 @@ const EXTERNAL = [
 const banner = `import { createRequire as __mdpsCreateRequire } from "node:module";
 const require = __mdpsCreateRequire(import.meta.url);`;
 
+/**
+ * The service finds its store adapters by reading the folders beside
+ * server/store/adapter-folders.js; a bundle has no such folders, so that module is
+ * replaced by one that imports the adapter folders found now, at build time. A new store
+ * is still one new folder: the next build takes it in.
+ */
+const storeAdapterFolders = {
+  name: "store-adapter-folders",
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]server[\\/]store[\\/]adapter-folders\.js$/ }, (args) => {
+      const dir = dirname(args.path);
+      const folders = readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, "adapter.js")))
+        .map((entry) => entry.name)
+        .sort();
+      const loads = folders.map(
+        (folder) => `{ file: "store/${folder}/adapter.js", exports: await import("./${folder}/adapter.js") }`,
+      );
+      const contents = [
+        `export const ADAPTERS_PLACE = "the bundle (built with the store adapters ${folders.join(", ")})";`,
+        `export async function loadAdapterModules() { return [${loads.join(", ")}]; }`,
+      ].join("\n");
+      return { contents, resolveDir: dir, loader: "js" };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -75,6 +102,7 @@ const result = await build({
   chunkNames: "[name]-[hash]",
   legalComments: "linked",
   metafile: true,
+  plugins: [storeAdapterFolders],
   logLevel: "warning",
 });
 chmodSync(join(outdir, "main.js"), 0o755);
