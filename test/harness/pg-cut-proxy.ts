@@ -18,6 +18,12 @@ export interface CutPlan {
   answerOf?: string;
   /** Cut every connection and refuse new ones for this long once the answer was dropped. */
   outageMs?: number;
+  /**
+   * Cut the replica's side as soon as the statement is forwarded, before the server has
+   * answered, and keep the server's side open: the statement runs on (waiting on a lock,
+   * say) while the replica hears only a broken connection.
+   */
+  cutWhenSent?: boolean;
 }
 
 export interface CutProxy {
@@ -34,6 +40,8 @@ interface Pair {
   server: Socket;
   marked: boolean;
   dropAnswer: boolean;
+  /** The replica's side was cut, the server's kept open (CutPlan.cutWhenSent). */
+  serverKept: boolean;
 }
 
 /** Starts a proxy on 127.0.0.1 (port 0) to PostgreSQL at `target`. */
@@ -52,7 +60,13 @@ export async function startCutProxy(target: { host: string; port: number }): Pro
       client.destroy();
       return;
     }
-    const pair: Pair = { client, server: connect(target.port, target.host), marked: false, dropAnswer: false };
+    const pair: Pair = {
+      client,
+      server: connect(target.port, target.host),
+      marked: false,
+      dropAnswer: false,
+      serverKept: false,
+    };
     pairs.add(pair);
     client.on("data", (chunk: Buffer) => {
       const armed = plan?.plan;
@@ -61,8 +75,17 @@ export async function startCutProxy(target: { host: string; port: number }): Pro
         if (pair.marked && chunk.includes(armed.answerOf ?? armed.statement)) pair.dropAnswer = true;
       }
       pair.server.write(chunk);
+      if (pair.dropAnswer && plan?.plan.cutWhenSent) {
+        const { done } = plan;
+        plan = undefined;
+        cuts++;
+        pair.serverKept = true;
+        client.destroy();
+        done();
+      }
     });
     pair.server.on("data", (chunk: Buffer) => {
+      if (pair.serverKept) return;
       if (!pair.dropAnswer || !plan) {
         client.write(chunk);
         return;
@@ -79,7 +102,9 @@ export async function startCutProxy(target: { host: string; port: number }): Pro
       done();
     });
     const close = () => end(pair);
-    client.on("error", close).on("close", close);
+    client.on("error", close).on("close", () => {
+      if (!pair.serverKept) close();
+    });
     pair.server.on("error", close).on("close", close);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -147,4 +147,52 @@ describeWithTool(postgresTool, "a commit whose answer is lost", () => {
     expect(files).toEqual(rows);
     expect(rows).toHaveLength(3);
   }, 120_000);
+
+  it("an update still running on the server when its connection broke is ended before the replica answers, so its 'not stored' stays true", async () => {
+    const url = await pgc.fresh();
+    const cutter = await startCutProxy({ host: "127.0.0.1", port: pgc.cluster().port });
+    const locker = new pg.Client({ connectionString: url });
+    try {
+      const dataDir = await starter.tempDir();
+      const replica = await starter.spawn({
+        lease: { dataDir, leaseMs: 3000, workers: 1 },
+        env: { MDPS_STORE: throughPort(url, cutter.port) },
+      });
+      const app = await registerPgApp(url);
+      const api = new Api(replica, await tokenFor(replica, app), app.modelId);
+      const first = "a,b\n1,10\n";
+      const blob = json(blobRecord, await api.upload(first));
+
+      // A lock held here keeps the UPDATE waiting on the server after the replica's side is cut.
+      await locker.connect();
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM blobs WHERE id = $1 FOR UPDATE", [blob.id]);
+      const cut = cutter.arm({ statement: "UPDATE blobs SET revision", cutWhenSent: true });
+      const updating = api.upload("a,b\n2,20\n", undefined, {
+        blobId: blob.id,
+        headers: { "if-match": `"${sha256(first)}"` },
+      });
+      await cut;
+      const updated = await updating;
+      expect(updated.status, JSON.stringify(updated.body)).toBe(503);
+      const problem = updated.body as { code: string; detail: string };
+      expect(problem.code).toBe("storage_unavailable");
+      expect(problem.detail).toContain("had not stored it");
+      expect(updated.headers.get("retry-after")).toBe("5");
+
+      // Released: an UPDATE still waiting would commit now, making the answer a lie.
+      await locker.query("COMMIT");
+      await new Promise((r) => setTimeout(r, 1000));
+      const download = await api.download(blob.id);
+      expect(download.status).toBe(200);
+      expect(download.headers.get("etag")).toBe(`"${sha256(first)}"`);
+      const { rows, files } = await rowsAndFiles(url, dataDir);
+      expect(rows).toEqual([`${blob.id}.1`]);
+      expect(files).toEqual(rows);
+      expect(cutter.cuts()).toBe(1);
+    } finally {
+      await locker.end().catch(() => undefined);
+      await cutter.close();
+    }
+  }, 60_000);
 });

@@ -206,14 +206,18 @@ export class PgDb {
       throw this.thrown(err);
     }
     let broken: Error | undefined;
+    // A connection that breaks while checked out reports it on the client too (see withTransaction).
+    const onError = (err: Error) => (broken = err);
+    client.on("error", onError);
     try {
       const result = await client.query(sql, params as SqlParam[]);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (err) {
       this.backends.blame(err, client);
-      if (faultKindOf(err) !== undefined) broken = err instanceof Error ? err : new Error(String(err));
+      if (faultKindOf(err) !== undefined) broken ??= err instanceof Error ? err : new Error(String(err));
       throw this.thrown(err);
     } finally {
+      client.off("error", onError);
       // A connection that met a fault is not handed to the next caller (as pool.query does).
       client.release(broken);
     }
