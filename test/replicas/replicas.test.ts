@@ -124,7 +124,7 @@ describeWithTool(postgresTool, "replicas of mdps serve on one PostgreSQL store",
       if (reply.status !== 200) {
         expect(reply.status, JSON.stringify(reply.body)).toBe(503);
         expect(reply.headers.get("retry-after")).toBe("5");
-        expect((reply.body as { code: string }).code).toBe("storage_unavailable");
+        expect((reply.body as { code: string }).code, JSON.stringify(reply.body)).toBe("storage_unavailable");
         return;
       }
       const record = json(blobRecord, reply);

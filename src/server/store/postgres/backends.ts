@@ -16,6 +16,13 @@ interface Backend {
   started: string;
 }
 
+/**
+ * The connection broke while its identity was asked, before any statement of the store's:
+ * the driver sends one statement at a time, so the ones queued behind were never sent.
+ */
+const NEVER_USED = "never-used";
+type Known = Promise<Backend | typeof NEVER_USED | undefined>;
+
 /** How long a settle waits for a terminated backend to be gone before the outcome stays open. */
 const SETTLE_WAIT_MS = 3000;
 const SETTLE_POLL_MS = 50;
@@ -26,8 +33,8 @@ const TERMINATE_SQL =
 const ALIVE_SQL = "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND backend_start::text = $2";
 
 export class BackendRegistry {
-  private readonly ofClient = new WeakMap<pg.ClientBase, Promise<Backend | undefined>>();
-  private readonly ofError = new WeakMap<object, Promise<Backend | undefined>>();
+  private readonly ofClient = new WeakMap<pg.ClientBase, Known>();
+  private readonly ofError = new WeakMap<object, Known>();
 
   constructor(private readonly pool: pg.Pool) {
     // Asked once per connection, before its first statement (the driver queues them in order).
@@ -36,7 +43,7 @@ export class BackendRegistry {
         client,
         client.query(IDENTITY_SQL).then(
           (r) => r.rows[0] as Backend | undefined,
-          () => undefined,
+          () => NEVER_USED,
         ),
       );
     });
@@ -48,20 +55,30 @@ export class BackendRegistry {
     if (backend && typeof err === "object" && err !== null && !this.ofError.has(err)) this.ofError.set(err, backend);
   }
 
+  /** Remembers that `err` came before any statement was sent (a connection that could not be made). */
+  neverSent(err: unknown): void {
+    if (typeof err === "object" && err !== null) this.ofError.set(err, Promise.resolve(NEVER_USED));
+  }
+
   /** Gives a broken connection's fault the means to end the write it may have been carrying. */
   attachSettle(fault: PgStorageFault, err: unknown): void {
-    if (fault.kind !== "unavailable" || neverConnected(fault.sqlState)) return;
+    if (fault.kind !== "unavailable") return;
+    if (neverConnected(fault.sqlState)) {
+      fault.settleWrite = () => Promise.resolve(true);
+      return;
+    }
     const backend = typeof err === "object" && err !== null ? this.ofError.get(err) : undefined;
     if (backend) fault.settleWrite = () => this.end(backend);
   }
 
   /**
    * Terminates the backend and waits until it is gone: true once it is (its write has
-   * committed or never will), false when it did not go in time or was never known.
-   * Throws while the database cannot be asked.
+   * committed or never will) or when no write was ever sent on it, false when it did not
+   * go in time or was never known. Throws while the database cannot be asked.
    */
-  private async end(known: Promise<Backend | undefined>): Promise<boolean> {
+  private async end(known: Known): Promise<boolean> {
     const backend = await known;
+    if (backend === NEVER_USED) return true;
     if (!backend) return false;
     const params = [backend.pid, backend.started];
     await this.pool.query(TERMINATE_SQL, params);

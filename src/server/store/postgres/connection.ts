@@ -122,11 +122,14 @@ export async function withTransaction<T>(
   pool: pg.Pool,
   fn: (client: pg.PoolClient) => Promise<T>,
   options: TransactionOptions = {},
-  /** Told which connection an error came from (see BackendRegistry.blame). */
-  blame?: (err: unknown, client: pg.PoolClient) => void,
+  /** Told which connection an error came from, or that none was made (see BackendRegistry). */
+  blame?: (err: unknown, client: pg.PoolClient | undefined) => void,
 ): Promise<T> {
   for (let run = 1; ; run++) {
-    const client = await pool.connect();
+    const client = await pool.connect().catch((err: unknown) => {
+      blame?.(err, undefined);
+      throw err;
+    });
     let broken: Error | undefined;
     // The server may end the session while `fn` awaits something else (admin shutdown, a
     // restart): the driver then emits the error on the client, which the pool listens to
@@ -203,6 +206,7 @@ export class PgDb {
     try {
       client = await this.pool.connect();
     } catch (err) {
+      this.backends.neverSent(err);
       throw this.thrown(err);
     }
     let broken: Error | undefined;
@@ -257,7 +261,7 @@ export class PgDb {
           return this.joined.run(joined, fn).finally(() => (joined.open = false));
         },
         options,
-        (err, client) => this.backends.blame(err, client),
+        (err, client) => (client ? this.backends.blame(err, client) : this.backends.neverSent(err)),
       );
     } catch (err) {
       throw this.thrown(err);
