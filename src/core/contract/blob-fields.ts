@@ -82,7 +82,7 @@ export function outputRequestFields(options: BlobFieldOptions): RequestedOutputM
       const value = options[f.option];
       return [f.record, Array.isArray(value) ? [...(value as readonly string[])] : value];
     }),
-  ) as RequestedOutputMetadata;
+  );
 }
 
 /**
@@ -108,7 +108,7 @@ export function pickBlobFields(options: BlobFieldOptions): BlobFieldOptions {
     picked[field.option] = options[field.option];
     if ("serviceWord" in field) picked[field.serviceWord] = options[field.serviceWord];
   }
-  return picked as BlobFieldOptions;
+  return picked;
 }
 
 /**
@@ -125,5 +125,5 @@ export function keptBlobFields(options: { given: BlobFieldOptions; record: BlobR
     if (!("serviceWord" in field)) kept[field.option] = held;
     else kept[field.serviceWord] ??= held;
   }
-  return kept as BlobFieldOptions;
+  return kept;
 }
