@@ -23,6 +23,7 @@ import {
 } from "../../src/core/formats/registry.js";
 import { contentTypeOf } from "../../src/server/blob-bytes/blob-content-type.js";
 import { downloadName } from "../../src/server/blob-bytes/download-name.js";
+import { orList } from "../../src/core/text/or-list.js";
 import { collect } from "../formats/byte-sources.js";
 import { ROOT, sources } from "./import-graph.js";
 
@@ -151,7 +152,7 @@ describe("every registry entry", () => {
 
   it("refuses a word that is no entry, before anything is read or written", async () => {
     await expect(readTable("xml" as never, "")).rejects.toThrow(
-      'unknown record type "xml"; use csv, json, arrow or parquet',
+      `unknown record type "xml"; use ${orList([...RECORD_TYPES])}`,
     );
     expect(() => writeTable("../csv" as never, small)).toThrow(/unknown record type/);
   });
