@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { toCSV, type DataFrame } from "danfojs-node";
 import { dataFrameFromTable, tableFromDataFrame } from "../src/core/formats/danfo.js";
-import { readTable, writeTable, type Table, type TableRecordType } from "../src/core/formats/index.js";
+import { formatOf, readTable, writeTable, type Table, type TableRecordType } from "../src/core/formats/index.js";
 import { seededRandom } from "../src/core/sample-data/seeded-random.js";
 
 const { values: options } = parseArgs({
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
   const names = table.columns.map((c) => c.name);
   const roundTrips: Array<{ type: TableRecordType; write: Timed; read: Timed; bytes: number }> = [];
   for (const type of ["csv", "arrow", "parquet", "json"] as TableRecordType[]) {
-    const name = { csv: "Csv", json: "Json", arrow: "Arrow", parquet: "Parquet" }[type];
+    const { label } = formatOf(type);
+    const name = label.charAt(0) + label.slice(1).toLowerCase();
     const written = await time(`write${name}`, async () => collect(writeTable(type, table)));
     const bytes = written.value;
     if (type === "arrow" || type === "parquet") {

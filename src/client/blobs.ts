@@ -1,16 +1,15 @@
 import {
   BLOB_FORM_PARTS as P,
-  BLOB_METADATA_FIELDS,
-  type BlobMetadataField,
+  type BlobFieldOptions,
   blobDeleted,
   blobRecord,
   DEFAULT_ACCESS_TIER,
-  type AccessTier,
   type BlobDeleted,
   type BlobRecord,
   type RecordType,
 } from "../core/contract/blob.js";
 import type { z } from "zod";
+import { blobFormValues } from "../core/contract/blob-fields.js";
 import { formatOf } from "../core/formats/registry.js";
 import { blobList, type BlobList, type BlobListOptions } from "../core/contract/listing.js";
 import type { Capabilities } from "./capabilities.js";
@@ -33,22 +32,10 @@ export interface BlobProfile {
   readonly retryRefused?: (() => boolean) | undefined;
 }
 
-/** The metadata parts of an upload or update. */
-export interface BlobMetadata {
+/** The metadata parts of an upload or update (each option: BlobFieldOptions). */
+export interface BlobMetadata extends BlobFieldOptions {
   readonly name: string;
   readonly recordType: RecordType;
-  /** Default DEFAULT_ACCESS_TIER (`hot`). */
-  readonly accessTier?: AccessTier | undefined;
-  readonly description?: string | undefined;
-  /** Labels or `key=value` strings. */
-  readonly tags?: readonly string[] | undefined;
-  /**
-   * The word sent as RecordType instead of `recordType`, for a service with its own
-   * vocabulary (the interface does not list the values), e.g. `Csv`.
-   */
-  readonly recordTypeWord?: string | undefined;
-  /** The word sent as AccessTier instead of `accessTier`, e.g. `Hot`. */
-  readonly accessTierWord?: string | undefined;
 }
 
 /**
@@ -252,21 +239,11 @@ export class BlobsResource {
   }
 
   #multipart(meta: BlobMetadata, content: BlobContent) {
-    // What each field sends: the service's own word for the record type and access tier where given.
-    const sent: Record<BlobMetadataField["option"], string | readonly string[] | undefined> = {
-      name: meta.name,
-      description: meta.description,
-      recordType: meta.recordTypeWord ?? meta.recordType,
-      accessTier: meta.accessTierWord ?? meta.accessTier ?? DEFAULT_ACCESS_TIER,
-      tags: meta.tags,
-    };
     // The interface's part names unless the profile knows the service's (`form_parts`).
     const parts = this.#formParts() ?? {};
-    const fields: Array<[string, string]> = BLOB_METADATA_FIELDS.flatMap((field) => {
-      const value = sent[field.option];
-      const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
-      return values.map((v): [string, string] => [parts[field.option] ?? field.part, v]);
-    });
+    const fields: Array<[string, string]> = blobFormValues(meta).flatMap(({ field, values }) =>
+      values.map((v): [string, string] => [parts[field.option] ?? field.part, v]),
+    );
     // One boundary per call, so every retry's body matches the content-type header.
     const boundary = newBoundary();
     const factory = () =>

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import { visible } from "../core/text/visible-text.js";
 import { inspect } from "node:util";
-import { RECORD_TYPES, type AccessTier, type BlobRecord, type RecordType } from "../core/contract/blob.js";
+import { RECORD_TYPES, type BlobFieldOptions, type BlobRecord, type RecordType } from "../core/contract/blob.js";
+import { keptBlobFields, pickBlobFields } from "../core/contract/blob-fields.js";
 import { ConfigError } from "../client/errors.js";
 import { Secret } from "../client/secret.js";
 import type { CallOptions } from "../client/transport.js";
@@ -32,23 +33,7 @@ import type { SessionContext } from "./session-context.js";
  * The metadata of a blob the session stores: an upload, an update, a job output.
  * Everything optional; each use says its defaults (UploadOptions, OutputOptions).
  */
-export interface BlobMetadataOptions {
-  readonly name?: string | undefined;
-  readonly description?: string | undefined;
-  /** The format of the stored records: one of RECORD_TYPES (docs/formats.md). */
-  readonly recordType?: RecordType | undefined;
-  /** Default `hot` (DEFAULT_ACCESS_TIER). */
-  readonly accessTier?: AccessTier | undefined;
-  /** Labels or `key=value` strings. */
-  readonly tags?: readonly string[] | undefined;
-  /**
-   * The service's own word for the record type, sent instead of `recordType` (which
-   * still says how mdps encodes the data): for a service whose vocabulary differs from
-   * the reference one, e.g. `{ recordType: "csv", recordTypeWord: "Csv" }`.
-   */
-  readonly recordTypeWord?: string | undefined;
-  /** The service's own word for the access tier, e.g. `Hot`. */
-  readonly accessTierWord?: string | undefined;
+export interface BlobMetadataOptions extends BlobFieldOptions {
   /**
    * Encrypt on this machine: `true` generates a key, a string is a key (32 bytes,
    * base64). The key stays on the Blob handle (`blob.encryptionKey`).
@@ -111,11 +96,9 @@ export class Blob extends RichValue {
       (signal) =>
         ctx.client.blobs.upload(
           {
+            ...pickBlobFields(options),
             name,
             recordType: source.recordType,
-            accessTier: options.accessTier,
-            description: options.description,
-            tags: options.tags,
             ...serviceWords(ctx.profile, { ...options, recordType: source.recordType }),
           },
           key ? encrypted(source.open, key) : source.open,
@@ -254,6 +237,8 @@ export class Blob extends RichValue {
   async update(data: Uploadable, options: UploadOptions & { force?: boolean } = {}): Promise<this> {
     const source = await uploadSource(data, options.recordType ?? this.recordType, this.#ctx.wireFormat);
     const key = options.encrypt === undefined ? this.#key : keyOf(options.encrypt);
+    // What the caller left out stays as the blob has it (the tier in the service's own word).
+    const kept = keptBlobFields({ given: options, record: this.#record });
     const record = await stoppableByKernel(
       {
         doing: `updating blob ${this.id}`,
@@ -264,17 +249,10 @@ export class Blob extends RichValue {
         this.#ctx.client.blobs.update(
           this.id,
           {
+            ...kept,
             name: options.name ?? this.name,
             recordType: source.recordType,
-            accessTier: options.accessTier,
-            ...serviceWords(this.#ctx.profile, {
-              ...options,
-              recordType: source.recordType,
-              // Unless told otherwise, the blob keeps its tier in the service's own word.
-              accessTierWord: options.accessTierWord ?? (options.accessTier ? undefined : this.#record.access_tier),
-            }),
-            description: options.description ?? this.#record.description ?? undefined,
-            tags: options.tags ?? this.#record.tags,
+            ...serviceWords(this.#ctx.profile, { ...kept, recordType: source.recordType }),
           },
           key ? encrypted(source.open, key) : source.open,
           { ifMatch: options.force ? undefined : this.etag, signal, timeoutMs: options.timeoutMs },

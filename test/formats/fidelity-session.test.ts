@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { dataFrameFromTable } from "../../src/core/formats/danfo.js";
-import { readTable, writeTable, type Table, type TableRecordType } from "../../src/core/formats/index.js";
+import { formatOf, readTable, writeTable, type Table, type TableRecordType } from "../../src/core/formats/index.js";
 import { tempDir, useLocalSession } from "../session/session-fixture.js";
 import { collect } from "./byte-sources.js";
 
@@ -30,7 +30,7 @@ const golden = JSON.parse(
 ) as BooleanGolden;
 
 const FORMATS: readonly TableRecordType[] = ["csv", "json", "arrow", "parquet"];
-const EXTENSION: Record<TableRecordType, string> = { csv: "csv", json: "json", arrow: "arrow", parquet: "parquet" };
+const extensionOf = (type: TableRecordType): string => formatOf(type).extensions[0].slice(1);
 
 function booleanTable(flag: readonly (boolean | null)[], x: readonly number[], label?: readonly string[]): Table {
   return {
@@ -44,7 +44,7 @@ function booleanTable(flag: readonly (boolean | null)[], x: readonly number[], l
 }
 
 async function fileOf(table: Table, type: TableRecordType, name: string): Promise<string> {
-  const path = join(dir.path, `${name}.${EXTENSION[type]}`);
+  const path = join(dir.path, `${name}.${extensionOf(type)}`);
   writeFileSync(path, await collect(writeTable(type, table)));
   return path;
 }
@@ -78,7 +78,7 @@ describe(`boolean feature columns, as scikit-learn ${golden.sklearn} takes them`
       ] as const) {
         const job = await session().preprocess(input, { type: kind, columns: ["flag", "x"] });
         await job.wait();
-        const out = join(dir.path, `bool-${type}-${kind}-out.${EXTENSION[type]}`);
+        const out = join(dir.path, `bool-${type}-${kind}-out.${extensionOf(type)}`);
         await job.download(out);
         const transformed = await outputColumn(out, type, "flag");
         // The transformed column holds floats, as scikit-learn returns.
@@ -93,14 +93,14 @@ describe(`boolean feature columns, as scikit-learn ${golden.sklearn} takes them`
       const input = await fileOf(booleanTable(missing.flag, missing.x), type, `bool-missing-${type}`);
       const job = await session().preprocess(input, { type: "StandardScaler", columns: ["flag", "x"] });
       await job.wait();
-      const out = join(dir.path, `bool-missing-${type}-out.${EXTENSION[type]}`);
+      const out = join(dir.path, `bool-missing-${type}-out.${extensionOf(type)}`);
       await job.download(out);
       const want = golden.StandardScaler_missing;
       expectClose((await outputColumn(out, type, "flag")).values as Float64Array, want[0] ?? [], `${type} flag`);
 
       const through = await session().preprocess(input, { type: "StandardScaler", columns: ["x"] });
       await through.wait();
-      const back = join(dir.path, `bool-through-${type}-out.${EXTENSION[type]}`);
+      const back = join(dir.path, `bool-through-${type}-out.${extensionOf(type)}`);
       await through.download(back);
       const passed = await outputColumn(back, type, "flag");
       expect(passed.kind).toBe("boolean");

@@ -12,18 +12,9 @@ import { DuplicateJobError, jobFields } from "../../src/server/domain/job-rows.j
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
+import { blobContent as conformanceBlobContent } from "../server/store/conformance/store-under-test.js";
 const container = { hostname: "h", replicaName: "r", processId: 42 };
-const blobContent = {
-  name: "a.csv",
-  description: null,
-  record_type: "csv",
-  access_tier: "hot",
-  tags: [],
-  content_type: "text/csv",
-  size_bytes: 1,
-  sha256: "ab".repeat(32),
-  encrypted: false,
-};
+const blobContent = conformanceBlobContent({ description: null, tags: [], size_bytes: 1 });
 
 describeWithTool(postgresTool, "jobs on PostgreSQL", () => {
   const pgc = useCluster();

@@ -8,24 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { consumeNonce } from "../../src/server/portal/one-time-forms.js";
-import { toBlobRecord, type BlobContent } from "../../src/server/domain/blobs.js";
+import { toBlobRecord } from "../../src/server/domain/blobs.js";
+import { blobContent as content } from "../server/store/conformance/store-under-test.js";
 import { openSqliteStores } from "../../src/server/store/sqlite/index.js";
 import { postgresTool } from "../harness/postgres.js";
 import { describeWithTool } from "../required-tool.js";
 import { useCluster } from "./cluster.js";
-
-const content = (over: Partial<BlobContent> = {}): BlobContent => ({
-  name: "a.csv",
-  description: "",
-  record_type: "csv",
-  access_tier: "hot",
-  tags: ["t"],
-  content_type: "text/csv",
-  size_bytes: 3,
-  sha256: "ab".repeat(32),
-  encrypted: false,
-  ...over,
-});
 
 describeWithTool(postgresTool, "the PostgreSQL store's records", () => {
   const pgc = useCluster();

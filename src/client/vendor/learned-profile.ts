@@ -3,7 +3,13 @@
  * where each was learned, and notes for what could not be. Shared by the OpenAPI reader and
  * the probes, and merged field by field (the first source to learn a key keeps it).
  */
-import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../../core/contract/blob.js";
+import {
+  ACCESS_TIERS,
+  BLOB_FORM_PARTS,
+  RECORD_TYPES,
+  type AccessTier,
+  type RecordType,
+} from "../../core/contract/blob.js";
 import { snakeCase } from "../../core/contract/normalize.js";
 import { paramNames } from "../../core/contract/param-issues.js";
 import { PREPROCESSING_TYPES } from "../../core/contract/transform-types.js";
@@ -51,14 +57,7 @@ export function settled(into: Learned, key: keyof LearnedValues): boolean {
 }
 
 /** The interface's part names: what a service that says nothing else uses. */
-export const INTERFACE_PARTS: Readonly<Record<FormField, string>> = {
-  file: "File",
-  name: "Name",
-  description: "Description",
-  recordType: "RecordType",
-  accessTier: "AccessTier",
-  tags: "Tags",
-};
+export const INTERFACE_PARTS: Readonly<Record<FormField, string>> = BLOB_FORM_PARTS;
 
 /** mdps's form field a service's part name means (`recordType`, `record_type`, `RecordType`), if any. */
 export function formFieldOf(part: string): FormField | undefined {

@@ -6,11 +6,17 @@
  * profile (src/client/vendor/service-profile.ts). docs/vendors.md lists each fact.
  */
 import { z } from "zod";
-import { ACCESS_TIERS, RECORD_TYPES, type AccessTier, type RecordType } from "../../core/contract/blob.js";
+import {
+  ACCESS_TIERS,
+  BLOB_FORM_PARTS,
+  RECORD_TYPES,
+  type AccessTier,
+  type RecordType,
+} from "../../core/contract/blob.js";
 
 /** The blob form's fields, by mdps's name; the interface spells the parts `File`, `Name`, ... */
-export const FORM_FIELDS = ["file", "name", "description", "recordType", "accessTier", "tags"] as const;
-export type FormField = (typeof FORM_FIELDS)[number];
+export type FormField = keyof typeof BLOB_FORM_PARTS;
+export const FORM_FIELDS = Object.keys(BLOB_FORM_PARTS) as [FormField, ...FormField[]];
 
 /** How a service spells `preprocessing_params` keys: scikit-learn's snake_case (default) or camelCase. */
 export const PARAM_SPELLINGS = ["snake_case", "camelCase"] as const;

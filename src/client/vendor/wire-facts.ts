@@ -3,6 +3,7 @@
  * meaning, in one list: what each is, its profile key, its default and how mdps finds it.
  * `describe()` shows them with where each value came from; docs/vendors.md is this list.
  */
+import { BLOB_FORM_PART_NAMES } from "../../core/contract/blob.js";
 import { RECORD_TYPES } from "../../core/formats/registry.js";
 import { DEFAULT_JOB_VISIBLE_GRACE_MS } from "../job-visibility.js";
 import type { ServiceSettings } from "./service-settings.js";
@@ -26,7 +27,7 @@ export const WIRE_FACTS: readonly WireFact[] = [
   {
     fact: "blob form part names",
     key: "form_parts",
-    default: "File, Name, Description, RecordType, AccessTier, Tags (the interface's)",
+    default: `${BLOB_FORM_PART_NAMES.join(", ")} (the interface's)`,
     learned: "OpenAPI: the upload's multipart schema; else the part a Spring/ASP.NET 400 names as missing",
     value: (s) => pairs(s.formParts),
   },

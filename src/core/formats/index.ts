@@ -7,7 +7,7 @@ import { booleanFeature } from "./boolean-feature.js";
 import type { TableCodec, TableWriteOptions } from "./codec.js";
 import { exactNumbers } from "./column-description.js";
 import { FormatError } from "./format-error.js";
-import { CODECS } from "./codecs.js";
+import { loadCodec } from "./codecs.js";
 import { isRecordType, recordTypeChoices, type RecordType } from "./registry.js";
 import type { Source } from "./source.js";
 import type { Column, Table } from "./table.js";
@@ -51,12 +51,12 @@ function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
   return wanted === undefined || wanted === "auto" || wanted.length === 0 ? "auto" : wanted;
 }
 
-/** The reader and writer of a record type, or a FormatError listing the record types. */
-function codecOf(recordType: string): TableCodec {
+/** The reader and writer of a record type; an unknown one is a FormatError at once, listing the record types. */
+function codecOf(recordType: string): Promise<TableCodec> {
   if (!isRecordType(recordType)) {
     throw new FormatError(`unknown record type "${recordType}"; use ${recordTypeChoices()}`);
   }
-  return CODECS[recordType];
+  return loadCodec(recordType);
 }
 
 /**
@@ -69,7 +69,7 @@ export async function readTable(
   source: Source,
   options: ReadTableOptions = {},
 ): Promise<Table> {
-  return codecOf(recordType).read(source, { numericColumns: numericOption(options) });
+  return (await codecOf(recordType)).read(source, { numericColumns: numericOption(options) });
 }
 
 /** Writes a dataset in the given record type, as a stream of byte chunks. */
@@ -78,7 +78,10 @@ export function writeTable(
   table: Table,
   options: TableWriteOptions = {},
 ): AsyncIterable<Uint8Array> {
-  return codecOf(recordType).write(table, options);
+  const codec = codecOf(recordType);
+  return (async function* () {
+    yield* (await codec).write(table, options);
+  })();
 }
 
 export interface SelectedFeatures {

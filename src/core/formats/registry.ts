@@ -4,15 +4,18 @@
  * record types asks here (the contract's RecordType, readTable/writeTable, the client's
  * upload, the Session's paths and sniffing, the service's downloads, the portal, the REPL
  * and the CLI), so a new record type is its format module (exporting its `codec`), its
- * entry here (with its codec's line in codecs.ts), and its test.
+ * entry here (which loads that module), and its test.
  *
- * Readers and writers are not here: Apache Arrow and hyparquet are large, and whoever
- * only asks for a name or an ending should not load them. This file is also part of the
- * contract's TypeScript project (the wire's RecordType is derived from it), so it
- * imports nothing but node:path and ../text/or-list.ts.
+ * Readers and writers are loaded, not imported: Apache Arrow and hyparquet are large, and
+ * whoever only asks for a name or an ending should not load them. Each entry's `load` is
+ * a literal import() so that tsx, the worker's require hook and the bundler all find the
+ * module; a computed one finds no .ts file under tsx. The wire's RecordType is derived
+ * from this file, so it is compiled in the contract's TypeScript project, which holds
+ * the whole formats folder for these imports' types.
  */
 import { extname } from "node:path";
 import { orList } from "../text/or-list.js";
+import type { TableCodec } from "./codec.js";
 
 export interface FormatEntry {
   /** The RecordType word on the wire, lower-case. */
@@ -50,6 +53,8 @@ export interface FormatEntry {
    * service reads it.
    */
   readonly capability?: string;
+  /** Loads its format module, whose `codec` reads and writes it (readTable, writeTable). */
+  readonly load: () => Promise<{ readonly codec: TableCodec }>;
 }
 
 export const FORMATS = [
@@ -60,6 +65,7 @@ export const FORMATS = [
     otherEndings: [".tsv", ".txt"],
     contentType: "text/csv",
     columnar: false,
+    load: () => import("./csv.js"),
   },
   {
     word: "json",
@@ -69,6 +75,7 @@ export const FORMATS = [
     contentType: "application/json",
     textStart: "[",
     columnar: false,
+    load: () => import("./json.js"),
   },
   {
     word: "arrow",
@@ -78,6 +85,7 @@ export const FORMATS = [
     contentType: "application/vnd.apache.arrow.file",
     magic: "ARROW1",
     columnar: true,
+    load: () => import("./arrow.js"),
   },
   {
     word: "parquet",
@@ -88,6 +96,7 @@ export const FORMATS = [
     magic: "PAR1",
     columnar: true,
     capability: "parquet",
+    load: () => import("./parquet.js"),
   },
 ] as const satisfies readonly FormatEntry[];
 

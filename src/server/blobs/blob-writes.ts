@@ -10,7 +10,8 @@ import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
 import { nowIso } from "../domain/clock.js";
 import { etagMatches } from "../domain/etags.js";
 import type { BlobDeleted, BlobRecord } from "../../core/contract/index.js";
-import { toBlobRecord, type BlobContent, type BlobRow } from "../domain/blobs.js";
+import { blobContent, toBlobRecord, type BlobContent, type BlobRow } from "../domain/blobs.js";
+import { metadataOfForm } from "../../core/contract/blob-fields.js";
 import type { Store } from "../http/plugins/store.js";
 import { HttpProblem, notFound } from "../http/problems.js";
 import type { BlobForm } from "../http/routes/blob-form.js";
@@ -21,17 +22,13 @@ export const UPDATE_RACE_ATTEMPTS = 10;
 
 export function contentOf(form: BlobForm): BlobContent {
   const encrypted = isEncryptedEnvelope(form.file.head);
-  return {
-    name: form.fields.Name,
-    description: form.fields.Description ?? null,
-    record_type: form.fields.RecordType,
-    access_tier: form.fields.AccessTier,
-    tags: form.fields.Tags,
-    content_type: contentTypeOf(form.fields.RecordType, encrypted),
-    size_bytes: form.file.sizeBytes,
-    sha256: form.file.sha256,
+  const metadata = metadataOfForm(form.fields);
+  return blobContent({
+    metadata,
     encrypted,
-  };
+    contentType: contentTypeOf(metadata.record_type, encrypted),
+    file: form.file,
+  });
 }
 
 export const preconditionFailed = (row: BlobRow) =>

@@ -1,23 +1,25 @@
 /** Blob metadata as the stores answer it, and as the API shows it. */
-import type { BlobRecord } from "../../core/contract/index.js";
+import { BLOB_METADATA_FIELDS, type BlobRecord } from "../../core/contract/index.js";
+import type { BlobMetadataRecord } from "../../core/contract/blob-fields.js";
 
-/** A blob's metadata as the store answers it. */
-export interface BlobRow {
-  id: string;
-  model_id: string;
-  revision: number;
-  name: string;
-  description: string | null;
-  record_type: string;
-  access_tier: string;
-  tags: string[];
+/** The facts of a blob's bytes, beside the metadata a user sets (BLOB_METADATA_FIELDS). */
+interface BlobBytesFacts {
   content_type: string;
   size_bytes: number;
   sha256: string;
   encrypted: boolean;
-  created_at: string;
-  updated_at: string;
 }
+
+/** A blob's metadata as the store answers it. */
+export type BlobRow = {
+  id: string;
+  model_id: string;
+  revision: number;
+} & BlobMetadataRecord &
+  BlobBytesFacts & {
+    created_at: string;
+    updated_at: string;
+  };
 
 /** The columns as SQLite holds them: tags as JSON text, `encrypted` as 0 or 1. */
 export type StoredBlobRow = Omit<BlobRow, "tags" | "encrypted"> & { tags: string; encrypted: number };
@@ -32,22 +34,36 @@ export type BlobContent = Omit<BlobRow, "id" | "model_id" | "revision" | "create
 
 /**
  * The columns of BlobContent, in the order both stores write them: their INSERT and
- * UPDATE are made from this list, so a new blob field is a line here and a column in
- * each store's migrations, not an edit of their statements. Its type refuses a field of
- * BlobContent left out (it would never be written).
+ * UPDATE are made from this list, so a new blob field is its entry in BLOB_METADATA_FIELDS
+ * and a column in each store's migrations, not an edit of their statements. Its type
+ * refuses a fact of the bytes left out (it would never be written).
  */
-const CONTENT_FIELDS: { readonly [K in keyof BlobContent]: true } = {
-  name: true,
-  description: true,
-  record_type: true,
-  access_tier: true,
-  tags: true,
+const BYTES_FACTS: { readonly [K in keyof BlobBytesFacts]: true } = {
   content_type: true,
   size_bytes: true,
   sha256: true,
   encrypted: true,
 };
-export const BLOB_CONTENT_COLUMNS = Object.keys(CONTENT_FIELDS) as ReadonlyArray<keyof BlobContent>;
+export const BLOB_CONTENT_COLUMNS = [
+  ...BLOB_METADATA_FIELDS.map((f) => f.record),
+  ...Object.keys(BYTES_FACTS),
+] as ReadonlyArray<keyof BlobContent>;
+
+/** What upload, update and a job output write: the metadata, and the facts of the bytes stored. */
+export function blobContent(options: {
+  metadata: BlobMetadataRecord;
+  encrypted: boolean;
+  contentType: string;
+  file: { readonly sizeBytes: number; readonly sha256: string };
+}): BlobContent {
+  return {
+    ...options.metadata,
+    content_type: options.contentType,
+    size_bytes: options.file.sizeBytes,
+    sha256: options.file.sha256,
+    encrypted: options.encrypted,
+  };
+}
 
 /** Every column of a blob's record, in its table's order (not the listing's `seq`). */
 export const BLOB_COLUMN_NAMES: readonly string[] = [
@@ -67,21 +83,11 @@ export function storedContent(content: BlobContent): StoredBlobContent {
 }
 
 export function toBlobRecord(row: BlobRow): BlobRecord {
-  return {
-    id: row.id,
-    model_id: row.model_id,
-    name: row.name,
-    description: row.description,
-    record_type: row.record_type,
-    access_tier: row.access_tier,
-    tags: [...row.tags],
-    content_type: row.content_type,
-    size_bytes: row.size_bytes,
-    sha256: row.sha256,
-    encrypted: row.encrypted,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  // Only the record's own columns (a listing's rowid stays behind), and a copy of the tags.
+  const record = Object.fromEntries(
+    ["id", "model_id", ...BLOB_CONTENT_COLUMNS, "created_at", "updated_at"].map((c) => [c, row[c as keyof BlobRow]]),
+  ) as BlobRecord;
+  return { ...record, tags: [...row.tags] };
 }
 
 export type BlobFileRow = Pick<BlobRow, "id" | "model_id" | "name" | "revision" | "size_bytes" | "sha256">;

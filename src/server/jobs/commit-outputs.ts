@@ -4,7 +4,8 @@ import { contentTypeOf } from "../blob-bytes/blob-content-type.js";
 import { resolveCommit } from "../commit-outcome.js";
 import { settleBrokenWrite } from "../domain/storage-faults.js";
 import type { Store } from "../http/plugins/store.js";
-import { toBlobRecord, type BlobContent } from "../domain/blobs.js";
+import { blobContent, toBlobRecord } from "../domain/blobs.js";
+import { metadataOfOutput } from "../../core/contract/blob-fields.js";
 import type { RunReport } from "../domain/job-rows.js";
 import { nowIso } from "../domain/clock.js";
 import type { JobDone, RunJobMessage } from "./messages.js";
@@ -87,17 +88,12 @@ export async function commitOutputs(commit: OutputCommit): Promise<void> {
     const written = done.outputs[i];
     if (!spec || !written) throw new Error(`output ${i} of job ${jobId} has no request or no file`);
     const encrypted = out.key !== null;
-    const content: BlobContent = {
-      name: spec.name,
-      description: spec.description ?? null,
-      record_type: out.recordType,
-      access_tier: spec.access_tier,
-      tags: spec.tags,
-      content_type: contentTypeOf(out.recordType, encrypted),
-      size_bytes: written.sizeBytes,
-      sha256: written.sha256,
+    const content = blobContent({
+      metadata: metadataOfOutput({ requested: spec, decided: { record_type: out.recordType } }),
       encrypted,
-    };
+      contentType: contentTypeOf(out.recordType, encrypted),
+      file: written,
+    });
     return { out, id: randomUUID(), modelId: commit.modelId, content };
   });
   const placed: string[] = [];

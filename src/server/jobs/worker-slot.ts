@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { JobDone, JobFailure, RunJobMessage, WorkerMessage } from "./messages.js";
 
@@ -13,15 +13,22 @@ export type RunOutcome =
 
 // From dist the worker is job-worker.js. Under vitest (running src/*.ts) it is the .ts
 // file: Node 20 does not apply `--import tsx` loader hooks inside worker threads, so
-// the worker registers tsx's require hook itself and requires the .ts entry.
+// the worker registers tsx's hooks itself (the require hook for the .ts entry, the
+// import hooks for the format modules the registry loads with import()) and then
+// requires the entry. Messages sent meanwhile wait in the worker's port.
 const here = import.meta.url;
 const fromSource = here.endsWith(".ts");
 
 function newWorker(name: string): Worker {
   if (!fromSource) return new Worker(new URL("./job-worker.js", here), { name });
   const require = createRequire(here);
+  // The ESM build of tsx's import API: its CommonJS build does not find its own hooks from an eval'd worker.
+  const esmApi = pathToFileURL(require.resolve("tsx/esm/api")).href.replace(/\.cjs$/, ".mjs");
   const bootstrap = `require(${JSON.stringify(require.resolve("tsx/cjs/api"))}).register();
-require(${JSON.stringify(fileURLToPath(new URL("./job-worker.ts", here)))});`;
+import(${JSON.stringify(esmApi)}).then((api) => {
+  api.register();
+  require(${JSON.stringify(fileURLToPath(new URL("./job-worker.ts", here)))});
+});`;
   return new Worker(bootstrap, { eval: true, name });
 }
 

@@ -7,6 +7,7 @@
  * itself is made from it once the input blob exists (`requestFor`).
  */
 import { MAX_BLOB_NAME, type RecordType } from "../../core/contract/blob.js";
+import { outputRequestFields } from "../../core/contract/blob-fields.js";
 import { uuid } from "../../core/contract/common.js";
 import { preprocessingRequestFields, type CreatePreprocessingRequest } from "../../core/contract/job.js";
 import { snakeCase } from "../../core/contract/normalize.js";
@@ -143,10 +144,8 @@ function canonicalRequest(plan: PreprocessPlan, input: PlannedInput): CreatePrep
     ...(plan.jobTimeoutSeconds !== undefined ? { request_timeout_seconds: plan.jobTimeoutSeconds } : {}),
     output: outputs.map((o, i) => ({
       name: o.name ?? defaultOutputName(input.name, plan.type, outputs.length > 1 ? i + 1 : undefined),
-      ...(o.description !== undefined ? { description: o.description } : {}),
+      ...outputRequestFields(o),
       record_type: outputRecordType(o, input),
-      ...(o.accessTier !== undefined ? { access_tier: o.accessTier } : {}),
-      ...(o.tags !== undefined ? { tags: [...o.tags] } : {}),
       ...(outputKeys[i] ? { encryption_key: outputKeys[i].reveal() } : {}),
     })),
   };

@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { BLOB_FORM_PARTS_SENTENCE } from "../../../core/contract/blob-fields.js";
 import { fieldPath } from "../../../core/errors/zod-issues.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
 import { BlobDamagedError, blobDamagedProblem } from "../../blob-bytes/blob-check.js";
 import { storageProblem } from "../../store/storage-fault.js";
 
-const MULTIPART_HELP =
-  "Send multipart/form-data with the parts File, Name, RecordType and AccessTier (Description and Tags optional).";
+const MULTIPART_HELP = `Send multipart/form-data with ${BLOB_FORM_PARTS_SENTENCE}.`;
 
 /**
  * Fastify's and @fastify/multipart's own 4xx errors, with a detail that says how to

@@ -1,18 +1,8 @@
 import { finished } from "node:stream/promises";
 import type { MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
-import {
-  ACCESS_TIERS,
-  accessTier,
-  BLOB_FORM_PART_NAMES,
-  BLOB_FORM_PARTS as P,
-  BLOB_METADATA_FIELDS,
-  MAX_BLOB_NAME,
-  RECORD_TYPES,
-  recordType,
-  tag,
-} from "../../../core/contract/index.js";
+import { BLOB_FORM_PART_NAMES, BLOB_FORM_PARTS as P, BLOB_METADATA_FIELDS } from "../../../core/contract/index.js";
+import { BLOB_FORM_PARTS_SENTENCE, blobFormFields, type BlobFormFields } from "../../../core/contract/blob-fields.js";
 import type { BlobFiles, WrittenFile } from "../../blob-bytes/blob-files.js";
 import { explainIssues, fieldErrorsOf } from "../../../core/errors/zod-issues.js";
 import { HttpProblem, validationProblem, type FieldErrors } from "../problems.js";
@@ -31,22 +21,8 @@ export const MAX_FORM_PARTS = 80;
 /** The parts sent at most once (`Tags` may repeat). */
 const SINGLE_PARTS = BLOB_METADATA_FIELDS.filter((f) => !f.repeats).map((f) => f.part);
 
-const blobFields = z.object({
-  [P.name]: z
-    .string({ error: "is required: the blob's name" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(MAX_BLOB_NAME, `must be at most ${MAX_BLOB_NAME} characters`),
-  [P.description]: z.string().max(4096, "must be at most 4096 characters").optional(),
-  [P.recordType]: z.string({ error: `is required: one of ${RECORD_TYPES.join(", ")}` }).pipe(recordType),
-  [P.accessTier]: z.string({ error: `is required: one of ${ACCESS_TIERS.join(", ")}` }).pipe(accessTier),
-  [P.tags]: z.array(tag.refine((t) => !/[\r\n]/.test(t), "must be one line")),
-});
-
-export type BlobFields = z.output<typeof blobFields>;
-
 export interface BlobForm {
-  fields: BlobFields;
+  fields: BlobFormFields;
   file: WrittenFile;
 }
 
@@ -56,10 +32,7 @@ export interface BlobForm {
  */
 export async function readBlobForm(request: FastifyRequest, files: BlobFiles): Promise<BlobForm> {
   if (!request.isMultipart()) {
-    throw new HttpProblem(
-      415,
-      `Blob upload and update take multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
-    );
+    throw new HttpProblem(415, `Blob upload and update take multipart/form-data with ${BLOB_FORM_PARTS_SENTENCE}.`);
   }
   const boundary = boundaryOf(request.headers["content-type"] ?? "");
   if (boundary === undefined) {
@@ -149,7 +122,7 @@ export async function readBlobForm(request: FastifyRequest, files: BlobFiles): P
     for (const name of SINGLE_PARTS) {
       if ((values[name]?.length ?? 0) > 1) addError(name, "must be sent once");
     }
-    const parsed = blobFields.safeParse(
+    const parsed = blobFormFields.safeParse(
       Object.fromEntries(
         BLOB_METADATA_FIELDS.map((f) => [
           f.part,
@@ -179,7 +152,7 @@ function tooLarge(request: FastifyRequest): HttpProblem {
 function tooManyParts(): HttpProblem {
   return new HttpProblem(
     413,
-    `Too many multipart parts (at most ${MAX_FORM_FIELDS} fields and ${MAX_FORM_PARTS} parts). Send multipart/form-data with the parts ${P.file}, ${P.name}, ${P.recordType} and ${P.accessTier} (${P.description} and ${P.tags} optional).`,
+    `Too many multipart parts (at most ${MAX_FORM_FIELDS} fields and ${MAX_FORM_PARTS} parts). Send multipart/form-data with ${BLOB_FORM_PARTS_SENTENCE}.`,
   );
 }
 

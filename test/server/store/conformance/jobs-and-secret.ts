@@ -1,7 +1,7 @@
 /** Jobs' records and the store's own secret, as every store keeps them. */
 import { expect, it } from "vitest";
 import { DuplicateJobError } from "../../../../src/server/domain/job-rows.js";
-import { jobInput as job, type StoreUnderTest } from "./store-under-test.js";
+import { blobContent, jobInput as job, type StoreUnderTest } from "./store-under-test.js";
 
 export function jobRecords(t: StoreUnderTest): void {
   it("refuses a second job with one id as a DuplicateJobError, and keeps the first", async () => {
@@ -30,17 +30,13 @@ export function jobRecords(t: StoreUnderTest): void {
   it("ends a job with its outputs and last log lines all together, or writes nothing when its lease is gone", async () => {
     const { store } = t;
     const { model_id: modelId } = await store.apps.createModel("m");
-    const content = {
+    const content = blobContent({
       name: "out.csv",
       description: null,
-      record_type: "csv",
-      access_tier: "hot",
       tags: [],
-      content_type: "text/csv",
       size_bytes: 1,
       sha256: "1".repeat(64),
-      encrypted: false,
-    };
+    });
     const container = { hostname: "h", replicaName: "r", processId: 1 };
     const ending = (jobId: string, owner: string, outputId: string) => ({
       jobId,

@@ -4,7 +4,8 @@
  * often as a test asks (a second replica, another region), and removed afterwards.
  */
 import { afterEach, beforeEach } from "vitest";
-import type { BlobContent } from "../../../../src/server/domain/blobs.js";
+import { blobFormFields, metadataOfForm } from "../../../../src/core/contract/blob-fields.js";
+import { blobContent as contentOf, type BlobContent } from "../../../../src/server/domain/blobs.js";
 import type { Stores } from "../../../../src/server/store/port.js";
 
 export interface FreshStore {
@@ -61,16 +62,19 @@ export function storeUnderTest(fresh: () => Promise<FreshStore>): StoreUnderTest
   };
 }
 
+/**
+ * A blob's content as an upload of `a.csv` makes it (every field of BLOB_METADATA_FIELDS
+ * the form leaves out as its record holds it), with `over` on top.
+ */
 export const blobContent = (over: Partial<BlobContent> = {}): BlobContent => ({
-  name: "a.csv",
-  description: "",
-  record_type: "csv",
-  access_tier: "hot",
-  tags: ["t"],
-  content_type: "text/csv",
-  size_bytes: 3,
-  sha256: "ab".repeat(32),
-  encrypted: false,
+  ...contentOf({
+    metadata: metadataOfForm(
+      blobFormFields.parse({ Name: "a.csv", Description: "", RecordType: "csv", AccessTier: "hot", Tags: ["t"] }),
+    ),
+    encrypted: false,
+    contentType: "text/csv",
+    file: { sizeBytes: 3, sha256: "ab".repeat(32) },
+  }),
   ...over,
 });
 
