@@ -14,11 +14,9 @@ import type { Column, Table } from "./table.js";
 
 export { FormatError } from "./format-error.js";
 export { booleanFeature } from "./boolean-feature.js";
-export { readArrow, tableFromIpcKeepingNames, writeArrow } from "./arrow.js";
 export type { TableCodec, TableWriteOptions } from "./codec.js";
-export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
-export { readJson, writeJson, type JsonReadOptions } from "./json.js";
-export { readParquet, writeParquet } from "./parquet.js";
+export type { CsvReadOptions, CsvWriteOptions } from "./csv.js";
+export type { JsonReadOptions } from "./json.js";
 export {
   FORMATS,
   formatOf,
@@ -51,8 +49,11 @@ function numericOption(options: ReadTableOptions): "auto" | readonly string[] {
   return wanted === undefined || wanted === "auto" || wanted.length === 0 ? "auto" : wanted;
 }
 
-/** The reader and writer of a record type, or a FormatError listing the record types. */
-function codecOf(recordType: string): TableCodec {
+/**
+ * The loader of a record type's reader and writer, or a FormatError listing the record
+ * types (thrown at the call, before anything is loaded).
+ */
+function codecOf(recordType: string): () => Promise<TableCodec> {
   if (!isRecordType(recordType)) {
     throw new FormatError(`unknown record type "${recordType}"; use ${recordTypeChoices()}`);
   }
@@ -69,7 +70,8 @@ export async function readTable(
   source: Source,
   options: ReadTableOptions = {},
 ): Promise<Table> {
-  return codecOf(recordType).read(source, { numericColumns: numericOption(options) });
+  const codec = await codecOf(recordType)();
+  return codec.read(source, { numericColumns: numericOption(options) });
 }
 
 /** Writes a dataset in the given record type, as a stream of byte chunks. */
@@ -78,7 +80,10 @@ export function writeTable(
   table: Table,
   options: TableWriteOptions = {},
 ): AsyncIterable<Uint8Array> {
-  return codecOf(recordType).write(table, options);
+  const load = codecOf(recordType);
+  return (async function* () {
+    yield* (await load()).write(table, options);
+  })();
 }
 
 export interface SelectedFeatures {
