@@ -225,4 +225,36 @@ describe("what the bundles (dist/bundle) load at start", () => {
     });
     expect(holding(bundleFiles, INK)).toEqual([]);
   });
+
+  it("a DataFrame job loads Apache Arrow but not hyparquet, and a .parquet download loads it", () => {
+    const out = join(dir, "scaled.parquet");
+    // A file, not -e: the job worker thread inherits the process's flags, and --input-type with them.
+    const script = join(dir, "codecs.mjs");
+    writeFileSync(
+      script,
+      `
+      import { readFileSync } from "node:fs";
+      import { createRequire } from "node:module";
+      const { Session } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist/bundle/index.js")).href)});
+      const { DataFrame } = createRequire(${JSON.stringify(join(ROOT, "package.json"))})("danfojs-node");
+      const session = await Session.local({ dataDir: ${JSON.stringify(join(dir, "parquet-data"))} });
+      const files = () => readFileSync(process.env.MDPS_TEST_LOADED, "utf8").split("\\n").filter((f) => f.includes("/dist/bundle/"));
+      const holding = (marker) => files().filter((f) => readFileSync(f.startsWith("file:") ? new URL(f) : f, "utf8").includes(marker)).length > 0;
+      const df = new DataFrame({ x: [1, 2, 3, 4], y: [2.5, 0, -1, 7] });
+      const job = await session.preprocess(df, { type: "StandardScaler", columns: ["x", "y"] });
+      const scaled = await job.dataframe();
+      const afterJob = { arrow: holding("node_modules/apache-arrow/"), parquet: holding("node_modules/hyparquet/") };
+      await job.download(${JSON.stringify(out)});
+      const afterDownload = { parquet: holding("node_modules/hyparquet-writer/") };
+      await session.close();
+      console.log(JSON.stringify({ afterJob, afterDownload, x: scaled.column("x").values.map((v) => Math.round(v * 1000) / 1000) }));`,
+    );
+    const { stdout } = loaded("bundle-codecs", [script]);
+    expect(JSON.parse(stdout.trim().split("\n").pop()!)).toEqual({
+      afterJob: { arrow: true, parquet: false },
+      afterDownload: { parquet: true },
+      x: [-1.342, -0.447, 0.447, 1.342],
+    });
+    expect(readFileSync(out).subarray(0, 4).toString("latin1")).toBe("PAR1");
+  });
 });

@@ -12,14 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataFrameFromTable, tableFromDataFrame } from "../../src/core/formats/danfo.js";
 import {
   FormatError,
-  readParquet,
   readTable,
   replaceColumns,
-  writeParquet,
   writeTable,
   type Column,
   type Table,
 } from "../../src/core/formats/index.js";
+import { readParquet, writeParquet } from "../../src/core/formats/parquet.js";
 import { everyTypeQuery, EVERY_TYPE, openDuckDb, type DuckDb } from "./parquet-duckdb.js";
 
 const ROWS = 10_000;

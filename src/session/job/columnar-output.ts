@@ -24,12 +24,12 @@ export interface DownloadedFile {
 
 /** The blob's content as an Apache Arrow Table: Arrow bytes are read as they are, other formats converted. */
 export async function arrowTableOf(blob: Blob, options: CallOptions & DecodeOptions = {}): Promise<ArrowTable> {
-  const { tableFromIpcKeepingNames } = await loadFormats();
+  const { tableFromIpcKeepingNames, writeArrow } = await import("../../core/formats/arrow.js");
   if (blob.recordType === "arrow") {
     const bytes = await blob.bytes(options);
     return tableFromIpcKeepingNames(bytes);
   }
-  const [table, { writeArrow }] = await Promise.all([blob.table(options), loadFormats()]);
+  const table = await blob.table(options);
   const chunks: Uint8Array[] = [];
   for await (const chunk of writeArrow(table)) chunks.push(chunk);
   return tableFromIpcKeepingNames(chunks);
