@@ -13,7 +13,7 @@
  *   node scripts/bundle.mjs [dist] [--meta]   # --meta: print esbuild's metafile (what each file holds)
  */
 import { build } from "esbuild";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -87,38 +87,6 @@ const storeAdapterFolders = {
   },
 };
 
-/**
- * The formats' codecs.js imports every format module statically (the job worker runs
- * from source under a require hook in the tests, where import() finds no .ts file); in
- * the bundle each of its `import { codec as <word> } from "./<module>.js"` lines becomes
- * a loader that imports that module when its record type is first read or written, a
- * chunk of its own. A line of another shape fails the build rather than being bundled
- * eagerly unnoticed.
- */
-const lazyCodecs = {
-  name: "lazy-codecs",
-  setup(builder) {
-    builder.onLoad({ filter: /[\\/]core[\\/]formats[\\/]codecs\.js$/ }, (args) => {
-      const source = readFileSync(args.path, "utf8");
-      const modules = new Map(
-        [...source.matchAll(/^import \{ codec as (\w+) \} from "(\.\/[\w-]+\.js)";$/gm)].map((m) => [m[1], m[2]]),
-      );
-      const entries = [...source.matchAll(/^\s+(\w+): loaded\((\w+)\),$/gm)];
-      if (entries.length === 0 || entries.length !== modules.size || entries.some((m) => !modules.has(m[2]))) {
-        throw new Error(`${args.path}: expected one "import { codec as <name> }" line per CODECS entry`);
-      }
-      const loaders = entries.map(
-        ([, word, name]) => `  ${word}: async () => (await import("${modules.get(name)}")).codec,`,
-      );
-      return {
-        contents: `export const CODECS = {\n${loaders.join("\n")}\n};\n`,
-        resolveDir: dirname(args.path),
-        loader: "js",
-      };
-    });
-  },
-};
-
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -134,7 +102,7 @@ const result = await build({
   chunkNames: "[name]-[hash]",
   legalComments: "linked",
   metafile: true,
-  plugins: [storeAdapterFolders, lazyCodecs],
+  plugins: [storeAdapterFolders],
   logLevel: "warning",
 });
 chmodSync(join(outdir, "main.js"), 0o755);

@@ -14,11 +14,11 @@ import type { Column, Table } from "./table.js";
 
 export { FormatError } from "./format-error.js";
 export { booleanFeature } from "./boolean-feature.js";
-export { readArrow, tableFromIpcKeepingNames, writeArrow } from "./arrow.js";
 export type { TableCodec, TableWriteOptions } from "./codec.js";
-export { readCsv, writeCsv, type CsvReadOptions, type CsvWriteOptions } from "./csv.js";
-export { readJson, writeJson, type JsonReadOptions } from "./json.js";
-export { readParquet, writeParquet } from "./parquet.js";
+// Each format's functions are imported from its own module: re-exported here, every
+// format would load with the first (Parquet's hyparquet for a CSV job).
+export type { CsvReadOptions, CsvWriteOptions } from "./csv.js";
+export type { JsonReadOptions } from "./json.js";
 export {
   FORMATS,
   formatOf,
