@@ -254,14 +254,21 @@ export class PgJobStore {
     guard: FinishGuard,
   ): Promise<boolean> {
     const now = nowIso();
-    return this.db.transaction(async () => {
+    const write = async () => {
       const row = await this.row(id, { lock: true });
       if (!row || !allows(row, await this.onDbClock(guard))) return false;
       const progress = status === "succeeded" ? 1 : row.progress;
       const phase = status === "succeeded" ? "done" : row.phase;
-      const changed = await this.db.run(
-        `UPDATE jobs SET status = $1, phase = $2, progress = $3, finished_at = $4, error = $5, result = $6,
-             lease_owner = NULL, lease_expires_at = NULL, revision = revision + 1 WHERE id = $7 AND ${NOT_TERMINAL}`,
+      // The ending and its event in one statement.
+      const changed = await this.db.one<{ revision: number }>(
+        `WITH job AS (
+           UPDATE jobs SET status = $1, phase = $2, progress = $3, finished_at = $4, error = $5, result = $6,
+               lease_owner = NULL, lease_expires_at = NULL, revision = revision + 1 WHERE id = $7 AND ${NOT_TERMINAL}
+             RETURNING id, revision),
+         event AS (
+           INSERT INTO job_events (job_id, timestamp, status, phase, progress, message)
+             SELECT id, $4, $1, $2, $3, $8 FROM job)
+         SELECT revision FROM job`,
         [
           status,
           phase,
@@ -270,16 +277,15 @@ export class PgJobStore {
           outcome.error ? JSON.stringify(outcome.error) : null,
           outcome.result === undefined ? null : JSON.stringify(outcome.result),
           id,
+          outcome.message ?? outcome.error?.title ?? null,
         ],
       );
-      if (changed === 1) {
-        const message = outcome.message ?? outcome.error?.title ?? null;
-        await insertEvent(this.db, { id, status, phase, progress, message, at: now });
-        // The row is locked since it was read: this update made the next revision.
-        this.notify({ id, status, revision: row.revision + 1 });
-      }
-      return changed === 1;
-    });
+      if (changed) this.notify({ id, status, revision: changed.revision });
+      return changed !== undefined;
+    };
+    // Inside a caller's transaction (endJob's) it joins it without a savepoint of its own:
+    // its failure ends that transaction, which is all the caller does with it.
+    return this.db.inTransaction() ? write() : this.db.transaction(write);
   }
 
   /** `guard` with its time moved onto the database's clock, which leases are written on. */
