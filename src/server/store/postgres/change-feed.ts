@@ -79,7 +79,8 @@ export class PgChangeFeed {
       this.retry();
       return;
     }
-    if (this.closed) {
+    // close() may have run while this connected.
+    if (this.isClosed()) {
       await client.end().catch(() => undefined);
       return;
     }
@@ -88,6 +89,11 @@ export class PgChangeFeed {
     // What was announced while no one listened is gone: listeners look once for themselves.
     if (this.failures > 0) this.options.heard();
     this.failures = 0;
+  }
+
+  /** Read anew after an await. */
+  private isClosed(): boolean {
+    return this.closed;
   }
 
   private lost(client: pg.Client): void {
