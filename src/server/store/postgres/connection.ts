@@ -5,7 +5,7 @@
  * calls are async and may interleave with other requests' on one event loop.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { faultKindOf, isRetryableConflict, PgStorageFault, storeError } from "./errors.js";
 import { BackendRegistry } from "./backends.js";
@@ -116,23 +116,6 @@ export interface TransactionOptions {
   tick?: boolean;
 }
 
-const statementNames = new Map<string, string>();
-
-/**
- * A statement with parameters as a named prepared statement, named after its text: each
- * connection parses and plans it once, then only binds and runs it (the store's texts are
- * a fixed set, so the names are too). One without parameters goes as it is.
- */
-function prepared(sql: string, params: readonly SqlParam[]): pg.QueryConfig<SqlParam[]> {
-  if (params.length === 0) return { text: sql };
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `mdps_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
-    statementNames.set(sql, name);
-  }
-  return { name, text: sql, values: params as SqlParam[] };
-}
-
 /** BEGIN with the SET LOCALs of `options`, as one query text. */
 function beginning(options: TransactionOptions): string {
   let sql = "BEGIN";
@@ -219,7 +202,7 @@ export class PgDb {
     const joined = this.joined.getStore();
     if (joined?.open) {
       try {
-        const result = await joined.client.query(prepared(sql, params));
+        const result = await joined.client.query(sql, params as SqlParam[]);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       } catch (err) {
         this.backends.blame(err, joined.client);
@@ -237,7 +220,7 @@ export class PgDb {
     const onError = (err: Error) => (broken = err);
     client.on("error", onError);
     try {
-      const result = await client.query(prepared(sql, params));
+      const result = await client.query(sql, params as SqlParam[]);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (err) {
       this.backends.blame(err, client);
