@@ -4,20 +4,26 @@
  * SQLite in the same run. Reports jobs a second (wall) and the CPU time of all service
  * processes a job (their utime + stime from /proc), which load moves far less.
  *
- *   npm run build && node dist/bench/replicas.js --store postgres://user:password@127.0.0.1:5432/db [--jobs 120] [--clients 8]
+ *   npm run build && node dist/bench/replicas.js --store postgres://user:password@127.0.0.1:5432/db \
+ *     [--jobs 120] [--clients 8] [--replicas 1,2,3] [--statements]
+ *     [--before other/dist/bundle/main.js --before-store postgres://...]
  *
+ * `--before` runs each PostgreSQL row with another build's service too, alternating, so a
+ * change is measured against what it changed in one run; on a database of its own
+ * (`--before-store`) when the builds' schemas differ (an older build refuses a newer schema). With the server's statistics
+ * (pg-counters.ts) it also reports commits and statements a job; `--statements` lists them.
  * The database should be empty or hold only earlier bench runs (each run makes its own
  * model). Not part of `npm run bench`: it needs a PostgreSQL server.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SCOPES } from "../src/core/contract/scopes.js";
-import { openStoreAdmin } from "../src/server/index.js";
 import { redactedUrl } from "../src/server/store/choice.js";
+import { perJob, readPgCounters } from "./pg-counters.js";
 import { summaryRow } from "./summary.js";
 
 const { values: options } = parseArgs({
@@ -25,6 +31,10 @@ const { values: options } = parseArgs({
     store: { type: "string", default: process.env.MDPS_BENCH_STORE },
     jobs: { type: "string", default: "120" },
     clients: { type: "string", default: "8" },
+    replicas: { type: "string", default: "1,2,3" },
+    before: { type: "string" },
+    "before-store": { type: "string" },
+    statements: { type: "boolean", default: false },
   },
 });
 if (!options.store) throw new Error("usage: node dist/bench/replicas.js --store postgres://user:password@host:5432/db");
@@ -32,6 +42,7 @@ const STORE = options.store;
 const JOBS = Number(options.jobs);
 const CLIENTS = Number(options.clients);
 const MAIN = fileURLToPath(new URL("../bundle/main.js", import.meta.url));
+const REPLICAS = options.replicas.split(",").map(Number);
 const TICKS_PER_SECOND = 100;
 
 interface Replica {
@@ -39,8 +50,8 @@ interface Replica {
   url: string;
 }
 
-function startReplica(dataDir: string, store: string | undefined): Promise<Replica> {
-  const args = [MAIN, "serve", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--api-rate-limit", "0"];
+function startReplica(main: string, dataDir: string, store: string | undefined): Promise<Replica> {
+  const args = [main, "serve", "--port", "0", "--data-dir", dataDir, "--workers", "1", "--api-rate-limit", "0"];
   const child = spawn(process.execPath, [...args, ...(store ? ["--store", store] : [])], {
     env: { ...process.env, MDPS_STORE: "" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -78,12 +89,26 @@ async function run(
   count: number,
   store: string | undefined,
   dataDir: string,
-): Promise<{ perSecond: number; cpuMs: number }> {
-  const admin = await openStoreAdmin({ dataDir, store: store ?? "sqlite" });
-  const { model_id } = await admin.createModel(`bench ${label} ${Date.now()}`);
-  const app = await admin.addApp({ modelId: model_id, name: "bench", scopes: [...SCOPES] });
-  await admin.close();
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(dataDir, store)));
+  main = MAIN,
+): Promise<Result> {
+  // With the build under test's own `mdps admin`: a build migrates the store to its own schema.
+  const admin = (...args: string[]) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [main, "admin", ...args, "--json", "--data-dir", dataDir, ...(store ? ["--store", store] : [])],
+        {
+          env: { ...process.env, MDPS_STORE: "" },
+          encoding: "utf8",
+        },
+      ),
+    ) as Record<string, string>;
+  const model_id = admin("create-model", "--name", `bench ${label} ${Date.now()}`).model_id!;
+  const app = admin("add-app", "--model", model_id, "--name", "bench", "--scopes", SCOPES.join(" ")) as {
+    client_id: string;
+    client_secret: string;
+  };
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startReplica(main, dataDir, store)));
   const refused = started.find((r) => r.status === "rejected");
   const replicas = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   if (refused) {
@@ -102,6 +127,7 @@ async function run(
       body: form,
     });
     const blobId = ((await uploaded.json()) as { id: string }).id;
+    const countersBefore = store ? await readPgCounters(store) : undefined;
     const cpuBefore = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid!), 0);
     const started = performance.now();
     let next = 0;
@@ -133,26 +159,62 @@ async function run(
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const seconds = (performance.now() - started) / 1000;
     const cpu = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid!), 0) - cpuBefore;
-    return { perSecond: JOBS / seconds, cpuMs: (cpu * 1000) / JOBS };
+    await stop(replicas);
+    const db = countersBefore && perJob(countersBefore, await readPgCounters(store!), JOBS);
+    return { perSecond: JOBS / seconds, cpuMs: (cpu * 1000) / JOBS, ...(db ? { db } : {}) };
   } finally {
-    for (const r of replicas) r.child.kill("SIGTERM");
-    await Promise.all(replicas.map((r) => new Promise((resolve) => r.child.once("exit", resolve))));
+    await stop(replicas);
   }
+}
+
+async function stop(replicas: Replica[]): Promise<void> {
+  const running = replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+  for (const r of running) r.child.kill("SIGTERM");
+  await Promise.all(running.map((r) => new Promise((resolve) => r.child.once("exit", resolve))));
 }
 
 const newDataDir = () => mkdtempSync(join(tmpdir(), "mdps-bench-replicas-"));
 const sqliteDir = newDataDir();
 const pgDir = newDataDir();
+const beforeDir = newDataDir();
 
-const fmt = (r: { perSecond: number; cpuMs: number }) =>
-  `${r.perSecond.toFixed(1)} jobs/s, ${r.cpuMs.toFixed(1)} ms CPU a job`;
+interface Result {
+  perSecond: number;
+  cpuMs: number;
+  db?: ReturnType<typeof perJob>;
+}
+
+const fmt = (r: Result) => `${r.perSecond.toFixed(1)} jobs/s, ${r.cpuMs.toFixed(1)} ms CPU a job`;
+const fmtDb = ({ db }: Result) =>
+  !db
+    ? ""
+    : `; ${db.commits.toFixed(1)} commits` +
+      (db.statements === undefined
+        ? ""
+        : `, ${db.statements.toFixed(1)} statements (${db.frame!.toFixed(1)} BEGIN/COMMIT/SET LOCAL) a job`);
+const listStatements = ({ db }: Result) => {
+  if (!options.statements || !db?.top) return;
+  for (const [query, n] of db.top) console.log(`  ${n.toFixed(2).padStart(6)}  ${query.slice(0, 160)}`);
+};
 console.log(`${JOBS} small jobs from ${CLIENTS} clients; store ${redactedUrl(STORE)}`);
 try {
   const sqlite = await run("sqlite", 1, undefined, sqliteDir);
   console.log(`1 mdps serve on SQLite (baseline): ${fmt(sqlite)}`);
-  for (const count of [1, 2, 3]) {
+  for (const count of REPLICAS) {
+    if (options.before) {
+      const before = await run(
+        `pg x${count} before`,
+        count,
+        options["before-store"] ?? STORE,
+        beforeDir,
+        options.before,
+      );
+      console.log(`${count} replica(s) on PostgreSQL, --before build: ${fmt(before)}${fmtDb(before)}`);
+      listStatements(before);
+    }
     const result = await run(`pg x${count}`, count, STORE, pgDir);
-    console.log(`${count} replica(s) on PostgreSQL: ${fmt(result)}`);
+    console.log(`${count} replica(s) on PostgreSQL: ${fmt(result)}${fmtDb(result)}`);
+    listStatements(result);
     summaryRow({
       what: `${count} replica(s) on PostgreSQL, ${CLIENTS} clients, small jobs`,
       mdps: fmt(result),
@@ -161,5 +223,5 @@ try {
     });
   }
 } finally {
-  for (const dir of [sqliteDir, pgDir]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [sqliteDir, pgDir, beforeDir]) rmSync(dir, { recursive: true, force: true });
 }

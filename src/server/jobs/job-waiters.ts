@@ -1,4 +1,5 @@
 import { TERMINAL_JOB_STATUSES, type JobStatus } from "../../core/contract/index.js";
+import type { JobChange } from "../store/port.js";
 
 /** The cheap read a waiter checks: a job's status and revision, or undefined once it is gone. */
 export type RevisionOf = (jobId: string) => Promise<{ status: JobStatus; revision: number } | undefined>;
@@ -10,6 +11,8 @@ interface Waiter {
 
 /** How often the store is read while someone waits: changes made by other processes show up this late at most. */
 export const WAIT_CHECK_MS = 75;
+/** The same for a store that announces other processes' changes: only what its feed missed waits this long. */
+export const FEED_FALLBACK_CHECK_MS = 1000;
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_JOB_STATUSES);
 
@@ -30,7 +33,10 @@ export class JobWaiters {
   private again = false;
   private closed = false;
 
-  constructor(private readonly revisionOf: RevisionOf) {}
+  constructor(
+    private readonly revisionOf: RevisionOf,
+    private readonly checkMs = WAIT_CHECK_MS,
+  ) {}
 
   /**
    * Resolves when the job's revision is greater than `since` or it is terminal or gone,
@@ -62,8 +68,17 @@ export class JobWaiters {
     });
   }
 
-  /** A job changed in this process: check the waiters once the current transaction is over. */
-  changed(): void {
+  /**
+   * A job changed: its waiters are answered from `change` itself when given (another
+   * process's change, as it committed); without one, the waiters are checked once the
+   * current transaction is over.
+   */
+  changed(change?: JobChange): void {
+    if (change) {
+      for (const w of [...(this.waiting.get(change.id) ?? [])])
+        if (change.revision > w.since || TERMINAL.has(change.status)) w.done();
+      return;
+    }
     if (this.scheduled || this.waiting.size === 0) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -129,7 +144,7 @@ export class JobWaiters {
 
   private startTimer(): void {
     if (this.timer !== undefined) return;
-    this.timer = setInterval(() => void this.check(), WAIT_CHECK_MS);
+    this.timer = setInterval(() => void this.check(), this.checkMs);
     this.timer.unref();
   }
 

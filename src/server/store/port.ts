@@ -193,6 +193,15 @@ export interface Listings {
   jobs(modelId: string, query: ParsedJobQuery): Page<JobRow>;
 }
 
+/** A job's change as it committed. */
+export interface JobChange {
+  id: string;
+  status: JobStatus;
+  revision: number;
+  /** Made by another process (heard from the store's change feed), not through this one. */
+  elsewhere: boolean;
+}
+
 /** The store as the service uses it. */
 export interface Stores {
   apps: Async<ApplicationRecords>;
@@ -205,9 +214,14 @@ export interface Stores {
   listings: Async<Listings>;
   /**
    * Calls `listener` after each change of a job's status, phase or progress made through
-   * this store (this process's writes only), synchronously: a listener that reads must defer.
+   * this store, synchronously: a listener that reads must defer. With what changed where
+   * the store knows it; a store that hears other processes' changes (`hearsOtherProcesses`)
+   * passes those too, and calls without a change when any job may have changed (its feed
+   * was down meanwhile).
    */
-  onJobChange(listener: () => void): void;
+  onJobChange(listener: (change?: JobChange) => void): void;
+  /** Whether onJobChange hears other processes' changes: readers need not poll the rows for them. */
+  readonly hearsOtherProcesses: boolean;
   /** A job's terminal state with its outputs and last reports, all or nothing; false when its guard refuses. */
   endJob(ending: JobEnding): Promise<boolean>;
   /** Counts and bytes of the stored rows, optionally of one tag (`mdps admin usage`). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { JobRunner } from "../../jobs/runner.js";
-import { JobWaiters } from "../../jobs/job-waiters.js";
+import { FEED_FALLBACK_CHECK_MS, JobWaiters, WAIT_CHECK_MS } from "../../jobs/job-waiters.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -24,8 +24,15 @@ export const jobsPlugin = fp(
       log: app.log,
     });
     app.decorate("jobRunner", runner);
-    const waiters = new JobWaiters((id) => app.store.jobs.revision(id));
-    app.store.onJobChange(() => waiters.changed());
+    const waiters = new JobWaiters(
+      (id) => app.store.jobs.revision(id),
+      app.store.hearsOtherProcesses ? FEED_FALLBACK_CHECK_MS : WAIT_CHECK_MS,
+    );
+    app.store.onJobChange((change) => {
+      waiters.changed(change);
+      // A job another process queued (sent, or handed back), heard by the store's change feed: claimable now.
+      if (change?.elsewhere && change.status === "queued") runner.submitted();
+    });
     app.decorate("jobWaiters", waiters);
     // Waiting requests answer at once, so closing never waits for their `wait` to run out.
     app.addHook("preClose", (done) => {

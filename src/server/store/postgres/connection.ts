@@ -5,6 +5,7 @@
  * calls are async and may interleave with other requests' on one event loop.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { faultKindOf, isRetryableConflict, PgStorageFault, storeError } from "./errors.js";
 import { BackendRegistry } from "./backends.js";
@@ -73,6 +74,8 @@ export function pgConfigOf(url: string): PgConfig {
     // The lock wait of every statement, as SQLite's busy_timeout: past it the write is a `busy` fault.
     options: `-c lock_timeout=${LOCK_TIMEOUT_MS}`,
     connectionTimeoutMillis: 10_000,
+    // Names this process's sessions: the job change feed tells its own announcements from others'.
+    application_name: `mdps ${randomUUID()}`,
     max: 10,
     types: typeOverrides(),
   };
@@ -113,6 +116,14 @@ export interface TransactionOptions {
   tick?: boolean;
 }
 
+/** BEGIN with the SET LOCALs of `options`, as one query text. */
+function beginning(options: TransactionOptions): string {
+  let sql = "BEGIN";
+  if (options.relaxed || options.tick) sql += "; SET LOCAL synchronous_commit = off";
+  if (options.tick) sql += `; SET LOCAL lock_timeout = ${TICK_LOCK_TIMEOUT_MS}`;
+  return sql;
+}
+
 /**
  * Runs `fn(client)` in BEGIN/COMMIT on a client of `pool`, ROLLBACK when it throws. A run
  * that lost a race (40001, 40P01) is run again from the start, up to CONFLICT_TRIES times,
@@ -138,9 +149,8 @@ export async function withTransaction<T>(
     const onError = (err: Error) => (broken = err);
     client.on("error", onError);
     try {
-      await client.query("BEGIN");
-      if (options.relaxed || options.tick) await client.query("SET LOCAL synchronous_commit = off");
-      if (options.tick) await client.query(`SET LOCAL lock_timeout = ${TICK_LOCK_TIMEOUT_MS}`);
+      // One round trip: the frame's statements go as one simple-protocol query.
+      await client.query(beginning(options));
       const value = await fn(client);
       await client.query("COMMIT");
       return value;

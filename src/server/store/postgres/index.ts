@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { PruneQuery, PruneRows, StoreUsage } from "../../domain/housekeeping.js";
 import { PgAppStore } from "./apps.js";
 import { PgBlobStore } from "./blobs.js";
+import { PgChangeFeed } from "./change-feed.js";
 import { openPgDb, type PgDb } from "./connection.js";
 import { PgDamageStore } from "./damage.js";
 import { pgPruneRows, pgStoreUsage } from "./housekeeping.js";
@@ -78,12 +79,19 @@ export async function openPgStores(options: OpenPgStoresOptions): Promise<PgStor
     throw db.fault(err);
   }
   const processes = new PgProcessRegistry(db);
+  const jobs = new PgJobStore(db);
+  const feed = new PgChangeFeed({
+    connect: () => db.dedicatedClient(),
+    me: String(db.pool.options.application_name),
+    heard: (change) => jobs.heard(change),
+  });
+  await feed.start();
   let closing: Promise<void> | undefined;
   return {
     apps: new PgAppStore(db),
     tokens: new PgTokenStore(db, options.region ?? ""),
     blobs: new PgBlobStore(db),
-    jobs: new PgJobStore(db),
+    jobs,
     processes,
     portal: new PgPortalStore(db),
     damage: new PgDamageStore(db),
@@ -112,6 +120,7 @@ export async function openPgStores(options: OpenPgStoresOptions): Promise<PgStor
     // Once, however often it is called: a pool refuses a second end.
     close: () =>
       (closing ??= (async () => {
+        await feed.close();
         await processes.releaseAll();
         await db.close();
       })()),

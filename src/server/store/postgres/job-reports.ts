@@ -22,20 +22,29 @@ export async function insertEvent(
   );
 }
 
-export async function insertLog(
-  db: PgDb,
-  line: { id: string; at: string; level: LogLevel; message: string; container: JobExecutionLogContainer },
-): Promise<void> {
+interface LogRow {
+  id: string;
+  at: string;
+  level: LogLevel;
+  message: string;
+  container: JobExecutionLogContainer;
+}
+
+/** Log lines in one statement, in their order (a column array each, unnested together). */
+export async function insertLogs(db: PgDb, lines: readonly LogRow[]): Promise<void> {
+  if (lines.length === 0) return;
+  const column = <T>(of: (line: LogRow) => T) => lines.map(of);
   await db.run(
-    "INSERT INTO job_logs (job_id, timestamp, level, message, hostname, replica_name, process_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    `INSERT INTO job_logs (job_id, timestamp, level, message, hostname, replica_name, process_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[])`,
     [
-      line.id,
-      line.at,
-      line.level,
-      line.message,
-      line.container.hostname,
-      line.container.replicaName,
-      line.container.processId,
+      column((l) => l.id),
+      column((l) => l.at),
+      column((l) => l.level),
+      column((l) => l.message),
+      column((l) => l.container.hostname),
+      column((l) => l.container.replicaName),
+      column((l) => String(l.container.processId)),
     ],
   );
 }
@@ -45,28 +54,23 @@ export async function insertLog(
  * (inside a caller's transaction, as part of it). Progress counts only while `owner`
  * holds the lease, read with the row locked so a takeover cannot slip in between: a new
  * phase becomes an event, and the row keeps the batch's last report. Log lines are kept
- * whoever holds the lease, as the SQLite store keeps them. Whether the row changed.
+ * whoever holds the lease, as the SQLite store keeps them. The row's change, if it changed.
  */
 export async function writeRunReports(
   db: PgDb,
   batch: { id: string; owner: string; entries: readonly RunReport[] },
-): Promise<boolean> {
+): Promise<{ id: string; status: "running"; revision: number } | undefined> {
   const { id, owner, entries } = batch;
-  if (entries.length === 0) return false;
+  if (entries.length === 0) return undefined;
   return db.relaxed(async () => {
     let held: boolean | undefined;
     let phase: string | null = null;
     let last: { phase: string; progress: number } | undefined;
-    let before: { phase: string | null; progress: number } | undefined;
+    let before: { phase: string | null; progress: number; revision: number } | undefined;
+    const logs: LogRow[] = [];
     for (const entry of entries) {
       if (entry.kind === "log") {
-        await insertLog(db, {
-          id,
-          at: entry.at,
-          level: entry.level,
-          message: entry.message,
-          container: entry.container,
-        });
+        logs.push({ id, at: entry.at, level: entry.level, message: entry.message, container: entry.container });
         continue;
       }
       if (held === undefined) {
@@ -75,9 +79,10 @@ export async function writeRunReports(
           lease_owner: string | null;
           phase: string | null;
           progress: number;
-        }>("SELECT status, lease_owner, phase, progress FROM jobs WHERE id = $1 FOR UPDATE", [id]);
+          revision: number;
+        }>("SELECT status, lease_owner, phase, progress, revision FROM jobs WHERE id = $1 FOR UPDATE", [id]);
         held = row !== undefined && row.status === "running" && row.lease_owner === owner;
-        if (row) before = { phase: row.phase, progress: row.progress };
+        if (row) before = row;
         phase = row?.phase ?? null;
       }
       if (!held) continue;
@@ -93,13 +98,15 @@ export async function writeRunReports(
       phase = entry.phase;
       last = entry;
     }
-    if (!last || !before || (before.phase === last.phase && before.progress === last.progress)) return false;
+    await insertLogs(db, logs);
+    if (!last || !before || (before.phase === last.phase && before.progress === last.progress)) return undefined;
     await db.run("UPDATE jobs SET phase = $1, progress = $2, revision = revision + 1 WHERE id = $3", [
       last.phase,
       last.progress,
       id,
     ]);
-    return true;
+    // Locked since it was read: the update made the next revision.
+    return { id, status: "running", revision: before.revision + 1 };
   });
 }
 

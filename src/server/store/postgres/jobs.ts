@@ -17,8 +17,9 @@ import {
   type RunReport,
 } from "../../domain/job-rows.js";
 import { MAX_ATTEMPTS } from "../../domain/job-rows.js";
-import { DB_NOW_MS, msFromNow, type PgDb } from "./connection.js";
-import { insertEvent, insertLog, jobLogs, jobRecord, writeRunReports } from "./job-reports.js";
+import type { JobChange } from "../port.js";
+import { DB_NOW_MS, msFromNow, type PgDb, type SqlParam } from "./connection.js";
+import { insertEvent, insertLogs, jobLogs, jobRecord, writeRunReports } from "./job-reports.js";
 
 /** Every column of a job row, as SQLite's `SELECT *` gives them (not the listing's `seq`). */
 export const JOB_COLUMNS =
@@ -42,21 +43,29 @@ const claimable = (now: string) =>
  * change it between the read and the write, which SQLite's single writer rules out.
  */
 export class PgJobStore {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change?: JobChange) => void>();
 
   constructor(private readonly db: PgDb) {}
 
   /**
    * Calls `listener` after each change of a job's status, phase or progress made through
-   * this store, once the change has committed. Changes other replicas make are not seen.
+   * this store, once the change has committed, and with each change other replicas made
+   * that the change feed hears (`heard`).
    */
-  onChange(listener: () => void): void {
+  onChange(listener: (change?: JobChange) => void): void {
     this.listeners.add(listener);
   }
 
-  private notify(): void {
+  /** Another process's change, or (none) anything may have changed: see change-feed.ts. */
+  heard(change?: JobChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** Tells the listeners of `row`'s change once it has committed. */
+  private notify(row: { id: string; status: JobStatus; revision: number }): void {
+    const change: JobChange = { id: row.id, status: row.status, revision: row.revision, elsewhere: false };
     this.db.afterCommit(() => {
-      for (const listener of this.listeners) listener();
+      for (const listener of this.listeners) listener(change);
     });
   }
 
@@ -70,38 +79,38 @@ export class PgJobStore {
     keyHolder: string | null;
   }): Promise<JobRow> {
     const now = nowIso();
+    let row: JobRow | undefined;
+    // The row, its first event and the row as stored in one statement: one round trip, one commit.
+    // In a caller's transaction, a savepoint: a duplicate id then spoils only this statement.
+    const insert = () =>
+      this.db.one<JobRow>(
+        `WITH job AS (
+           INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder, revision)
+             VALUES ($1, $2, $3, 'queued', 0, 'queued', $4, 0, $5, $6, $7, $8, 1) RETURNING ${JOB_COLUMNS}),
+         event AS (
+           INSERT INTO job_events (job_id, timestamp, status, phase, progress, message)
+             SELECT id, $4, 'queued', 'queued', 0, 'job accepted' FROM job)
+         SELECT * FROM job`,
+        [
+          job.id,
+          job.modelId,
+          job.jobType,
+          now,
+          JSON.stringify(job.request),
+          job.digest,
+          job.keyHolder ? 1 : 0,
+          job.keyHolder,
+        ],
+      );
     try {
-      await this.db.transaction(async () => {
-        await this.db.run(
-          `INSERT INTO jobs (id, model_id, job_type, status, progress, phase, created_at, attempts, request, request_digest, had_keys, key_holder, revision)
-             VALUES ($1, $2, $3, 'queued', 0, 'queued', $4, 0, $5, $6, $7, $8, 1)`,
-          [
-            job.id,
-            job.modelId,
-            job.jobType,
-            now,
-            JSON.stringify(job.request),
-            job.digest,
-            job.keyHolder ? 1 : 0,
-            job.keyHolder,
-          ],
-        );
-        await insertEvent(this.db, {
-          id: job.id,
-          status: "queued",
-          phase: "queued",
-          progress: 0,
-          message: "job accepted",
-          at: now,
-        });
-      });
+      row = await (this.db.inTransaction() ? this.db.transaction(insert) : insert());
     } catch (err) {
       const e = err as { code?: unknown; constraint?: unknown };
       if (e.code === "23505" && e.constraint === "jobs_pkey") throw new DuplicateJobError(job.id);
       throw err;
     }
-    this.notify();
-    return (await this.row(job.id))!;
+    this.notify(row!);
+    return row!;
   }
 
   /** `lock`: FOR UPDATE, for a caller's transaction that decides a write on what it reads (no other replica changes the row meanwhile). */
@@ -145,15 +154,15 @@ export class PgJobStore {
     deadOwner: string | null = null,
   ): Promise<JobRow | undefined> {
     // Not acknowledged to anyone: lost in a crash, the job is simply claimable again.
-    return this.db.relaxed(async () => {
-      const locked = await this.db.one(
-        `SELECT id FROM jobs WHERE id = $1 AND (${claimable("$2::bigint")} OR (status = 'running' AND lease_owner = $3))
+    return this.db.relaxed(() =>
+      this.take(
+        `SELECT id FROM jobs WHERE id = $4 AND (${claimable("$5::bigint")} OR (status = 'running' AND lease_owner = $6))
            FOR UPDATE SKIP LOCKED`,
         [id, msFromNow(now), deadOwner],
-      );
-      if (!locked) return undefined;
-      return this.takeLocked(id, lease, message);
-    });
+        lease,
+        message,
+      ),
+    );
   }
 
   /**
@@ -166,26 +175,41 @@ export class PgJobStore {
     now: number,
     message: string,
   ): Promise<JobRow | undefined> {
-    return this.db.relaxed(async () => {
-      const next = await this.db.one<{ id: string }>(
-        `SELECT id FROM jobs WHERE ${claimable("$1::bigint")} AND (had_keys = 0 OR key_holder = $2) AND attempts < $3
+    return this.db.relaxed(() =>
+      this.take(
+        `SELECT id FROM jobs WHERE ${claimable("$4::bigint")} AND (had_keys = 0 OR key_holder = $5) AND attempts < $6
            ORDER BY created_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED`,
         [msFromNow(now), lease.owner, MAX_ATTEMPTS],
-      );
-      return next && this.takeLocked(next.id, lease, message);
-    });
+        lease,
+        message,
+      ),
+    );
   }
 
-  private async takeLocked(id: string, lease: { owner: string; expiresAt: number }, message: string): Promise<JobRow> {
+  /**
+   * Takes the row `pick` selects and locks (its parameters from $4 on), its event and the row
+   * as now stored, in one statement: a row `pick` skips or finds gone is not taken (undefined).
+   */
+  private async take(
+    pick: string,
+    pickParams: readonly SqlParam[],
+    lease: { owner: string; expiresAt: number },
+    message: string,
+  ): Promise<JobRow | undefined> {
     const at = nowIso();
-    await this.db.run(
-      `UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = $1, attempts = attempts + 1,
-           lease_owner = $2, lease_expires_at = ${DB_NOW_MS} + $3::bigint, revision = revision + 1 WHERE id = $4`,
-      [at, lease.owner, msFromNow(lease.expiresAt), id],
+    const row = await this.db.one<JobRow>(
+      `WITH job AS (
+         UPDATE jobs SET status = 'running', phase = 'reading', progress = 0, started_at = $1, attempts = attempts + 1,
+             lease_owner = $2, lease_expires_at = ${DB_NOW_MS} + $3::bigint, revision = revision + 1
+           WHERE id = (${pick}) RETURNING ${JOB_COLUMNS}),
+       event AS (
+         INSERT INTO job_events (job_id, timestamp, status, phase, progress, message)
+           SELECT id, $1, 'running', 'reading', 0, $${pickParams.length + 4} FROM job)
+       SELECT * FROM job`,
+      [at, lease.owner, msFromNow(lease.expiresAt), ...pickParams, message],
     );
-    await insertEvent(this.db, { id, status: "running", phase: "reading", progress: 0, message, at });
-    this.notify();
-    return (await this.row(id))!;
+    if (row) this.notify(row);
+    return row;
   }
 
   /**
@@ -215,7 +239,8 @@ export class PgJobStore {
 
   /** A running attempt's log lines and progress reports in one relaxed transaction; see job-reports.ts. */
   async writeRunReports(id: string, owner: string, entries: readonly RunReport[]): Promise<void> {
-    if (await writeRunReports(this.db, { id, owner, entries })) this.notify();
+    const changed = await writeRunReports(this.db, { id, owner, entries });
+    if (changed) this.notify(changed);
   }
 
   /**
@@ -229,14 +254,21 @@ export class PgJobStore {
     guard: FinishGuard,
   ): Promise<boolean> {
     const now = nowIso();
-    return this.db.transaction(async () => {
+    const write = async () => {
       const row = await this.row(id, { lock: true });
       if (!row || !allows(row, await this.onDbClock(guard))) return false;
       const progress = status === "succeeded" ? 1 : row.progress;
       const phase = status === "succeeded" ? "done" : row.phase;
-      const changed = await this.db.run(
-        `UPDATE jobs SET status = $1, phase = $2, progress = $3, finished_at = $4, error = $5, result = $6,
-             lease_owner = NULL, lease_expires_at = NULL, revision = revision + 1 WHERE id = $7 AND ${NOT_TERMINAL}`,
+      // The ending and its event in one statement.
+      const changed = await this.db.one<{ revision: number }>(
+        `WITH job AS (
+           UPDATE jobs SET status = $1, phase = $2, progress = $3, finished_at = $4, error = $5, result = $6,
+               lease_owner = NULL, lease_expires_at = NULL, revision = revision + 1 WHERE id = $7 AND ${NOT_TERMINAL}
+             RETURNING id, revision),
+         event AS (
+           INSERT INTO job_events (job_id, timestamp, status, phase, progress, message)
+             SELECT id, $4, $1, $2, $3, $8 FROM job)
+         SELECT revision FROM job`,
         [
           status,
           phase,
@@ -245,15 +277,15 @@ export class PgJobStore {
           outcome.error ? JSON.stringify(outcome.error) : null,
           outcome.result === undefined ? null : JSON.stringify(outcome.result),
           id,
+          outcome.message ?? outcome.error?.title ?? null,
         ],
       );
-      if (changed === 1) {
-        const message = outcome.message ?? outcome.error?.title ?? null;
-        await insertEvent(this.db, { id, status, phase, progress, message, at: now });
-        this.notify();
-      }
-      return changed === 1;
-    });
+      if (changed) this.notify({ id, status, revision: changed.revision });
+      return changed !== undefined;
+    };
+    // Inside a caller's transaction (endJob's) it joins it without a savepoint of its own:
+    // its failure ends that transaction, which is all the caller does with it.
+    return this.db.inTransaction() ? write() : this.db.transaction(write);
   }
 
   /** `guard` with its time moved onto the database's clock, which leases are written on. */
@@ -285,7 +317,7 @@ export class PgJobStore {
           message,
           at: now,
         });
-        this.notify();
+        this.notify(row);
       }
       return { row, cancelled: changed === 1 };
     });
@@ -295,16 +327,16 @@ export class PgJobStore {
   async requeue(id: string, owner: string, message: string): Promise<boolean> {
     const now = nowIso();
     return this.db.transaction(async () => {
-      const changed = await this.db.run(
+      const changed = await this.db.one<{ revision: number }>(
         `UPDATE jobs SET status = 'queued', phase = 'queued', progress = 0, lease_owner = NULL, lease_expires_at = NULL,
-           revision = revision + 1 WHERE id = $1 AND status = 'running' AND lease_owner = $2`,
+           revision = revision + 1 WHERE id = $1 AND status = 'running' AND lease_owner = $2 RETURNING revision`,
         [id, owner],
       );
-      if (changed === 1) {
+      if (changed) {
         await insertEvent(this.db, { id, status: "queued", phase: "queued", progress: 0, message, at: now });
-        this.notify();
+        this.notify({ id, status: "queued", revision: changed.revision });
       }
-      return changed === 1;
+      return changed !== undefined;
     });
   }
 
@@ -322,7 +354,7 @@ export class PgJobStore {
 
   /** One log line, committed without waiting for its WAL flush, or as part of the caller's transaction. */
   async log(id: string, level: LogLevel, message: string, container: JobExecutionLogContainer): Promise<void> {
-    await this.db.relaxed(() => insertLog(this.db, { id, at: nowIso(), level, message, container }));
+    await this.db.relaxed(() => insertLogs(this.db, [{ id, at: nowIso(), level, message, container }]));
   }
 
   /** Status and revision of a job: the cheap read behind job get's `wait`. */

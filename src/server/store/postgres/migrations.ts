@@ -155,6 +155,23 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (blob_id, revision)
   );
   `,
+  // Every change of a job's revision is announced on the channel CHANGE_CHANNEL (change-feed.ts)
+  // at its commit, so replicas hear of queued jobs and job get's waiters of changes
+  // without reading the rows in a loop. application_name says which process wrote it.
+  `
+  CREATE FUNCTION mdps_announce_job_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('mdps_jobs', json_build_object(
+      'id', NEW.id, 'status', NEW.status, 'revision', NEW.revision,
+      'from', current_setting('application_name'))::text);
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER jobs_announce_insert AFTER INSERT ON jobs
+    FOR EACH ROW EXECUTE FUNCTION mdps_announce_job_change();
+  CREATE TRIGGER jobs_announce_update AFTER UPDATE OF revision ON jobs
+    FOR EACH ROW WHEN (NEW.revision IS DISTINCT FROM OLD.revision) EXECUTE FUNCTION mdps_announce_job_change();
+  `,
 ];
 
 /**

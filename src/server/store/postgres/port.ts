@@ -19,6 +19,7 @@ export async function openPgPort(options: OpenPgStoresOptions): Promise<Stores> 
     damage: pg.damage,
     listings: pg.listings,
     onJobChange: (listener) => pg.jobs.onChange(listener),
+    hearsOtherProcesses: true,
     endJob: (ending) => endJob(pg, ending),
     usage: (tag) => pg.usage(tag),
     prune: (query) => pg.prune(query),

@@ -94,6 +94,8 @@ export function openStores(options: OpenStoresOptions): Stores {
       jobs: (modelId, query) => settle(() => sqlite.listings.jobs(modelId, query)),
     },
     onJobChange: (listener) => sqlite.jobs.onChange(listener),
+    // One process owns a data dir's database: there are no other processes' changes to hear.
+    hearsOtherProcesses: false,
     endJob: (ending) => settle(() => sqlite.endJob(ending)),
     usage: (tag) => settle(() => sqlite.usage(tag)),
     prune: (query) => settle(() => sqlite.prune(query)),
