@@ -26,6 +26,17 @@ async function inNode(cwd: string, code: string): Promise<unknown> {
 
 /** Which database drivers a process has loaded, as a line of its code prints them. */
 const LOADED_DRIVERS = `(await import("node:module")).createRequire(import.meta.url).cache`;
+/**
+ * The SQLite driver the runtime running the tests can open: its own node:sqlite where it
+ * has one (better-sqlite3's native build is for one Node version only), else better-sqlite3;
+ * and the packages opening it loads (node:sqlite is no package).
+ */
+const BUILTIN_SQLITE = await import("node:sqlite").then(
+  () => true,
+  () => false,
+);
+const SQLITE_DRIVER = BUILTIN_SQLITE ? "node-sqlite" : "better-sqlite3";
+const SQLITE_PACKAGES = BUILTIN_SQLITE ? [] : ["better-sqlite3"];
 const driversOf = `[...new Set(Object.keys(${LOADED_DRIVERS}).map((f) => f.match(/node_modules\\/(pg|better-sqlite3)\\//)?.[1]).filter(Boolean))]`;
 
 describe("the store adapters", () => {
@@ -70,12 +81,12 @@ describe("the built store adapters", () => {
     const open = `
       const { chooseStore } = await import("./dist/src/server/store/choice.js");
       const { openChosenStores } = await import("./dist/src/server/store/open.js");
-      const choice = chooseStore({ store: "sqlite", sqliteDriver: "better-sqlite3", env: {} });
+      const choice = chooseStore({ store: "sqlite", sqliteDriver: "${SQLITE_DRIVER}", env: {} });
       const stores = await openChosenStores({ choice, dataDir: ${JSON.stringify(dataDir)}, region: "local" });
       await stores.apps.createModel("m");
       await stores.close();
       console.log(JSON.stringify({ drivers: ${driversOf} }));`;
-    expect(await inNode(ROOT, open)).toEqual({ drivers: ["better-sqlite3"] });
+    expect(await inNode(ROOT, open)).toEqual({ drivers: SQLITE_PACKAGES });
   });
 
   it("find a third adapter by its folder alone: the service runs on it", async () => {
