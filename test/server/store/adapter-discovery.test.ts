@@ -31,7 +31,7 @@ const LOADED_DRIVERS = `(await import("node:module")).createRequire(import.meta.
  * has one (better-sqlite3's native build is for one Node version only), else better-sqlite3;
  * and the packages opening it loads (node:sqlite is no package).
  */
-const BUILTIN_SQLITE = await import("node:sqlite").then(
+const BUILTIN_SQLITE = await import(/* not in Node 20 */ "node:" + "sqlite").then(
   () => true,
   () => false,
 );
