@@ -91,11 +91,13 @@ describeWithTool(postgresTool, "replicas whose clocks disagree, or that pause", 
         const api = new Api(live, await tokenFor(live, app), app.modelId);
         const big = await uploadOk(api, numericCsv(600_000));
         const key = generateEncryptionKey();
-        const secret = await uploadOk(api, encryptBuffer(parseEncryptionKey(key), Buffer.from("a\n1\n2\n3\n")));
+        // Longer than the plain one: only the first replica can run it, after the plain one, so
+        // the overlap below is the second replica's start-up plus two jobs, never a near thing.
+        const secret = await uploadOk(api, encryptBuffer(parseEncryptionKey(key), numericCsv(1_000_000)));
         // The first replica's one worker runs the long job; its keyed job waits behind it, its keys there.
         const long = await sendJob(api, big, { preprocessing_type: "PowerTransformer" });
         await api.waitForJob(long, (j) => j.status === "running");
-        const keyed = await sendJob(api, secret, { input_encryption_key: key });
+        const keyed = await sendJob(api, secret, { preprocessing_type: "PowerTransformer", input_encryption_key: key });
         const folder = await tempFolderOf(dataDir, live);
         expect(folder).toBeDefined();
 
@@ -110,17 +112,17 @@ describeWithTool(postgresTool, "replicas whose clocks disagree, or that pause", 
         const later = await uploadOk(api, "a\n7\n");
         expect((await new Api(second, api.token, app.modelId).download(later)).status).toBe(200);
 
-        const longJob = await api.waitForJob(long, undefined, 90_000);
+        const longJob = await api.waitForJob(long, undefined, 120_000);
+        const keyedJob = await api.waitForJob(keyed, undefined, 120_000);
         // On this test's clock (the replicas' disagree): the second replica polled (every 500 ms) meanwhile.
         const overlapMs = Date.now() - secondUp;
-        const keyedJob = await api.waitForJob(keyed, undefined, 60_000);
-        console.log(`${skew.offset}: the long job ran on for ${overlapMs} ms after the second replica started`);
+        console.log(`${skew.offset}: the first replica ran its jobs on for ${overlapMs} ms after the second started`);
         expect(overlapMs).toBeGreaterThan(2 * LEASE_MS);
         for (const job of [longJob, keyedJob]) {
           expect(job.status, JSON.stringify(job.error)).toBe("succeeded");
           expect(claimsOf(job)).toEqual({ claims: 1, takenOver: false });
         }
-      }, 150_000);
+      }, 300_000);
     });
   }
 
