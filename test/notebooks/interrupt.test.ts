@@ -135,6 +135,21 @@ for (const { kernel, tools } of KERNELS) {
           expect(send.printed).toBe(stopped);
           expect(send.jobs[1]).toBe(send.jobs[0]);
         });
+
+        // tslab's vm drops a stop that comes while it compiles a cell (src/display/notebook/sigint-relay.ts).
+        it("a stop pressed while tslab still compiles a cell that sends a job: heard all the same, nothing sent, said once", () => {
+          const send = report.send_compiling!;
+          console.log(`[interrupt tslab] stop pressed ${send.compiled_s} s before the cell's first line; ended ${send.cell_ended_s} s after it`);
+          expect(send.first_line_after_stop).toBe(true);
+          expect(send.alive).toBe(true);
+          expect(send.cell_ended_s).toBeLessThan(0.5);
+          expect(send.printed).toBe(stopped);
+          expect(send.jobs[1]).toBe(send.jobs[0]);
+        });
+
+        it("a stop dropped while tslab compiles a cell that calls nothing of mdps's never stops a later cell", () => {
+          expect(report.stale_stop).toEqual({ plain: "plain 700\n", later: "succeeded" });
+        });
       }
     },
   );

@@ -23,6 +23,23 @@ import time
 
 from kernel_ports import ReservedPortsKernelManager
 
+# A cell that sends a job, with a type whose checking keeps tslab compiling it for a while
+# (a stop then comes before the cell's first line runs).
+COMPILING = """
+type Count<N extends number, A extends unknown[] = []> = A["length"] extends N ? A : Count<N, [...A, 0]>;
+const counted: Count<700>["length"] = 700;
+console.log(`first line at ${Date.now()}`);
+const compiled = await session.preprocess(df, { type: "PowerTransformer" });
+console.log("sent", counted);
+"""
+
+# The same type in a cell that calls nothing of mdps's.
+COMPILING_PLAIN = """
+type Count<N extends number, A extends unknown[] = []> = A["length"] extends N ? A : Count<N, [...A, 0]>;
+const plainCounted: Count<700>["length"] = 700;
+console.log("plain", plainCounted);
+"""
+
 SETUP = """
 import { Session, watch } from "mdps";
 import * as dfd from "danfojs-node";
@@ -187,6 +204,48 @@ def main() -> None:
                 "alive": km.is_alive(),
             }
 
+        def interrupt_compiling() -> dict:
+            """A stop pressed while tslab still compiles a cell that sends a job, before its first line runs."""
+            sent_before = run("console.log(sentJobs);")
+            send_id = kc.execute(COMPILING)
+            # tslab says it is busy, then compiles the cell: the type below makes that take a while.
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == send_id and msg["msg_type"] == "status":
+                    break
+            stopped_at = time.time()
+            km.interrupt_kernel()
+            outputs, idle = collect(send_id)
+            time.sleep(3)
+            printed = "".join(text for kind, text in outputs if kind == "stream")
+            first_line = re.search(r"first line at (\d+)\n", printed)
+            first_line_at = int(first_line.group(1)) / 1000 if first_line else None
+            return {
+                "first_line_after_stop": first_line_at is not None and first_line_at > stopped_at,
+                "compiled_s": round(first_line_at - stopped_at, 3) if first_line_at else None,
+                # From the cell's first line: the stop was pressed before it ran.
+                "cell_ended_s": round(idle - first_line_at, 3) if first_line_at else None,
+                "printed": printed[first_line.end():] if first_line else printed,
+                "jobs": [sent_before, run("console.log(sentJobs);")],
+                "alive": km.is_alive(),
+            }
+
+        def stale_stop() -> dict:
+            """A stop dropped while tslab compiles a cell that calls no mdps, then a cell that sends a job."""
+            plain_id = kc.execute(COMPILING_PLAIN)
+            while True:
+                msg = kc.get_iopub_msg(timeout=60)
+                if msg["parent_header"].get("msg_id") == plain_id and msg["msg_type"] == "status":
+                    break
+            km.interrupt_kernel()
+            plain = "".join(text for kind, text in collect(plain_id)[0] if kind == "stream")
+            time.sleep(0.5)
+            later = run(
+                'const small = await session.preprocess(new dfd.DataFrame({ a: [1, 2, 3] }), { type: "StandardScaler" }); '
+                "console.log((await small.wait({ progress: false })).status);"
+            )
+            return {"plain": plain, "later": later}
+
         report = {"setup": run(SETUP % json.dumps(args.data_dir))}
         wait_id = kc.execute(WAIT)
         # Interrupt once the live status shows the job running (its first updates are in).
@@ -237,6 +296,8 @@ def main() -> None:
                     % json.dumps(os.path.join(args.data_dir, "big.csv"))
                 )
                 report["send_csv"] = interrupt_send("fromCsv", json.dumps(os.path.join(args.data_dir, "big.csv")), 0.1)
+                report["send_compiling"] = interrupt_compiling()
+                report["stale_stop"] = stale_stop()
             report["closed"] = run('await session.close(); console.log("closed");')
             report["watch"] = interrupt_watch()
             report["after_watch"] = cells_after_stop()

@@ -205,6 +205,17 @@ export interface InterruptReport {
   csv_written?: string;
   /** tslab: a stop 100 ms after `session.preprocess` of that CSV began (while it is read). */
   send_csv?: StoppedSend;
+  /**
+   * tslab: a stop pressed while tslab still compiles a cell that sends a job; whether the
+   * cell's first line ran after it (the stop really came during the compile), and how long
+   * after. Its `cell_ended_s` counts from that first line.
+   */
+  send_compiling?: StoppedSend & { first_line_after_stop: boolean; compiled_s: number | null };
+  /**
+   * tslab: a stop pressed while tslab compiles a cell that calls nothing of mdps's (what
+   * it printed), then what a cell sending a small job printed: its job's status.
+   */
+  stale_stop?: { plain: string; later: string };
   closed?: string;
 }
 

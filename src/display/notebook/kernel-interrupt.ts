@@ -14,6 +14,7 @@
  * clean message, as Deno's kernel does.
  */
 import { inNotebook } from "./kernel-display.js";
+import { relayLostInterrupts } from "./sigint-relay.js";
 
 export interface KernelInterrupt {
   /** Aborts when the kernel is interrupted. */
@@ -32,7 +33,26 @@ function onInterrupt(): void {
   for (const wait of waits.keys()) wait.abort(new Error("the kernel was interrupted"));
   waits.clear();
   stopListening();
-  if ((globalThis as { __tslab__?: unknown }).__tslab__ !== undefined) replaceTslabTrace(said);
+  if (isTslab()) replaceTslabTrace(said);
+}
+
+/**
+ * tslab's stop pressed during a cell's compile, which Node dropped: delivered now, as Node
+ * would have delivered it, to the calls running now. With none running it is dropped,
+ * never kept for a later cell.
+ */
+function onLostInterrupt(): void {
+  if (waits.size === 0) return;
+  // tslab's listener first, as on a delivered stop: it ends the cell with its own error,
+  // which onInterrupt's filter turns into what the stopped calls say.
+  process.emit("SIGINT");
+  onInterrupt();
+}
+
+if (isTslab()) void relayLostInterrupts(onLostInterrupt);
+
+function isTslab(): boolean {
+  return (globalThis as { __tslab__?: unknown }).__tslab__ !== undefined;
 }
 
 /** How tslab's own interrupt error starts when it prints it (tslab/dist/executor.js). */
