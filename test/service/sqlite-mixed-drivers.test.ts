@@ -75,7 +75,10 @@ describeWithTool(newerNode, "a data dir shared by services on two SQLite drivers
         await atParent.call("POST", "/api/ml/preprocessing/job/send", preprocessingBody(app.modelId, blob.id)),
       );
       const [doneChild, doneParent] = [await atParent.waitForJob(viaChild.id), await atChild.waitForJob(viaParent.id)];
-      expect([doneChild.status, doneParent.status], version).toEqual(["succeeded", "succeeded"]);
+      expect(
+        [doneChild.status, doneParent.status],
+        `${version}: ${JSON.stringify([doneChild, doneParent].map((j) => ({ error: j.error, events: j.events })))}`,
+      ).toEqual(["succeeded", "succeeded"]);
       for (const [api, id] of [
         [atParent, viaChild.id],
         [atChild, viaParent.id],
