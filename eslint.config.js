@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "notebooks/", "test/fixtures/"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", "notebooks/", "test/fixtures/", ".bundle-test-*/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   ...tseslint.configs.strictTypeChecked,

@@ -13,7 +13,7 @@
  *   node scripts/bundle.mjs [dist] [--meta]   # --meta: print esbuild's metafile (what each file holds)
  */
 import { build } from "esbuild";
-import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -87,11 +87,35 @@ const storeAdapterFolders = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
+/**
+ * Moves what `staging` holds into `outdir`, file by file, each by a rename (atomic), and
+ * only where it differs; then removes what the new build no longer has. Processes may be
+ * running from `outdir` meanwhile (a notebook kernel, a service, its job worker loading
+ * its entry at the first job): the folder and its entries never go missing, and a build
+ * of unchanged code writes nothing. Chunks first, entries last: an entry never names a
+ * chunk that is not there yet.
+ */
+function replaceChanged(staging, outdir) {
+  mkdirSync(outdir, { recursive: true });
+  const entryFiles = new Set(Object.keys(ENTRIES).map((name) => `${name}.js`));
+  const built = readdirSync(staging).sort((a, b) => Number(entryFiles.has(a)) - Number(entryFiles.has(b)));
+  const same = (a, b) =>
+    existsSync(b) && statSync(a).mode === statSync(b).mode && readFileSync(a).equals(readFileSync(b));
+  for (const name of built) {
+    if (!same(join(staging, name), join(outdir, name))) renameSync(join(staging, name), join(outdir, name));
+  }
+  const kept = new Set(built);
+  for (const name of readdirSync(outdir))
+    if (!kept.has(name)) rmSync(join(outdir, name), { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+}
+
+const staging = `${outdir}.next-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(dist, path)])),
-  outdir,
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -105,5 +129,6 @@ const result = await build({
   plugins: [storeAdapterFolders],
   logLevel: "warning",
 });
-chmodSync(join(outdir, "main.js"), 0o755);
+chmodSync(join(staging, "main.js"), 0o755);
+replaceChanged(staging, outdir);
 if (process.argv.includes("--meta")) console.log(JSON.stringify(result.metafile));

@@ -15,7 +15,16 @@
  *
  *   node scripts/notebook-package.mjs
  */
-import { lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,10 +53,21 @@ function exists(path) {
   }
 }
 
-/** `target` at `path` as a relative link, replacing whatever stands there. */
+/**
+ * `target` at `path` as a relative link, replacing whatever else stands there. A link
+ * already right is left alone: a notebook kernel may be resolving "mdps" through it.
+ */
 function link(path, target) {
+  if (isLink(path) && readlinkSync(path) === target) return;
   if (exists(path)) rmSync(path, { recursive: !isLink(path), force: true });
   symlinkSync(target, path);
+}
+
+/** `text` at `path`, unless it is there already: never an empty file for a reader to find meanwhile. */
+function writeIfChanged(path, text) {
+  if (exists(path) && readFileSync(path, "utf8") === text) return;
+  writeFileSync(`${path}.next`, text);
+  renameSync(`${path}.next`, path);
 }
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -55,7 +75,7 @@ const shipped = Object.fromEntries([...SHIPPED, ...MORE].filter((k) => k in mani
 
 if (isLink(pkgDir)) rmSync(pkgDir); // the older layout: a link to the whole repository
 mkdirSync(pkgDir, { recursive: true });
-writeFileSync(join(pkgDir, "package.json"), `${JSON.stringify(shipped, null, 2)}\n`);
+writeIfChanged(join(pkgDir, "package.json"), `${JSON.stringify(shipped, null, 2)}\n`);
 link(join(pkgDir, "dist"), join("..", "..", "..", "dist"));
 
 mkdirSync(join(modules, ".bin"), { recursive: true });
