@@ -110,7 +110,8 @@ function replaceChanged(staging, outdir) {
   rmSync(staging, { recursive: true, force: true });
 }
 
-const staging = `${outdir}.next-${process.pid}`;
+// One name: what a build that died left there is cleared by the next, never shipped.
+const staging = `${outdir}.next`;
 rmSync(staging, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
