@@ -7,7 +7,8 @@ about a second of work, so it still runs when the button is pressed), then a cel
 waits on the job while counting its updates, interrupts the kernel the way Jupyter does
 (SIGINT) once the wait has reported the job running, and reads back what happened. Then
 the same for `await watch(job)`, the cells that follow a stopped watch, and (tslab) a stop
-while `session.preprocess` reads and uploads the 1,000,000-row frame.
+while `session.preprocess` reads and uploads the 1,000,000-row frame, one while tslab still
+compiles such a cell, and one while it compiles a cell that calls nothing of mdps's.
 Prints one line of JSON. Run with the Python that has Jupyter (Debian: /usr/bin/python3)
 and JUPYTER_PATH pointing at the kernel's spec. Cells print with console.log, which both
 kernels send as stdout (a bare last expression is console.log'd text in tslab but an

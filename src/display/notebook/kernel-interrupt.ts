@@ -49,11 +49,12 @@ function onLostInterrupt(): void {
   onInterrupt();
 }
 
-if (isTslab()) void relayLostInterrupts(onLostInterrupt);
-
 function isTslab(): boolean {
   return (globalThis as { __tslab__?: unknown }).__tslab__ !== undefined;
 }
+
+// Only in tslab: Deno's kernel and a script hear every stop Node gets.
+if (isTslab()) void relayLostInterrupts(onLostInterrupt);
 
 /** How tslab's own interrupt error starts when it prints it (tslab/dist/executor.js). */
 const TSLAB_TRACE = "Error: Interrupted asynchronously";
